@@ -1,0 +1,106 @@
+#include "app/cli/cliapp.h"
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/clicontext.h"
+#include "app/cli/exitcodes.h"
+#include "app/cli/worker.h"
+#include "core/version.h"
+#include "db/runstore.h"
+
+namespace kwb {
+namespace {
+
+constexpr const char* kDescription =
+    "Kernel Workbench: run CUDA kernel variants, measure them against the copy ceiling, and keep "
+    "every run in a history database.";
+
+}  // namespace
+
+int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+           std::ostream& err) {
+  CLI::App app(kDescription, "kwb");
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.set_version_flag("--version", kAppVersion);
+
+  CliContext context{out, err, {}};
+  GlobalOptions& g = context.global;
+  app.add_option("--db", g.db, "history database (default: $XDG_DATA_HOME/kernel-workbench/history.sqlite)");
+  app.add_flag("--no-store", g.noStore, "do not store runs (nor read the cached copy ceiling)");
+  app.add_flag("--json", g.json, "machine-readable output");
+  app.add_option("--device", g.device, "CUDA device ordinal")->capture_default_str();
+
+  auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
+  std::string listFamily;
+  auto* list = app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
+  list->add_option("family", listFamily, "a family to describe in full");
+
+  MeasureCliOptions runOptions;
+  auto* run = app.add_subcommand("run", "run one kernel variant, verify it, time it and store it");
+  addMeasureOptions(*run, runOptions);
+
+  MeasureCliOptions sweepOptions;
+  std::vector<std::string> axes;
+  auto* sweep = app.add_subcommand("sweep", "run a variant over one or two swept parameters");
+  addMeasureOptions(*sweep, sweepOptions);
+  sweep->add_option("-s,--sweep", axes,
+                    "a swept parameter: name=v1,v2,... | name=start:end[:step] | name=start:end:*k")
+      ->required()
+      ->allow_extra_args(false);
+
+  FilterCliOptions historyOptions;
+  auto* history = app.add_subcommand("history", "list stored runs, newest first");
+  addFilterOptions(*history, historyOptions, 50);
+
+  FilterCliOptions exportOptions;
+  std::string format;
+  std::string output;
+  bool withSamples = false;
+  auto* exportCmd = app.add_subcommand("export", "write stored runs as CSV or JSON");
+  addFilterOptions(*exportCmd, exportOptions, 0);
+  exportCmd->add_option("--format", format, "csv or json")->required();
+  exportCmd->add_option("-o,--output", output, "file to write (default: standard output)");
+  exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
+
+  auto* worker = app.add_subcommand("worker", "serve JSON-lines requests on stdin/stdout (docs/protocol.md)");
+
+  std::vector<const char*> argv{"kwb"};
+  for (const auto& arg : args) argv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "kwb: " << e.what() << "\nRun with --help for more information.\n";
+    return kExitBadInput;
+  }
+
+  try {
+    if (devices->parsed()) return devicesCommand(context);
+    if (list->parsed()) return listCommand(context, listFamily);
+    if (run->parsed()) return runCommand(context, runOptions, {});
+    if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
+    if (history->parsed()) return historyCommand(context, historyOptions);
+    if (exportCmd->parsed())
+      return exportCommand(context, exportOptions, format, output, withSamples);
+    if (worker->parsed()) {
+      std::unique_ptr<RunStore> store;
+      if (!g.noStore) store = context.openStore();
+      return runWorker(in, out, store.get(), g.device);
+    }
+  } catch (const Error& e) {
+    err << "kwb: " << e.what() << "\n";
+    return exitCodeFor(e.kind());
+  } catch (const std::exception& e) {
+    err << "kwb: internal error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace kwb

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/jobexecutor.h"
+#include "core/validation.h"
+#include "db/historyfilter.h"
+
+namespace kwb {
+
+class RunStore;
+
+struct GlobalOptions {
+  std::string db;  // empty: the default path
+  bool noStore = false;
+  bool json = false;
+  int device = 0;
+};
+
+// What every command gets: the streams to write to and the global options.
+struct CliContext {
+  std::ostream& out;
+  std::ostream& err;
+  GlobalOptions global;
+
+  // The history database (--db or the default path), migrated. Throws Error(Database).
+  std::unique_ptr<RunStore> openStore() const;
+};
+
+// Options shared by run and sweep.
+struct MeasureCliOptions {
+  std::string family;
+  std::string variant;
+  std::vector<std::string> params;  // k=v
+  std::string mode = "cold";
+  double budget = 1.0;
+  std::size_t minSamples = 10;
+  std::size_t maxSamples = 1000;
+  double targetRsd = 0.005;
+  std::uint64_t seed = 1;
+
+  RawParams rawParams() const;  // Error(Usage) for an item without '='
+  JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
+};
+void addMeasureOptions(CLI::App& command, MeasureCliOptions& options);
+
+struct FilterCliOptions {
+  std::string family, variant, dtype, device, status, tag, text, since, until;
+  std::size_t limit = 50;
+  HistoryFilter filter() const;  // Error(Usage) for an unreadable time
+};
+void addFilterOptions(CLI::App& command, FilterCliOptions& options, std::size_t defaultLimit);
+
+// The commands; each returns the process exit code and throws kwb::Error for the common paths.
+int devicesCommand(CliContext& context);
+int listCommand(CliContext& context, const std::string& family);
+int runCommand(CliContext& context, const MeasureCliOptions& options,
+               const std::vector<std::string>& sweepAxes);
+int historyCommand(CliContext& context, const FilterCliOptions& options);
+int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
+                  const std::string& output, bool withSamples);
+
+}  // namespace kwb

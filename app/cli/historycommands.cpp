@@ -1,0 +1,75 @@
+// `kwb history` and `kwb export`.
+#include <fstream>
+
+#include "app/cli/clicontext.h"
+#include "app/cli/exitcodes.h"
+#include "app/cli/format.h"
+#include "app/cli/table.h"
+#include "core/timeformat.h"
+#include "db/exporter.h"
+#include "db/runstore.h"
+
+namespace kwb {
+
+int historyCommand(CliContext& context, const FilterCliOptions& options) {
+  auto store = context.openStore();
+  const HistoryFilter filter = options.filter();
+  const std::vector<RunRecord> records = store->query(filter);
+  if (context.global.json) {
+    exportRuns(context.out, records, ExportFormat::Json);
+    return kExitOk;
+  }
+  if (records.empty()) {
+    context.out << "no runs match in " << store->path() << "\n";
+    return kExitOk;
+  }
+  Table table({"run", "started (UTC)", "device", "kernel", "problem", "launch", "mode", "median",
+               "bandwidth", "of ceiling", "status", "tags"});
+  for (const auto& record : records) {
+    const RunResult& r = record.result;
+    std::string tags;
+    for (const auto& tag : record.tags) tags += (tags.empty() ? "" : ",") + tag;
+    table.addRow({std::to_string(record.id), formatTimestamp(r.startedAt), record.deviceName,
+                  r.family + "/" + r.variant, r.problem.toText(), r.launch.toText(),
+                  std::string(toString(r.mode)), formatSeconds(r.stats.median),
+                  formatBandwidth(r.bandwidth), formatPercent(r.ceilingFraction()),
+                  std::string(toString(r.status)), tags});
+  }
+  table.print(context.out);
+  const std::size_t total = store->count(filter);
+  if (total > records.size())
+    context.out << records.size() << " of " << total << " matching runs; --limit 0 shows all\n";
+  return kExitOk;
+}
+
+int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
+                  const std::string& output, bool withSamples) {
+  ExportFormat exportFormat;
+  if (format == "csv")
+    exportFormat = ExportFormat::Csv;
+  else if (format == "json")
+    exportFormat = ExportFormat::Json;
+  else
+    throw Error(ErrorKind::Usage, "--format '" + format + "' is not allowed; allowed: csv, json");
+  if (withSamples && exportFormat != ExportFormat::Json)
+    throw Error(ErrorKind::Usage, "--samples needs --format json");
+
+  auto store = context.openStore();
+  std::vector<RunRecord> records = store->query(options.filter());
+  if (withSamples)
+    for (auto& record : records) record = *store->run(record.id);
+
+  if (output.empty() || output == "-") {
+    exportRuns(context.out, records, exportFormat);
+    return kExitOk;
+  }
+  std::ofstream file(output, std::ios::binary | std::ios::trunc);
+  if (!file) throw Error(ErrorKind::Database, "cannot write " + output);
+  exportRuns(file, records, exportFormat);
+  file.close();
+  if (!file) throw Error(ErrorKind::Database, "writing " + output + " failed");
+  context.err << "exported " << records.size() << " runs to " << output << "\n";
+  return kExitOk;
+}
+
+}  // namespace kwb

@@ -1,0 +1,40 @@
+#include "core/dtype.h"
+
+#include <array>
+#include <utility>
+
+namespace kwb {
+namespace {
+constexpr std::array<std::pair<DType, std::string_view>, 5> kNames{{
+    {DType::U8, "u8"},
+    {DType::F16, "f16"},
+    {DType::BF16, "bf16"},
+    {DType::F32, "f32"},
+    {DType::F64, "f64"},
+}};
+}  // namespace
+
+std::string_view toString(DType type) {
+  for (const auto& [t, name] : kNames)
+    if (t == type) return name;
+  return "?";
+}
+
+std::optional<DType> parseDType(std::string_view text) {
+  for (const auto& [t, name] : kNames)
+    if (name == text) return t;
+  return std::nullopt;
+}
+
+std::size_t sizeOf(DType type) {
+  switch (type) {
+    case DType::U8: return 1;
+    case DType::F16:
+    case DType::BF16: return 2;
+    case DType::F32: return 4;
+    case DType::F64: return 8;
+  }
+  return 0;
+}
+
+}  // namespace kwb

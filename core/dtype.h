@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace kwb {
+
+// Element types the kernel families work on.
+enum class DType { U8, F16, BF16, F32, F64 };
+
+std::string_view toString(DType type);
+std::optional<DType> parseDType(std::string_view text);
+std::size_t sizeOf(DType type);
+
+}  // namespace kwb

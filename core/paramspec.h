@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kwb {
+
+enum class ParamKind { Integer, Choice };
+
+// Problem parameters say what is computed; launch parameters say how.
+enum class ParamRole { Problem, Launch };
+
+// One parameter of a kernel variant: the registry's single description of it, from which the
+// CLI, the worker, the GUI's editors, validation and sweeps all work.
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Integer;
+  ParamRole role = ParamRole::Launch;
+  std::int64_t min = 0;         // Integer: inclusive range
+  std::int64_t max = 0;
+  std::int64_t multipleOf = 1;  // Integer: values must be multiples of this
+  std::vector<std::string> choices;  // Choice: the allowed values, in display order
+  bool allowsAuto = false;      // "auto" is accepted besides the values above
+  std::string defaultValue;
+  std::string unit;
+  std::string meaning;  // one line
+
+  // "32..1024, multiples of 32", "one of f32, f16, bf16", "1..64 or auto".
+  std::string allowedText() const;
+};
+
+ParamSpec integerParam(std::string name, ParamRole role, std::int64_t min, std::int64_t max,
+                       std::string defaultValue, std::string unit, std::string meaning,
+                       std::int64_t multipleOf = 1);
+ParamSpec choiceParam(std::string name, ParamRole role, std::vector<std::string> choices,
+                      std::string defaultValue, std::string unit, std::string meaning);
+
+std::string_view toString(ParamKind kind);
+std::string_view toString(ParamRole role);
+
+}  // namespace kwb

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/paramset.h"
+#include "core/stats.h"
+
+namespace kwb {
+
+enum class RunStatus { Ok, Failed, VerificationFailed, Cancelled };
+enum class TimingMode { Cold, Hot };
+
+std::string_view toString(RunStatus status);
+std::optional<RunStatus> parseRunStatus(std::string_view text);
+std::string_view toString(TimingMode mode);
+std::optional<TimingMode> parseTimingMode(std::string_view text);
+
+struct Verification {
+  bool checked = false;
+  bool passed = false;
+  double relError = 0;   // ||out - ref||_2 / ||ref||_2 against the double-precision reference
+  double tolerance = 0;
+};
+
+struct Metric {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  friend bool operator==(const Metric&, const Metric&) = default;
+};
+
+// Everything one run produced, as values. Times in seconds, bandwidths in bytes/s.
+struct RunResult {
+  std::string family;
+  std::string variant;
+  ParamSet problem;  // parameters with ParamRole::Problem
+  ParamSet launch;   // parameters with ParamRole::Launch
+  ParamSet derived;  // what the variant computed from them: grid, vector width used, ...
+  TimingMode mode = TimingMode::Cold;
+  RunStatus status = RunStatus::Ok;
+  std::string error;
+  Verification verification;
+  Summary stats;
+  std::vector<double> samples;
+  bool converged = false;  // relative stddev reached the target before the budget ran out
+  std::uint64_t bytes = 0;
+  double bandwidth = 0;
+  double ceilingBandwidth = 0;  // 0 when unknown
+  double peakBandwidth = 0;
+  std::string deviceUuid;
+  std::string appVersion;
+  std::int64_t startedAt = 0;  // unix milliseconds
+  std::vector<Metric> metrics;
+
+  // "dtype" from the problem, empty when the family has none.
+  std::string dtype() const { return problem.has("dtype") ? problem.get("dtype") : std::string(); }
+  double ceilingFraction() const { return ceilingBandwidth > 0 ? bandwidth / ceilingBandwidth : 0; }
+  double peakFraction() const { return peakBandwidth > 0 ? bandwidth / peakBandwidth : 0; }
+};
+
+}  // namespace kwb

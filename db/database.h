@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace kwb {
+
+class Statement;
+
+// One SQLite connection: WAL journal, foreign keys on, a busy timeout so that the GUI and a
+// worker can share the file. Errors throw Error(Database) with SQLite's message.
+class Database {
+ public:
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(std::string_view sql);
+  Statement prepare(std::string_view sql);
+  std::int64_t lastInsertId() const;
+  int changes() const;
+  const std::string& path() const { return path_; }
+
+  sqlite3* handle() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+// A prepared statement; bind() takes 1-based indexes as SQLite does.
+class Statement {
+ public:
+  Statement(Database& db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, double value);
+  Statement& bind(int index, std::string_view value);
+  Statement& bindNull(int index);
+  Statement& bind(int index, std::optional<std::int64_t> value);
+
+  bool step();  // true while there is a row
+  void run();   // steps to the end
+  void reset();
+
+  std::int64_t int64(int column) const;
+  double real(int column) const;
+  std::string text(int column) const;
+  bool isNull(int column) const;
+
+ private:
+  Database* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Commits on commit(), rolls back when left without it (an exception, say).
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace kwb

@@ -1,0 +1,136 @@
+#include "db/migrations.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+#include "db/database.h"
+
+namespace kwb {
+namespace {
+
+// Each entry moves the schema up by one version. Never edit one that has shipped: add another.
+constexpr std::array<std::string_view, 1> kMigrations{
+    // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
+    R"sql(
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY,
+  uuid TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  compute_capability TEXT NOT NULL,
+  sm_count INTEGER NOT NULL,
+  max_threads_per_sm INTEGER NOT NULL,
+  max_threads_per_block INTEGER NOT NULL,
+  l2_bytes INTEGER NOT NULL,
+  mem_bus_bits INTEGER NOT NULL,
+  mem_clock_khz INTEGER NOT NULL,
+  total_mem_bytes INTEGER NOT NULL,
+  peak_bandwidth REAL NOT NULL,
+  driver_version INTEGER NOT NULL,
+  runtime_version INTEGER NOT NULL,
+  first_seen INTEGER NOT NULL
+);
+CREATE TABLE copy_ceilings (
+  id INTEGER PRIMARY KEY,
+  device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+  bandwidth REAL NOT NULL,
+  bytes INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  measured_at INTEGER NOT NULL
+);
+CREATE TABLE sweeps (
+  id INTEGER PRIMARY KEY,
+  family TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  base TEXT NOT NULL,
+  axes TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  device_id INTEGER REFERENCES devices(id),
+  sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL,
+  family TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  dtype TEXT NOT NULL DEFAULT '',
+  problem TEXT NOT NULL,
+  launch TEXT NOT NULL,
+  derived TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('cold', 'hot')),
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'verification_failed', 'cancelled')),
+  error TEXT NOT NULL DEFAULT '',
+  verified INTEGER NOT NULL,
+  verify_passed INTEGER NOT NULL,
+  verify_rel_error REAL,
+  verify_tolerance REAL,
+  sample_count INTEGER NOT NULL,
+  time_min REAL, time_median REAL, time_mean REAL, time_max REAL, time_stddev REAL,
+  converged INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  bandwidth REAL,
+  ceiling_bandwidth REAL,
+  peak_bandwidth REAL,
+  app_version TEXT NOT NULL,
+  started_at INTEGER NOT NULL
+);
+CREATE INDEX runs_by_kernel ON runs(family, variant, started_at);
+CREATE INDEX runs_by_time ON runs(started_at);
+CREATE INDEX runs_by_device ON runs(device_id, started_at);
+CREATE INDEX runs_by_sweep ON runs(sweep_id);
+CREATE TABLE samples (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  seconds REAL NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  kernel TEXT NOT NULL DEFAULT '',
+  value REAL NOT NULL,
+  unit TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, name, kernel)
+) WITHOUT ROWID;
+CREATE TABLE tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (run_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX tags_by_tag ON tags(tag);
+CREATE TABLE notes (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  text TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX notes_by_run ON notes(run_id);
+)sql",
+};
+
+}  // namespace
+
+int latestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
+
+int schemaVersion(Database& db) {
+  auto statement = db.prepare("PRAGMA user_version");
+  statement.step();
+  return static_cast<int>(statement.int64(0));
+}
+
+void migrate(Database& db) {
+  const int current = schemaVersion(db);
+  if (current > latestSchemaVersion())
+    throw Error(ErrorKind::Database,
+                "database " + db.path() + " has schema version " + std::to_string(current) +
+                    ", newer than this build understands (" +
+                    std::to_string(latestSchemaVersion()) + "); use a newer kwb");
+  for (int version = current; version < latestSchemaVersion(); ++version) {
+    Transaction transaction(db);
+    db.exec(kMigrations[static_cast<std::size_t>(version)]);
+    db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+    transaction.commit();
+  }
+}
+
+}  // namespace kwb

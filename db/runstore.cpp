@@ -1,0 +1,361 @@
+#include "db/runstore.h"
+
+#include <chrono>
+#include <variant>
+
+#include "core/error.h"
+#include "core/jsoncodec.h"
+#include "db/database.h"
+#include "db/migrations.h"
+
+namespace kwb {
+namespace {
+
+std::int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr const char* kRunColumns =
+    "r.id, r.sweep_id, COALESCE(d.name, ''), COALESCE(d.uuid, ''), r.family, r.variant, "
+    "r.problem, r.launch, r.derived, r.mode, r.status, r.error, r.verified, r.verify_passed, "
+    "r.verify_rel_error, r.verify_tolerance, r.sample_count, r.time_min, r.time_median, "
+    "r.time_mean, r.time_max, r.time_stddev, r.converged, r.bytes, r.bandwidth, "
+    "r.ceiling_bandwidth, r.peak_bandwidth, r.app_version, r.started_at, "
+    "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
+    "ORDER BY tag))";
+
+RunRecord readRun(const Statement& s) {
+  RunRecord record;
+  record.id = s.int64(0);
+  if (!s.isNull(1)) record.sweepId = s.int64(1);
+  record.deviceName = s.text(2);
+  RunResult& r = record.result;
+  r.deviceUuid = s.text(3);
+  r.family = s.text(4);
+  r.variant = s.text(5);
+  r.problem = paramSetFromJson(nlohmann::json::parse(s.text(6)));
+  r.launch = paramSetFromJson(nlohmann::json::parse(s.text(7)));
+  r.derived = paramSetFromJson(nlohmann::json::parse(s.text(8)));
+  r.mode = parseTimingMode(s.text(9)).value_or(TimingMode::Cold);
+  r.status = parseRunStatus(s.text(10)).value_or(RunStatus::Failed);
+  r.error = s.text(11);
+  r.verification = {s.int64(12) != 0, s.int64(13) != 0, s.real(14), s.real(15)};
+  r.stats.count = static_cast<std::size_t>(s.int64(16));
+  r.stats.min = s.real(17);
+  r.stats.median = s.real(18);
+  r.stats.mean = s.real(19);
+  r.stats.max = s.real(20);
+  r.stats.stddev = s.real(21);
+  r.converged = s.int64(22) != 0;
+  r.bytes = static_cast<std::uint64_t>(s.int64(23));
+  r.bandwidth = s.real(24);
+  r.ceilingBandwidth = s.real(25);
+  r.peakBandwidth = s.real(26);
+  r.appVersion = s.text(27);
+  r.startedAt = s.int64(28);
+  const std::string tags = s.text(29);
+  for (std::size_t start = 0; start < tags.size();) {
+    auto end = tags.find('\n', start);
+    if (end == std::string::npos) end = tags.size();
+    record.tags.push_back(tags.substr(start, end - start));
+    start = end + 1;
+  }
+  return record;
+}
+
+std::string likePattern(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '%' || c == '_' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return "%" + escaped + "%";
+}
+
+// WHERE clause with numbered parameters (?1, ?2, ...) and the values they bind.
+struct Where {
+  std::string sql;
+  std::vector<std::variant<std::string, std::int64_t>> values;
+
+  std::string param(std::variant<std::string, std::int64_t> value) {
+    values.push_back(std::move(value));
+    return "?" + std::to_string(values.size());
+  }
+  void add(const std::string& clause) { sql += (sql.empty() ? " WHERE " : " AND ") + clause; }
+  void bind(Statement& s) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const int index = static_cast<int>(i + 1);
+      if (const auto* text = std::get_if<std::string>(&values[i]))
+        s.bind(index, std::string_view(*text));
+      else
+        s.bind(index, std::get<std::int64_t>(values[i]));
+    }
+  }
+};
+
+Where buildWhere(const HistoryFilter& f) {
+  Where w;
+  if (!f.family.empty()) w.add("r.family = " + w.param(f.family));
+  if (!f.variant.empty()) w.add("r.variant = " + w.param(f.variant));
+  if (!f.dtype.empty()) w.add("r.dtype = " + w.param(f.dtype));
+  if (!f.status.empty()) w.add("r.status = " + w.param(f.status));
+  if (!f.device.empty())
+    w.add("(d.uuid = " + w.param(f.device) + " OR d.name LIKE " + w.param(likePattern(f.device)) +
+          " ESCAPE '\\')");
+  if (!f.tag.empty())
+    w.add("EXISTS (SELECT 1 FROM tags t WHERE t.run_id = r.id AND t.tag = " + w.param(f.tag) + ")");
+  if (!f.text.empty()) {
+    const std::string p = w.param(likePattern(f.text));
+    w.add("(r.family || ' ' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
+          "r.error LIKE " + p + " ESCAPE '\\' OR EXISTS (SELECT 1 FROM tags t WHERE t.run_id = "
+          "r.id AND t.tag LIKE " + p + " ESCAPE '\\') OR EXISTS (SELECT 1 FROM notes n WHERE "
+          "n.run_id = r.id AND n.text LIKE " + p + " ESCAPE '\\'))");
+  }
+  if (f.since) w.add("r.started_at >= " + w.param(*f.since));
+  if (f.until) w.add("r.started_at < " + w.param(*f.until));
+  if (f.sweepId) w.add("r.sweep_id = " + w.param(*f.sweepId));
+  return w;
+}
+
+}  // namespace
+
+RunStore::RunStore(const std::string& path) : db_(std::make_unique<Database>(path)) {
+  migrate(*db_);
+}
+
+RunStore::~RunStore() = default;
+
+const std::string& RunStore::path() const { return db_->path(); }
+
+void RunStore::upsertDevice(const DeviceInfo& d) {
+  auto s = db_->prepare(
+      "INSERT INTO devices (uuid, name, compute_capability, sm_count, max_threads_per_sm, "
+      "max_threads_per_block, l2_bytes, mem_bus_bits, mem_clock_khz, total_mem_bytes, "
+      "peak_bandwidth, driver_version, runtime_version, first_seen) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET "
+      "name = excluded.name, driver_version = excluded.driver_version, "
+      "runtime_version = excluded.runtime_version, mem_clock_khz = excluded.mem_clock_khz, "
+      "peak_bandwidth = excluded.peak_bandwidth");
+  s.bind(1, std::string_view(d.uuid)).bind(2, std::string_view(d.name));
+  s.bind(3, std::string_view(d.computeCapability()));
+  s.bind(4, std::int64_t{d.smCount}).bind(5, std::int64_t{d.maxThreadsPerSm});
+  s.bind(6, std::int64_t{d.maxThreadsPerBlock}).bind(7, d.l2Bytes);
+  s.bind(8, std::int64_t{d.memBusBits}).bind(9, d.memClockKhz);
+  s.bind(10, static_cast<std::int64_t>(d.totalMemBytes)).bind(11, d.peakBandwidth);
+  s.bind(12, std::int64_t{d.driverVersion}).bind(13, std::int64_t{d.runtimeVersion});
+  s.bind(14, nowMs());
+  s.run();
+}
+
+std::vector<DeviceInfo> RunStore::devices() {
+  auto s = db_->prepare(
+      "SELECT uuid, name, compute_capability, sm_count, max_threads_per_sm, "
+      "max_threads_per_block, l2_bytes, mem_bus_bits, mem_clock_khz, total_mem_bytes, "
+      "peak_bandwidth, driver_version, runtime_version FROM devices ORDER BY first_seen");
+  std::vector<DeviceInfo> out;
+  while (s.step()) {
+    DeviceInfo d;
+    d.uuid = s.text(0);
+    d.name = s.text(1);
+    const std::string cc = s.text(2);
+    d.ccMajor = std::stoi(cc);
+    d.ccMinor = std::stoi(cc.substr(cc.find('.') + 1));
+    d.smCount = static_cast<int>(s.int64(3));
+    d.maxThreadsPerSm = static_cast<int>(s.int64(4));
+    d.maxThreadsPerBlock = static_cast<int>(s.int64(5));
+    d.l2Bytes = s.int64(6);
+    d.memBusBits = static_cast<int>(s.int64(7));
+    d.memClockKhz = s.int64(8);
+    d.totalMemBytes = static_cast<std::uint64_t>(s.int64(9));
+    d.peakBandwidth = s.real(10);
+    d.driverVersion = static_cast<int>(s.int64(11));
+    d.runtimeVersion = static_cast<int>(s.int64(12));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::int64_t RunStore::createSweep(const std::string& family, const std::string& variant,
+                                   const nlohmann::json& base, const nlohmann::json& axes) {
+  auto s = db_->prepare(
+      "INSERT INTO sweeps (family, variant, base, axes, created_at) VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, std::string_view(family)).bind(2, std::string_view(variant));
+  s.bind(3, std::string_view(base.dump())).bind(4, std::string_view(axes.dump())).bind(5, nowMs());
+  s.run();
+  return db_->lastInsertId();
+}
+
+std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t> sweepId) {
+  Transaction transaction(*db_);
+  auto s = db_->prepare(
+      "INSERT INTO runs (device_id, sweep_id, family, variant, dtype, problem, launch, derived, "
+      "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
+      "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
+      "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at) VALUES ("
+      "(SELECT id FROM devices WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  int i = 1;
+  s.bind(i++, std::string_view(r.deviceUuid));
+  s.bind(i++, sweepId);
+  s.bind(i++, std::string_view(r.family));
+  s.bind(i++, std::string_view(r.variant));
+  s.bind(i++, std::string_view(r.dtype()));
+  s.bind(i++, std::string_view(toJson(r.problem).dump()));
+  s.bind(i++, std::string_view(toJson(r.launch).dump()));
+  s.bind(i++, std::string_view(toJson(r.derived).dump()));
+  s.bind(i++, toString(r.mode));
+  s.bind(i++, toString(r.status));
+  s.bind(i++, std::string_view(r.error));
+  s.bind(i++, std::int64_t{r.verification.checked});
+  s.bind(i++, std::int64_t{r.verification.passed});
+  s.bind(i++, r.verification.relError);
+  s.bind(i++, r.verification.tolerance);
+  s.bind(i++, static_cast<std::int64_t>(r.stats.count));
+  s.bind(i++, r.stats.min);
+  s.bind(i++, r.stats.median);
+  s.bind(i++, r.stats.mean);
+  s.bind(i++, r.stats.max);
+  s.bind(i++, r.stats.stddev);
+  s.bind(i++, std::int64_t{r.converged});
+  s.bind(i++, static_cast<std::int64_t>(r.bytes));
+  s.bind(i++, r.bandwidth);
+  s.bind(i++, r.ceilingBandwidth);
+  s.bind(i++, r.peakBandwidth);
+  s.bind(i++, std::string_view(r.appVersion));
+  s.bind(i++, r.startedAt);
+  s.run();
+  const std::int64_t id = db_->lastInsertId();
+
+  auto sample = db_->prepare("INSERT INTO samples (run_id, seq, seconds) VALUES (?, ?, ?)");
+  for (std::size_t k = 0; k < r.samples.size(); ++k) {
+    sample.bind(1, id).bind(2, static_cast<std::int64_t>(k)).bind(3, r.samples[k]);
+    sample.run();
+    sample.reset();
+  }
+  auto metric = db_->prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?, ?, ?, ?)");
+  for (const auto& m : r.metrics) {
+    metric.bind(1, id).bind(2, std::string_view(m.name)).bind(3, m.value);
+    metric.bind(4, std::string_view(m.unit));
+    metric.run();
+    metric.reset();
+  }
+  transaction.commit();
+  return id;
+}
+
+std::vector<RunRecord> RunStore::query(const HistoryFilter& filter) {
+  const Where where = buildWhere(filter);
+  std::string sql = std::string("SELECT ") + kRunColumns +
+                    " FROM runs r LEFT JOIN devices d ON d.id = r.device_id" + where.sql +
+                    " ORDER BY r.started_at " + (filter.newestFirst ? "DESC" : "ASC") +
+                    ", r.id " + (filter.newestFirst ? "DESC" : "ASC");
+  if (filter.limit > 0)
+    sql += " LIMIT " + std::to_string(filter.limit) + " OFFSET " + std::to_string(filter.offset);
+  auto s = db_->prepare(sql);
+  where.bind(s);
+  std::vector<RunRecord> out;
+  while (s.step()) out.push_back(readRun(s));
+  return out;
+}
+
+std::size_t RunStore::count(const HistoryFilter& filter) {
+  const Where where = buildWhere(filter);
+  auto s = db_->prepare("SELECT count(*) FROM runs r LEFT JOIN devices d ON d.id = r.device_id" +
+                        where.sql);
+  where.bind(s);
+  s.step();
+  return static_cast<std::size_t>(s.int64(0));
+}
+
+std::optional<RunRecord> RunStore::run(std::int64_t id) {
+  auto s = db_->prepare(std::string("SELECT ") + kRunColumns +
+                        " FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  RunRecord record = readRun(s);
+  auto samples = db_->prepare("SELECT seconds FROM samples WHERE run_id = ? ORDER BY seq");
+  samples.bind(1, id);
+  while (samples.step()) record.result.samples.push_back(samples.real(0));
+  auto metrics = db_->prepare("SELECT name, value, unit FROM metrics WHERE run_id = ? ORDER BY name");
+  metrics.bind(1, id);
+  while (metrics.step())
+    record.result.metrics.push_back({metrics.text(0), metrics.real(1), metrics.text(2)});
+  return record;
+}
+
+std::vector<std::string> RunStore::distinct(const std::string& column) {
+  if (column != "family" && column != "variant" && column != "dtype")
+    throw Error(ErrorKind::Internal, "distinct() of unknown column " + column);
+  auto s = db_->prepare("SELECT DISTINCT " + column + " FROM runs ORDER BY 1");
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
+std::size_t RunStore::deleteRuns(std::span<const std::int64_t> ids) {
+  Transaction transaction(*db_);
+  auto s = db_->prepare("DELETE FROM runs WHERE id = ?");
+  std::size_t deleted = 0;
+  for (auto id : ids) {
+    s.bind(1, id).run();
+    deleted += static_cast<std::size_t>(db_->changes());
+    s.reset();
+  }
+  transaction.commit();
+  return deleted;
+}
+
+void RunStore::requireRun(std::int64_t runId) {
+  auto s = db_->prepare("SELECT 1 FROM runs WHERE id = ?");
+  s.bind(1, runId);
+  if (!s.step()) throw paramError("run", "no run with id " + std::to_string(runId));
+}
+
+void RunStore::addTag(std::int64_t runId, const std::string& tag) {
+  requireRun(runId);
+  if (tag.empty()) throw paramError("tag", "a tag cannot be empty");
+  auto s = db_->prepare("INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?, ?)");
+  s.bind(1, runId).bind(2, std::string_view(tag)).run();
+}
+
+void RunStore::removeTag(std::int64_t runId, const std::string& tag) {
+  auto s = db_->prepare("DELETE FROM tags WHERE run_id = ? AND tag = ?");
+  s.bind(1, runId).bind(2, std::string_view(tag)).run();
+}
+
+std::int64_t RunStore::addNote(std::int64_t runId, const std::string& text) {
+  requireRun(runId);
+  auto s = db_->prepare("INSERT INTO notes (run_id, text, created_at) VALUES (?, ?, ?)");
+  s.bind(1, runId).bind(2, std::string_view(text)).bind(3, nowMs()).run();
+  return db_->lastInsertId();
+}
+
+std::vector<Note> RunStore::notes(std::int64_t runId) {
+  auto s = db_->prepare("SELECT id, text, created_at FROM notes WHERE run_id = ? ORDER BY id");
+  s.bind(1, runId);
+  std::vector<Note> out;
+  while (s.step()) out.push_back({s.int64(0), s.text(1), s.int64(2)});
+  return out;
+}
+
+void RunStore::saveCeiling(const std::string& deviceUuid, const CopyCeiling& c) {
+  auto s = db_->prepare(
+      "INSERT INTO copy_ceilings (device_id, bandwidth, bytes, method, measured_at) "
+      "VALUES ((SELECT id FROM devices WHERE uuid = ?), ?, ?, ?, ?)");
+  s.bind(1, std::string_view(deviceUuid)).bind(2, c.bandwidth);
+  s.bind(3, static_cast<std::int64_t>(c.bytes)).bind(4, std::string_view(c.method));
+  s.bind(5, c.measuredAt).run();
+}
+
+std::optional<CopyCeiling> RunStore::latestCeiling(const std::string& deviceUuid) {
+  auto s = db_->prepare(
+      "SELECT c.bandwidth, c.bytes, c.method, c.measured_at FROM copy_ceilings c JOIN devices d "
+      "ON d.id = c.device_id WHERE d.uuid = ? ORDER BY c.measured_at DESC, c.id DESC LIMIT 1");
+  s.bind(1, std::string_view(deviceUuid));
+  if (!s.step()) return std::nullopt;
+  return CopyCeiling{s.real(0), static_cast<std::uint64_t>(s.int64(1)), s.text(2), s.int64(3)};
+}
+
+}  // namespace kwb

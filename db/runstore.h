@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/deviceinfo.h"
+#include "core/paramset.h"
+#include "core/runresult.h"
+#include "db/historyfilter.h"
+
+namespace kwb {
+
+class Database;
+
+struct RunRecord {
+  std::int64_t id = 0;
+  std::optional<std::int64_t> sweepId;
+  std::string deviceName;
+  RunResult result;  // samples and metrics only from RunStore::run()
+  std::vector<std::string> tags;
+};
+
+struct Note {
+  std::int64_t id = 0;
+  std::string text;
+  std::int64_t createdAt = 0;
+};
+
+// The run history: every run with its device, samples, metrics, tags and notes. Opening
+// migrates the schema; each write is one transaction, so a failure loses nothing stored.
+class RunStore {
+ public:
+  explicit RunStore(const std::string& path);
+  ~RunStore();
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  const std::string& path() const;
+
+  void upsertDevice(const DeviceInfo& device);
+  std::vector<DeviceInfo> devices();
+
+  std::int64_t createSweep(const std::string& family, const std::string& variant,
+                           const nlohmann::json& base, const nlohmann::json& axes);
+  // The run's device must have been upserted; its samples and metrics are stored with it.
+  std::int64_t insertRun(const RunResult& result, std::optional<std::int64_t> sweepId = {});
+
+  std::vector<RunRecord> query(const HistoryFilter& filter);
+  std::size_t count(const HistoryFilter& filter);
+  // One run in full: samples and metrics included.
+  std::optional<RunRecord> run(std::int64_t id);
+  // Distinct values of a run column ("family", "variant", "dtype") for filter menus.
+  std::vector<std::string> distinct(const std::string& column);
+
+  std::size_t deleteRuns(std::span<const std::int64_t> ids);
+  void addTag(std::int64_t runId, const std::string& tag);
+  void removeTag(std::int64_t runId, const std::string& tag);
+  std::int64_t addNote(std::int64_t runId, const std::string& text);
+  std::vector<Note> notes(std::int64_t runId);
+
+  void saveCeiling(const std::string& deviceUuid, const CopyCeiling& ceiling);
+  std::optional<CopyCeiling> latestCeiling(const std::string& deviceUuid);
+
+  Database& database() { return *db_; }
+
+ private:
+  void requireRun(std::int64_t runId);
+
+  std::unique_ptr<Database> db_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "kernels/workload.h"
+
+namespace kwb {
+
+// What both copy variants share: one input, one output of the same size, bytes = 2 x size,
+// and an exact reference (a copy must reproduce every bit).
+class CopyWorkload : public Workload {
+ public:
+  CopyWorkload(DType dtype, std::size_t count) : dtype_(dtype), count_(count) {}
+
+  std::vector<BufferSpec> buffers() const override;
+  std::uint64_t bytesMoved() const override;
+  double tolerance() const override { return 0.0; }
+  std::vector<std::vector<double>> reference(std::span<const HostArray> inputs) const override;
+
+ protected:
+  DType dtype() const { return dtype_; }
+  std::size_t count() const { return count_; }
+  std::size_t byteCount() const { return count_ * sizeOf(dtype_); }
+
+ private:
+  DType dtype_;
+  std::size_t count_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace kwb {
+
+// Throws Error(Cuda), or Error(NoDevice) for "no device"/"no driver", with the call's text,
+// the CUDA error name and message, and the source file and line.
+[[noreturn]] void throwCudaError(cudaError_t status, const char* call, const char* file, int line);
+
+inline void checkCuda(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) throwCudaError(status, call, file, line);
+}
+
+}  // namespace kwb
+
+#define KWB_CUDA_CHECK(call) ::kwb::checkCuda((call), #call, __FILE__, __LINE__)
+// After a kernel launch: launch-configuration errors surface here, not at the launch.
+#define KWB_CHECK_LAUNCH(kernelName) \
+  ::kwb::checkCuda(cudaGetLastError(), "launch of " kernelName, __FILE__, __LINE__)

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "measure/devicebuffer.h"
+
+namespace kwb {
+
+// Evicts a kernel's data from L2 before a cold sample by writing a buffer twice the L2's size:
+// one L2-sized pass leaves lines behind on chips whose L2 is split into partitions.
+class L2Flusher {
+ public:
+  explicit L2Flusher(std::int64_t l2Bytes);
+  void enqueue(cudaStream_t stream) const;
+  std::size_t bytes() const { return buffer_.bytes(); }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,176 @@
+#include "measure/runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.h"
+#include "core/version.h"
+#include "kernels/cudacheck.h"
+#include "kernels/registry.h"
+#include "measure/devicebuffer.h"
+#include "measure/devicequery.h"
+#include "measure/randomfill.h"
+#include "measure/verifier.h"
+
+namespace kwb {
+namespace {
+
+std::int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+void splitByRole(const VariantInfo& info, const ParamSet& params, RunResult& result) {
+  for (const auto& spec : info.params) {
+    if (!params.has(spec.name)) continue;
+    (spec.role == ParamRole::Problem ? result.problem : result.launch)
+        .set(spec.name, params.get(spec.name));
+  }
+}
+
+}  // namespace
+
+Runner::Runner(int ordinal) : device_(queryDevice(ordinal)) {
+  KWB_CUDA_CHECK(cudaSetDevice(ordinal));
+  KWB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  timer_ = std::make_unique<Timer>(stream_, device_.l2Bytes);
+}
+
+Runner::~Runner() {
+  timer_.reset();
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+bool Runner::healthy() const {
+  // Sticky errors come back from every call once the context is broken.
+  return cudaDeviceSynchronize() == cudaSuccess;
+}
+
+RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) {
+  const Variant& variant = Registry::instance().find(request.family, request.variant);
+  RunResult result;
+  result.family = request.family;
+  result.variant = request.variant;
+  splitByRole(variant.info(), request.params, result);
+  result.mode = request.timing.mode;
+  result.deviceUuid = device_.uuid;
+  result.appVersion = kAppVersion;
+  result.peakBandwidth = device_.peakBandwidth;
+  result.startedAt = nowMs();
+
+  if (request.params.has("block_size") &&
+      request.params.getInt("block_size") > device_.maxThreadsPerBlock)
+    throw paramError("block_size", request.params.get("block_size") + " exceeds this device's " +
+                                       std::to_string(device_.maxThreadsPerBlock) +
+                                       " threads per block; allowed: 32.." +
+                                       std::to_string(device_.maxThreadsPerBlock));
+  try {
+    execute(request, result, cancel);
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::Cuda) throw;
+    result.status = RunStatus::Failed;
+    result.error = error.what();
+  }
+  return result;
+}
+
+void Runner::execute(const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel) {
+  const Variant& variant = Registry::instance().find(request.family, request.variant);
+  std::unique_ptr<Workload> workload = variant.create(request.params, device_);
+  result.derived = workload->derived();
+  result.bytes = workload->bytesMoved();
+
+  const auto specs = workload->buffers();
+  std::size_t needed = 0;
+  for (const auto& spec : specs) needed += spec.count * sizeOf(spec.dtype);
+  const std::size_t available = freeDeviceMemory();
+  if (needed > available) {
+    const std::string& sizeParam = variant.info().sizeParam;
+    throw paramError(sizeParam, request.params.get(sizeParam) + " needs " +
+                                    gib(static_cast<double>(needed)) +
+                                    " of device memory; the device has " +
+                                    gib(static_cast<double>(available)) + " free");
+  }
+
+  std::vector<DeviceBuffer> buffers;
+  std::vector<void*> pointers;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const std::size_t bytes = specs[i].count * sizeOf(specs[i].dtype);
+    buffers.emplace_back(bytes);
+    pointers.push_back(buffers.back().data());
+    if (specs[i].output)
+      KWB_CUDA_CHECK(cudaMemsetAsync(buffers.back().data(), 0xff, bytes, stream_));  // poison
+    else
+      fillRandom(buffers.back().data(), specs[i].dtype, specs[i].count, request.seed + i, stream_);
+  }
+
+  // The checked run.
+  workload->enqueue(pointers, stream_);
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+  std::vector<HostArray> inputs;
+  std::vector<HostArray> outputs;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto& host = (specs[i].output ? outputs : inputs).emplace_back(specs[i].dtype, specs[i].count);
+    KWB_CUDA_CHECK(cudaMemcpy(host.data(), pointers[i], host.byteSize(), cudaMemcpyDeviceToHost));
+  }
+  const auto expected = workload->reference(inputs);
+  result.verification.checked = true;
+  result.verification.passed = true;
+  result.verification.tolerance = workload->tolerance();
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    Verification v = compareToReference(outputs[o], expected[o], workload->tolerance());
+    if (o == 0 || v.relError > result.verification.relError || std::isnan(v.relError))
+      result.verification.relError = v.relError;
+    result.verification.passed = result.verification.passed && v.passed;
+  }
+  if (!result.verification.passed) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "output differs from the CPU reference: relative L2 error %.3g > tolerance %.3g",
+                  result.verification.relError, result.verification.tolerance);
+    result.status = RunStatus::VerificationFailed;
+    result.error = text;
+    return;
+  }
+
+  TimingOutcome timing = timer_->measure(
+      [&](cudaStream_t stream) { workload->enqueue(pointers, stream); }, request.timing, cancel);
+  result.samples = std::move(timing.samples);
+  result.converged = timing.converged;
+  result.stats = summarize(result.samples);
+  result.bandwidth = result.stats.median > 0 ? static_cast<double>(result.bytes) / result.stats.median : 0;
+  result.status = RunStatus::Ok;
+}
+
+CopyCeiling Runner::measureCopyCeiling(const std::atomic<bool>* cancel) {
+  // 2^28 floats (1 GiB each way) where memory allows: far past L2, long enough to time well.
+  std::int64_t n = std::int64_t{1} << 28;
+  const auto fits = static_cast<std::int64_t>(freeDeviceMemory() / 4 / sizeof(float));
+  while (n > fits && n > (1 << 20)) n /= 2;
+
+  CopyCeiling best;
+  for (const char* variant : {"memcpy", "vectorized"}) {
+    RunRequest request;
+    request.family = "copy";
+    request.variant = variant;
+    request.params = Registry::instance().resolve("copy", variant, {{"n", std::to_string(n)}});
+    request.timing.budgetSeconds = 0.5;
+    RunResult result = run(request, cancel);
+    if (result.status != RunStatus::Ok)
+      throw Error(ErrorKind::Cuda, "measuring the copy ceiling failed: " + result.error);
+    if (result.bandwidth > best.bandwidth)
+      best = {result.bandwidth, result.bytes, variant, nowMs()};
+  }
+  return best;
+}
+
+}  // namespace kwb

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "core/deviceinfo.h"
+#include "core/paramset.h"
+#include "core/runresult.h"
+#include "measure/timer.h"
+
+namespace kwb {
+
+struct RunRequest {
+  std::string family;
+  std::string variant;
+  ParamSet params;  // resolved by the registry
+  TimingOptions timing;
+  std::uint64_t seed = 1;
+};
+
+// Runs registered variants on one device: checks device limits, allocates, fills inputs with
+// seeded random data, poisons outputs, runs once and verifies against the CPU reference, then
+// times. Holds the device's stream, L2 flusher and events for all runs.
+class Runner {
+ public:
+  // Throws Error(NoDevice) when there is no such device.
+  explicit Runner(int ordinal);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  const DeviceInfo& device() const { return device_; }
+
+  // Rejected requests (a device limit, too little memory) throw Error(Param) naming the
+  // parameter; a run that started and failed comes back with status Failed and its error;
+  // Error(Cancelled) when *cancel turns true.
+  RunResult run(const RunRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+  // The best bandwidth of the copy variants on a large buffer: the device's practical ceiling.
+  CopyCeiling measureCopyCeiling(const std::atomic<bool>* cancel = nullptr);
+
+  // False once the CUDA context is broken (an illegal address, say): the process must end.
+  bool healthy() const;
+
+ private:
+  void execute(const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel);
+
+  DeviceInfo device_;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<Timer> timer_;
+};
+
+}  // namespace kwb

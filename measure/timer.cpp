@@ -1,0 +1,98 @@
+#include "measure/timer.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.h"
+#include "core/stats.h"
+#include "kernels/cudacheck.h"
+
+namespace kwb {
+namespace {
+
+// Enough to keep the blocked stream's queue short of the depth at which launches would block.
+constexpr std::size_t kMaxBatch = 32;
+constexpr double kWarmupSeconds = 0.02;
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+Timer::Timer(cudaStream_t stream, std::int64_t l2Bytes) : stream_(stream), flusher_(l2Bytes) {
+  events_.resize(2 * kMaxBatch);
+  for (auto& event : events_) KWB_CUDA_CHECK(cudaEventCreate(&event));
+}
+
+Timer::~Timer() {
+  for (auto event : events_) cudaEventDestroy(event);
+}
+
+std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::size_t count) {
+  blocker_.block(stream_);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (mode == TimingMode::Cold) flusher_.enqueue(stream_);
+    KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i], stream_));
+    launch(stream_);
+    KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i + 1], stream_));
+  }
+  blocker_.release();
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+  std::vector<double> samples;
+  if (blocker_.timedOut()) return samples;  // host gaps may be inside: drop the batch
+  for (std::size_t i = 0; i < count; ++i) {
+    float ms = 0;
+    KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[2 * i], events_[2 * i + 1]));
+    samples.push_back(ms * 1e-3);
+  }
+  return samples;
+}
+
+TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
+                             const std::atomic<bool>* cancel) {
+  const std::size_t minSamples = std::max<std::size_t>(options.minSamples, 1);
+  const std::size_t maxSamples = std::max(options.maxSamples, minSamples);
+
+  // Warm-up: loads the module, then runs long enough for clocks and caches to settle.
+  auto warmStart = Clock::now();
+  std::size_t warmups = 0;
+  do {
+    launch(stream_);
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ++warmups;
+  } while (warmups < 3 || (secondsSince(warmStart) < kWarmupSeconds && warmups < 1000));
+  const double perLaunch = secondsSince(warmStart) / static_cast<double>(warmups);
+
+  TimingOutcome outcome;
+  int droppedBatches = 0;
+  auto start = Clock::now();
+  while (true) {
+    if (cancel && cancel->load()) throw Error(ErrorKind::Cancelled, "cancelled");
+    const double left = options.budgetSeconds - secondsSince(start);
+    std::size_t batch = left > 0 ? static_cast<std::size_t>(left / std::max(perLaunch, 1e-6)) : 0;
+    batch = std::clamp<std::size_t>(batch, 1, kMaxBatch);
+    if (outcome.samples.size() < minSamples)
+      batch = std::max(batch, std::min(minSamples - outcome.samples.size(), kMaxBatch));
+    batch = std::min(batch, maxSamples - outcome.samples.size());
+
+    auto samples = runBatch(launch, options.mode, batch);
+    if (samples.empty() && ++droppedBatches > 2)
+      throw Error(ErrorKind::Internal,
+                  "timing batches keep outliving the stream blocker's timeout; the host is too "
+                  "slow to enqueue them");
+    outcome.samples.insert(outcome.samples.end(), samples.begin(), samples.end());
+
+    const std::size_t n = outcome.samples.size();
+    if (n >= minSamples && summarize(outcome.samples).relStddev() < options.targetRelStddev) {
+      outcome.converged = true;
+      break;
+    }
+    if (n >= maxSamples || (n >= minSamples && secondsSince(start) >= options.budgetSeconds)) break;
+  }
+  return outcome;
+}
+
+}  // namespace kwb

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "core/runresult.h"
+#include "measure/l2flusher.h"
+#include "measure/streamblocker.h"
+
+namespace kwb {
+
+struct TimingOptions {
+  TimingMode mode = TimingMode::Cold;
+  std::size_t minSamples = 10;
+  std::size_t maxSamples = 1000;
+  double targetRelStddev = 0.005;  // stop once the samples are this steady...
+  double budgetSeconds = 1.0;      // ...or once this much wall time is spent on timing
+};
+
+struct TimingOutcome {
+  std::vector<double> samples;  // seconds, one per launch
+  bool converged = false;
+};
+
+// Times one enqueued operation with CUDA events around each launch: warm-up first, then
+// batches held back by a StreamBlocker so that launches run back to back. Cold samples flush
+// L2 before each launch; hot samples do not.
+class Timer {
+ public:
+  Timer(cudaStream_t stream, std::int64_t l2Bytes);
+  ~Timer();
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+  using Launch = std::function<void(cudaStream_t)>;
+  // Throws Error(Cancelled) when *cancel becomes true between batches.
+  TimingOutcome measure(const Launch& launch, const TimingOptions& options,
+                        const std::atomic<bool>* cancel = nullptr);
+
+ private:
+  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count);
+
+  cudaStream_t stream_;
+  L2Flusher flusher_;
+  StreamBlocker blocker_;
+  std::vector<cudaEvent_t> events_;
+};
+
+}  // namespace kwb

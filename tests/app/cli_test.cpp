@@ -1,0 +1,157 @@
+// The `kwb` command line's error paths and history commands; none of these needs a GPU.
+#include "app/cli/cliapp.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "app/cli/exitcodes.h"
+#include "db/runstore.h"
+#include "db/testdb.h"
+#include "measure/devicequery.h"
+
+namespace kwb {
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  Outcome run(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db()});
+    std::istringstream in;
+    std::ostringstream out;
+    std::ostringstream err;
+    const int code = runCli(args, in, out, err);
+    return {code, out.str(), err.str()};
+  }
+  std::string db() const { return dir.file("history.sqlite"); }
+
+  void expectBadInput(const std::vector<std::string>& args, const std::string& message) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, kExitBadInput) << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << "stderr: " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), o.err.find("--help") == std::string::npos ? 1 : 2)
+        << "one clear error, not a cascade: " << o.err;
+  }
+
+  testing::TempDir dir;
+};
+
+TEST_F(CliTest, HelpEverywhere) {
+  for (const char* command : {"devices", "list", "run", "sweep", "history", "export", "worker"}) {
+    Outcome o = run({command, "--help"});
+    EXPECT_EQ(o.code, kExitOk) << command;
+    EXPECT_NE(o.out.find("Usage"), std::string::npos) << command;
+  }
+  EXPECT_EQ(run({"--help"}).code, kExitOk);
+}
+
+TEST_F(CliTest, BadInputNamesTheParameterBeforeAnyDevice) {
+  expectBadInput({"run", "matmul", "naive"}, "parameter 'family': 'matmul' is not a kernel family; allowed: copy");
+  expectBadInput({"run", "copy", "fast"}, "parameter 'variant': 'fast' is not a variant of copy; allowed: memcpy, vectorized");
+  expectBadInput({"run", "copy", "vectorized", "blocksize=64"}, "parameter 'blocksize': unknown parameter");
+  expectBadInput({"run", "copy", "vectorized", "block_size=100"}, "parameter 'block_size': 100 is not a multiple of 32");
+  expectBadInput({"run", "copy", "vectorized", "-p", "block_size=2048"}, "parameter 'block_size': 2048 is out of range; allowed: 32..1024");
+  expectBadInput({"run", "copy", "vectorized", "n=0"}, "parameter 'n': 0 is out of range");
+  expectBadInput({"run", "copy", "vectorized", "n=many"}, "parameter 'n': 'many' is not an integer");
+  expectBadInput({"run", "copy", "vectorized", "dtype=f8"}, "allowed: one of f32, f16, bf16, f64, u8");
+  expectBadInput({"run", "copy", "vectorized", "dtype=f64", "vector_bytes=4"}, "parameter 'vector_bytes'");
+  expectBadInput({"run", "copy", "vectorized", "n=1", "n=2"}, "parameter 'n': is given twice");
+  expectBadInput({"run", "copy", "vectorized", "n"}, "must look like name=value");
+  expectBadInput({"run", "copy", "memcpy", "--mode", "warm"}, "--mode 'warm' is not allowed; allowed: cold, hot");
+  expectBadInput({"run", "copy", "memcpy", "--min-samples", "3"}, "--min-samples must be at least 10");
+  expectBadInput({"run", "copy", "memcpy", "--budget", "0"}, "--budget must be above 0");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "block_size=64:1024:*1"}, "parameter 'block_size': range step");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "-s", "waves=3"}, "parameter 'waves': is swept twice");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "waves=4"}, "parameter 'waves': is both swept and set");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "n=2^20:2^28:*2", "-s", "waves=1,2", "-s", "block_size=64"}, "one or two swept parameters, not 3");
+  expectBadInput({"history", "--since", "last tuesday"}, "--since 'last tuesday' is not a time");
+  expectBadInput({"export", "--format", "xml"}, "--format 'xml' is not allowed; allowed: csv, json");
+  expectBadInput({"export", "--format", "csv", "--samples"}, "--samples needs --format json");
+}
+
+TEST_F(CliTest, CommandLineMistakesAreUsageErrors) {
+  EXPECT_EQ(run({}).code, kExitBadInput);
+  EXPECT_EQ(run({"bogus"}).code, kExitBadInput);
+  EXPECT_EQ(run({"run", "copy"}).code, kExitBadInput);
+  EXPECT_EQ(run({"sweep", "copy", "vectorized"}).code, kExitBadInput);  // no --sweep
+  EXPECT_EQ(run({"export"}).code, kExitBadInput);                       // no --format
+  EXPECT_EQ(run({"history", "--limit", "many"}).code, kExitBadInput);
+}
+
+TEST_F(CliTest, NoDeviceIsOneSentenceAndItsOwnExitCode) {
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"devices"}, {"run", "copy", "memcpy"}, {"sweep", "copy", "vectorized", "-s", "waves=1,2"}}) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, kExitNoDevice) << args[0];
+    EXPECT_EQ(o.err.rfind("kwb: no CUDA device", 0), 0u) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+}
+
+TEST_F(CliTest, ListShowsFamiliesAndParameters) {
+  Outcome all = run({"list"});
+  EXPECT_EQ(all.code, kExitOk);
+  EXPECT_NE(all.out.find("vectorized"), std::string::npos);
+  Outcome copy = run({"list", "copy"});
+  EXPECT_NE(copy.out.find("32..1024, multiples of 32"), std::string::npos);
+  Outcome json = run({"--json", "list"});
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["name"], "copy");
+  expectBadInput({"list", "matmul"}, "parameter 'family'");
+}
+
+TEST_F(CliTest, HistoryAndExportReadTheStore) {
+  {
+    RunStore store(db());
+    store.upsertDevice(testing::fakeDevice());
+    store.insertRun(testing::fakeRun("memcpy", "f32", 1795255445000));
+    const auto id = store.insertRun(testing::fakeRun("vectorized", "f16", 1795255446000));
+    store.addTag(id, "baseline");
+  }
+  Outcome history = run({"history"});
+  EXPECT_EQ(history.code, kExitOk);
+  EXPECT_NE(history.out.find("copy/memcpy"), std::string::npos);
+  EXPECT_NE(history.out.find("baseline"), std::string::npos);
+  Outcome filtered = run({"history", "--variant", "memcpy"});
+  EXPECT_EQ(filtered.out.find("copy/vectorized"), std::string::npos);
+  Outcome limited = run({"history", "--limit", "1"});
+  EXPECT_NE(limited.out.find("1 of 2 matching runs"), std::string::npos);
+  Outcome json = run({"--json", "history", "--tag", "baseline"});
+  EXPECT_EQ(nlohmann::json::parse(json.out).size(), 1u);
+
+  const std::string csvPath = dir.file("runs.csv");
+  Outcome csv = run({"export", "--format", "csv", "-o", csvPath});
+  EXPECT_EQ(csv.code, kExitOk) << csv.err;
+  std::ifstream file(csvPath);
+  std::string header;
+  std::getline(file, header);
+  EXPECT_EQ(header.rfind("id,started_at", 0), 0u);
+  Outcome withSamples = run({"export", "--format", "json", "--samples"});
+  EXPECT_EQ(nlohmann::json::parse(withSamples.out)[0]["samples_s"].size(), 3u);
+
+  Outcome unwritable = run({"export", "--format", "csv", "-o", dir.file("no/such/folder/x.csv")});
+  EXPECT_EQ(unwritable.code, kExitDatabase);
+}
+
+TEST_F(CliTest, ABrokenDatabaseIsReportedAndNotOverwritten) {
+  {
+    std::ofstream file(db(), std::ios::binary);
+    file << "definitely not SQLite; definitely not SQLite; definitely not SQLite; definitely not";
+  }
+  Outcome o = run({"history"});
+  EXPECT_EQ(o.code, kExitDatabase);
+  EXPECT_NE(o.err.find("kwb: "), std::string::npos);
+  std::ifstream file(db(), std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(file)), {});
+  EXPECT_EQ(content.rfind("definitely not SQLite", 0), 0u);
+}
+
+}  // namespace
+}  // namespace kwb

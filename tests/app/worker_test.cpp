@@ -1,0 +1,89 @@
+// The worker protocol without a GPU: every request here is answered before a device is needed,
+// so the replies are the same on any machine. The recorded session is tests/fixtures/worker/.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "app/workerharness.h"
+#include "measure/devicequery.h"
+
+namespace kwb {
+namespace {
+
+using nlohmann::json;
+using testing::WorkerHarness;
+
+// Every key of `expected` is in `actual` with the same value; objects and arrays are compared
+// the same way, element by element.
+bool contains(const json& actual, const json& expected) {
+  if (expected.is_array()) {
+    if (!actual.is_array() || actual.size() != expected.size()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      if (!contains(actual[i], expected[i])) return false;
+    return true;
+  }
+  if (!expected.is_object()) return actual == expected;
+  if (!actual.is_object()) return false;
+  for (const auto& [key, value] : expected.items())
+    if (!actual.contains(key) || !contains(actual[key], value)) return false;
+  return true;
+}
+
+std::vector<std::string> readLines(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(file, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+TEST(Worker, AnswersTheRecordedSession) {
+  const auto requests = readLines(KWB_FIXTURES_DIR "/worker/no_gpu_session.in.jsonl");
+  const auto expected = readLines(KWB_FIXTURES_DIR "/worker/no_gpu_session.out.jsonl");
+  ASSERT_FALSE(requests.empty());
+  WorkerHarness worker;
+  for (const auto& line : requests) worker.sendRaw(line);
+  EXPECT_EQ(worker.finish(), 0);
+  const auto replies = worker.output().lines();
+  ASSERT_EQ(replies.size(), expected.size());
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    EXPECT_TRUE(contains(json::parse(replies[i]), json::parse(expected[i])))
+        << "reply " << i << ": " << replies[i] << "\nexpected at least: " << expected[i];
+  }
+}
+
+TEST(Worker, ListDescribesEveryVariantWithItsParameters) {
+  WorkerHarness worker;
+  worker.send(protocol::listRequest("l"));
+  auto list = worker.output().waitFor(WorkerHarness::is("list", "l"));
+  ASSERT_FALSE(list.is_null());
+  ASSERT_FALSE(list["families"].empty());
+  const auto& copy = list["families"][0];
+  EXPECT_EQ(copy["name"], "copy");
+  EXPECT_EQ(copy["variants"][1]["params"][2]["name"], "block_size");
+  EXPECT_EQ(copy["variants"][1]["params"][2]["multiple_of"], 32);
+}
+
+TEST(Worker, DevicesWithoutAGpuSaysSo) {
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  WorkerHarness worker;
+  worker.send(protocol::devicesRequest("d"));
+  auto reply = worker.output().waitFor(WorkerHarness::is("error", "d"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["code"], "no_device");
+  EXPECT_NE(reply["message"].get<std::string>().find("no CUDA device"), std::string::npos);
+}
+
+TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  WorkerHarness worker;
+  worker.send({{"v", 1}, {"type", "run"}, {"id", "r"}, {"family", "copy"}, {"variant", "memcpy"}});
+  auto reply = worker.output().waitFor(WorkerHarness::is("error", "r"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["code"], "no_device");
+  worker.send(protocol::listRequest("after"));
+  EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("list", "after")).is_null());
+}
+
+}  // namespace
+}  // namespace kwb

@@ -1,0 +1,82 @@
+#include "core/jsoncodec.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace kwb {
+namespace {
+
+RunResult sampleResult() {
+  RunResult r;
+  r.family = "copy";
+  r.variant = "vectorized";
+  r.problem.set("n", "1048576");
+  r.problem.set("dtype", "f32");
+  r.launch.set("block_size", "256");
+  r.derived.set("grid", "4096");
+  r.mode = TimingMode::Hot;
+  r.status = RunStatus::Ok;
+  r.verification = {true, true, 0.0, 0.0};
+  r.samples = {1e-5, 1.1e-5, 0.9e-5};
+  r.stats = summarize(r.samples);
+  r.converged = true;
+  r.bytes = 8 << 20;
+  r.bandwidth = 8e11;
+  r.ceilingBandwidth = 3e12;
+  r.peakBandwidth = 3.35e12;
+  r.deviceUuid = "GPU-1";
+  r.appVersion = "0.1.0";
+  r.startedAt = 1795255445000;
+  r.metrics = {{"dram__bytes_read.sum", 4e6, "byte"}};
+  return r;
+}
+
+TEST(JsonCodec, RunResultRoundTrips) {
+  const RunResult r = sampleResult();
+  const RunResult back = runResultFromJson(nlohmann::json::parse(toJson(r).dump()));
+  EXPECT_EQ(back.family, r.family);
+  EXPECT_EQ(back.problem, r.problem);
+  EXPECT_EQ(back.launch, r.launch);
+  EXPECT_EQ(back.derived, r.derived);
+  EXPECT_EQ(back.mode, TimingMode::Hot);
+  EXPECT_EQ(back.samples, r.samples);
+  EXPECT_DOUBLE_EQ(back.stats.median, r.stats.median);
+  EXPECT_EQ(back.bytes, r.bytes);
+  EXPECT_DOUBLE_EQ(back.ceilingFraction(), r.ceilingFraction());
+  EXPECT_EQ(back.metrics, r.metrics);
+  EXPECT_EQ(back.startedAt, r.startedAt);
+  EXPECT_TRUE(back.verification.passed);
+}
+
+TEST(JsonCodec, NonFiniteErrorsComeBackAsInfinite) {
+  RunResult r = sampleResult();
+  r.verification.relError = std::numeric_limits<double>::infinity();
+  const auto json = nlohmann::json::parse(toJson(r).dump());  // as it travels
+  EXPECT_TRUE(json["verification"]["rel_error"].is_null());
+  EXPECT_TRUE(std::isinf(runResultFromJson(json).verification.relError));
+}
+
+TEST(JsonCodec, VariantInfoRoundTrips) {
+  VariantInfo v{"copy", "vectorized", "one line", "teaches",
+                {integerParam("n", ParamRole::Problem, 1, 100, "10", "elements", "size"),
+                 choiceParam("dtype", ParamRole::Problem, {"f32", "f16"}, "f32", "", "type")},
+                "n"};
+  const VariantInfo back = variantInfoFromJson(toJson(v));
+  EXPECT_EQ(back.name, "vectorized");
+  ASSERT_EQ(back.params.size(), 2u);
+  EXPECT_EQ(back.params[0].max, 100);
+  EXPECT_EQ(back.params[1].choices, (std::vector<std::string>{"f32", "f16"}));
+  EXPECT_EQ(back.sizeParam, "n");
+}
+
+TEST(JsonCodec, ErrorsCarryCodeAndParameter) {
+  const auto json = toJson(paramError("block_size", "too big"));
+  EXPECT_EQ(json["code"], "param");
+  EXPECT_EQ(json["param"], "block_size");
+  EXPECT_EQ(json["message"], "parameter 'block_size': too big");
+}
+
+}  // namespace
+}  // namespace kwb

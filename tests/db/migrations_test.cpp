@@ -1,0 +1,82 @@
+#include "db/migrations.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "db/database.h"
+#include "db/runstore.h"
+#include "db/testdb.h"
+
+namespace kwb {
+namespace {
+
+using testing::TempDir;
+
+TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
+  TempDir dir;
+  Database db(dir.file("h.sqlite"));
+  EXPECT_EQ(schemaVersion(db), 0);
+  migrate(db);
+  EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
+  for (const char* table : {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics",
+                            "tags", "notes"}) {
+    auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+    s.bind(1, std::string_view(table));
+    ASSERT_TRUE(s.step());
+    EXPECT_EQ(s.int64(0), 1) << table;
+  }
+  migrate(db);  // a second time changes nothing
+  EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
+}
+
+TEST(Migrations, WalAndForeignKeysAreOn) {
+  TempDir dir;
+  Database db(dir.file("h.sqlite"));
+  auto mode = db.prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.text(0), "wal");
+  auto fk = db.prepare("PRAGMA foreign_keys");
+  ASSERT_TRUE(fk.step());
+  EXPECT_EQ(fk.int64(0), 1);
+}
+
+TEST(Migrations, NewerDatabaseIsRefusedAndLeftAlone) {
+  TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    Database db(path);
+    db.exec("CREATE TABLE keep (x INTEGER); INSERT INTO keep VALUES (7);");
+    db.exec("PRAGMA user_version = " + std::to_string(latestSchemaVersion() + 1));
+  }
+  try {
+    RunStore store(path);
+    FAIL() << "opened a newer database";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Database);
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos);
+  }
+  Database db(path);
+  EXPECT_EQ(schemaVersion(db), latestSchemaVersion() + 1);
+  auto s = db.prepare("SELECT x FROM keep");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int64(0), 7);
+}
+
+TEST(Migrations, AFileThatIsNoDatabaseIsAnErrorNotACrash) {
+  TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::fputs("this is not an SQLite database, but it is long enough to look like a header....", f);
+    std::fclose(f);
+  }
+  try {
+    RunStore store(path);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Database);
+  }
+}
+
+}  // namespace
+}  // namespace kwb

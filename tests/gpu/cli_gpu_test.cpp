@@ -1,0 +1,131 @@
+// `kwb run`, `kwb sweep` and the worker end to end on the GPU, with a real history database.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/cli/cliapp.h"
+#include "app/cli/exitcodes.h"
+#include "app/workerharness.h"
+#include "db/runstore.h"
+#include "db/testdb.h"
+
+namespace kwb {
+namespace {
+
+using nlohmann::json;
+using testing::WorkerHarness;
+
+class CliGpu : public ::testing::Test {
+ protected:
+  int run(std::vector<std::string> args, std::string* out = nullptr, std::string* err = nullptr) {
+    args.insert(args.begin(), {"--db", dir.file("h.sqlite")});
+    std::istringstream in;
+    std::ostringstream o;
+    std::ostringstream e;
+    const int code = runCli(args, in, o, e);
+    if (out) *out = o.str();
+    if (err) *err = e.str();
+    return code;
+  }
+  testing::TempDir dir;
+};
+
+TEST_F(CliGpu, RunStoresAVerifiedResultWithTheCachedCeiling) {
+  std::string out;
+  std::string err;
+  ASSERT_EQ(run({"run", "copy", "vectorized", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk) << err;
+  EXPECT_NE(out.find("of ceiling"), std::string::npos) << out;
+  EXPECT_NE(err.find("measuring the copy ceiling"), std::string::npos);
+
+  // The second run reads the ceiling from the database instead of measuring again.
+  ASSERT_EQ(run({"--json", "run", "copy", "memcpy", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk);
+  EXPECT_EQ(err.find("measuring the copy ceiling"), std::string::npos) << err;
+  const json result = json::parse(out);
+  EXPECT_GT(result["copy_ceiling"]["bandwidth"].get<double>(), 0);
+  EXPECT_EQ(result["runs"][0]["status"], "ok");
+
+  RunStore store(dir.file("h.sqlite"));
+  const auto runs = store.query({});
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& record : runs) {
+    EXPECT_EQ(record.result.status, RunStatus::Ok);
+    EXPECT_TRUE(record.result.verification.passed);
+    EXPECT_GT(record.result.ceilingBandwidth, 0);
+    EXPECT_FALSE(record.deviceName.empty());
+    EXPECT_EQ(store.run(record.id)->result.samples.size(), record.result.stats.count);
+  }
+  ASSERT_EQ(run({"devices"}, &out), kExitOk);
+  EXPECT_EQ(out.find("not measured"), std::string::npos) << out;
+}
+
+TEST_F(CliGpu, SweepStoresEveryPointUnderOneSweep) {
+  std::string out;
+  std::string err;
+  ASSERT_EQ(run({"--json", "sweep", "copy", "vectorized", "n=2^20", "-s", "vector_bytes=4,16", "-s",
+                 "waves=1,4", "--budget", "0.05"},
+                &out, &err),
+            kExitOk)
+      << err;
+  const json result = json::parse(out);
+  ASSERT_EQ(result["runs"].size(), 4u);
+  EXPECT_EQ(result["runs"][3]["launch"]["vector_bytes"], "16");
+  EXPECT_EQ(result["runs"][3]["launch"]["waves"], "4");
+  RunStore store(dir.file("h.sqlite"));
+  HistoryFilter f;
+  f.sweepId = result["sweep_id"].get<std::int64_t>();
+  EXPECT_EQ(store.count(f), 4u);
+}
+
+TEST_F(CliGpu, TooMuchMemoryNamesTheSizeAndStoresNothing) {
+  std::string err;
+  EXPECT_EQ(run({"run", "copy", "memcpy", "n=2^34", "dtype=f64"}, nullptr, &err), kExitBadInput);
+  EXPECT_NE(err.find("parameter 'n'"), std::string::npos) << err;
+  RunStore store(dir.file("h.sqlite"));
+  EXPECT_EQ(store.count({}), 0u);
+}
+
+TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
+  RunStore store(dir.file("h.sqlite"));
+  WorkerHarness worker(&store);
+  worker.send({{"v", 1}, {"type", "run"}, {"id", "r1"}, {"family", "copy"}, {"variant", "vectorized"},
+               {"params", {{"n", "2^22"}}}, {"options", {{"budget_s", 0.05}, {"mode", "hot"}}}});
+  std::size_t from = 0;
+  const json progress = worker.output().waitFor(WorkerHarness::is("progress", "r1"), &from);
+  ASSERT_FALSE(progress.is_null());
+  const json result = worker.output().waitFor(WorkerHarness::is("result", "r1"), &from);
+  ASSERT_FALSE(result.is_null());
+  EXPECT_EQ(result["run"]["status"], "ok");
+  EXPECT_EQ(result["run"]["mode"], "hot");
+  EXPECT_TRUE(result["run"]["verification"]["passed"].get<bool>());
+  EXPECT_GT(result["run"]["ceiling_fraction"].get<double>(), 0);
+  const std::int64_t runId = result["run_id"].get<std::int64_t>();
+  const json done = worker.output().waitFor(WorkerHarness::is("done", "r1"), &from);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_EQ(done["completed"], 1);
+  EXPECT_EQ(done["cancelled"], false);
+  EXPECT_EQ(worker.finish(), 0);
+  EXPECT_TRUE(store.run(runId));
+}
+
+TEST_F(CliGpu, WorkerCancelStopsASweepAndKeepsWhatFinished) {
+  RunStore store(dir.file("h.sqlite"));
+  WorkerHarness worker(&store);
+  worker.send({{"v", 1}, {"type", "sweep"}, {"id", "s1"}, {"family", "copy"}, {"variant", "vectorized"},
+               {"params", {{"n", "2^24"}}}, {"axes", {"waves=1:64"}}, {"options", {{"budget_s", 0.2}}}});
+  worker.send({{"v", 1}, {"type", "run"}, {"id", "queued"}, {"family", "copy"}, {"variant", "memcpy"}});
+  std::size_t from = 0;
+  ASSERT_FALSE(worker.output().waitFor(WorkerHarness::is("result", "s1"), &from).is_null());
+  worker.send(protocol::cancelRequest("c1", "s1"));
+  const json done = worker.output().waitFor(WorkerHarness::is("done", "s1"), &from);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_TRUE(done["cancelled"].get<bool>());
+  const auto completed = done["completed"].get<std::size_t>();
+  EXPECT_GE(completed, 1u);
+  EXPECT_LT(completed, 64u);
+  EXPECT_EQ(store.count({}), completed);
+  // The queued job then runs normally.
+  EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("done", "queued")).is_null());
+}
+
+}  // namespace
+}  // namespace kwb

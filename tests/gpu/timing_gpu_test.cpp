@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "core/error.h"
+#include "core/stats.h"
+#include "gpu/spinkernel.h"
+#include "kernels/cudacheck.h"
+#include "kernels/registry.h"
+#include "measure/devicequery.h"
+#include "measure/runner.h"
+#include "measure/timer.h"
+
+namespace kwb {
+namespace {
+
+class TimingGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    KWB_CUDA_CHECK(cudaStreamCreate(&stream));
+    timer = std::make_unique<Timer>(stream, queryDevice(0).l2Bytes);
+  }
+  void TearDown() override {
+    timer.reset();
+    cudaStreamDestroy(stream);
+  }
+  Summary timeSpin(std::uint64_t ns, TimingMode mode) {
+    TimingOptions options;
+    options.mode = mode;
+    options.budgetSeconds = 0.2;
+    auto outcome = timer->measure([ns](cudaStream_t s) { testing::launchSpin(ns, s); }, options);
+    return summarize(outcome.samples);
+  }
+  cudaStream_t stream = nullptr;
+  std::unique_ptr<Timer> timer;
+};
+
+TEST_F(TimingGpu, MeasuresAKernelOfKnownDuration) {
+  for (std::uint64_t ns : {20'000ull, 1'000'000ull}) {
+    const Summary s = timeSpin(ns, TimingMode::Hot);
+    EXPECT_GE(s.count, 10u);
+    const double expected = static_cast<double>(ns) * 1e-9;
+    EXPECT_NEAR(s.median, expected, expected * 0.03 + 2e-6) << ns << " ns";
+    EXPECT_LE(s.min, s.median);
+    EXPECT_LE(s.median, s.max);
+  }
+}
+
+// With the stream held back while the batch is enqueued, tiny kernels run back to back and the
+// events see the kernel, not the host's launch gaps.
+TEST_F(TimingGpu, TinyKernelsAreNotInflatedByLaunchGaps) {
+  const Summary s = timeSpin(2'000, TimingMode::Hot);
+  EXPECT_LT(s.median, 6e-6);
+}
+
+TEST_F(TimingGpu, StopsEarlyWhenSteadyAndWithinTheBudget) {
+  TimingOptions options;
+  options.mode = TimingMode::Hot;
+  options.budgetSeconds = 0.3;
+  options.maxSamples = 100000;
+  options.targetRelStddev = 1e-9;  // never reached: the budget must stop it
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = timer->measure([](cudaStream_t s) { testing::launchSpin(50'000, s); }, options);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_FALSE(outcome.converged);
+  EXPECT_LT(wall, 0.3 + 0.2);
+  EXPECT_GT(outcome.samples.size(), 100u);
+
+  options.targetRelStddev = 0.05;  // a spin kernel is steadier than this
+  outcome = timer->measure([](cudaStream_t s) { testing::launchSpin(50'000, s); }, options);
+  EXPECT_TRUE(outcome.converged);
+  EXPECT_GE(outcome.samples.size(), 10u);
+  EXPECT_LT(outcome.samples.size(), 100u);
+}
+
+TEST_F(TimingGpu, ColdSamplesMissTheL2) {
+  // 2 x 8 MiB fits in L2: hot copies run from cache, cold ones from DRAM.
+  Runner runner(0);
+  auto run = [&](TimingMode mode) {
+    RunRequest request;
+    request.family = "copy";
+    request.variant = "vectorized";
+    request.params = Registry::instance().resolve("copy", "vectorized", {{"n", "2^21"}});
+    request.timing.mode = mode;
+    request.timing.budgetSeconds = 0.2;
+    return runner.run(request);
+  };
+  const RunResult cold = run(TimingMode::Cold);
+  const RunResult hot = run(TimingMode::Hot);
+  ASSERT_EQ(cold.status, RunStatus::Ok);
+  ASSERT_EQ(hot.status, RunStatus::Ok);
+  EXPECT_LT(hot.stats.median, 0.9 * cold.stats.median)
+      << "hot " << hot.stats.median << " s, cold " << cold.stats.median << " s";
+}
+
+TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
+  Runner runner(0);
+  auto median = [&](const char* n) {
+    RunRequest request{"copy", "memcpy", Registry::instance().resolve("copy", "memcpy", {{"n", n}}), {}, 1};
+    request.timing.budgetSeconds = 0.2;
+    return runner.run(request).stats.median;
+  };
+  const double ratio = median("2^28") / median("2^26");
+  EXPECT_GT(ratio, 3.6);
+  EXPECT_LT(ratio, 4.4);
+}
+
+TEST_F(TimingGpu, CancelStopsBetweenBatches) {
+  std::atomic<bool> cancel{true};
+  TimingOptions options;
+  EXPECT_THROW(timer->measure([](cudaStream_t s) { testing::launchSpin(1000, s); }, options, &cancel),
+               Error);
+}
+
+}  // namespace
+}  // namespace kwb
