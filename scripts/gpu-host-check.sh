@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On a GPU host without Qt or SQLite headers: runs the test binaries of a build made elsewhere,
+# compute-sanitizer memcheck over the GPU tests, records a worker session as a protocol fixture,
+# and runs the copy benchmark. Logs go to $OUT (or ./gpu-logs). Usage: gpu-host-check.sh BUILD_DIR
+set -uo pipefail
+build=${1:-build/sm90}
+out=${OUT:-gpu-logs}
+mkdir -p "$out"
+cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+export LD_LIBRARY_PATH="$cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}"
+status=0
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$out/gpu.txt"
+ldd "$build/app/kwb" | grep -i "not found" && { echo "missing libraries"; exit 1; }
+
+echo "== tests"
+for t in "$build"/tests/kwb_*_tests; do
+  "$t" --gtest_brief=1 > "$out/$(basename "$t").log" 2>&1
+  rc=$?
+  printf '%-24s rc=%s  %s\n' "$(basename "$t")" "$rc" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$(basename "$t").log" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || status=1
+done
+
+echo "== compute-sanitizer memcheck"
+for t in kwb_gpu_copy_tests kwb_gpu_cli_tests kwb_gpu_device_tests; do
+  compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$build/tests/$t" --gtest_brief=1 \
+    > "$out/memcheck-$t.log" 2>&1
+  rc=$?
+  printf '%-24s rc=%s  %s\n' "$t" "$rc" "$(grep -E 'ERROR SUMMARY' "$out/memcheck-$t.log" | tail -1)"
+  [ $rc -eq 0 ] || status=1
+done
+
+echo "== worker fixture"
+printf '%s\n' '{"v":1,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
+  | "$build/app/kwb" --no-store worker > "$out/h100_run.jsonl"
+wc -l "$out/h100_run.jsonl"
+exit $status
