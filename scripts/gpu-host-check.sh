@@ -30,7 +30,9 @@ for t in kwb_gpu_copy_tests kwb_gpu_cli_tests kwb_gpu_device_tests; do
 done
 
 echo "== worker fixture"
-printf '%s\n' '{"v":1,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
+# stdin stays open until the run is done: closing it cancels the running job.
+(printf '%s\n' '{"v":1,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
+; sleep 10) \
   | "$build/app/kwb" --no-store worker > "$out/h100_run.jsonl"
 wc -l "$out/h100_run.jsonl"
 exit $status
