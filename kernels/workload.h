@@ -38,8 +38,12 @@ class Workload {
   // Enqueues the operation on the stream; buffers in buffers() order.
   virtual void enqueue(std::span<void* const> buffers, cudaStream_t stream) const = 0;
 
-  // The expected outputs in double precision, from the inputs (in buffers() order, inputs only).
-  virtual std::vector<std::vector<double>> reference(std::span<const HostArray> inputs) const = 0;
+  // Elements [begin, begin + out.size()) of output number `output` (counting outputs only) in
+  // double precision, from the inputs (inputs only, in buffers() order). Called from several
+  // threads at once on disjoint ranges, so verifying 2^28 elements needs neither a reference
+  // array of that size nor one core's time.
+  virtual void reference(std::span<const HostArray> inputs, std::size_t output, std::size_t begin,
+                         std::span<double> out) const = 0;
 };
 
 }  // namespace kwb

@@ -17,7 +17,7 @@ for t in "$build"/tests/kwb_*_tests; do
   "$t" --gtest_brief=1 > "$out/$(basename "$t").log" 2>&1
   rc=$?
   printf '%-24s rc=%s  %s\n' "$(basename "$t")" "$rc" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$(basename "$t").log" | tr '\n' ' ')"
-  [ $rc -eq 0 ] || status=1
+  [ $rc -eq 0 ] || { status=1; grep -B1 -A4 'Failure' "$out/$(basename "$t").log" | head -40; }
 done
 
 echo "== compute-sanitizer memcheck"
@@ -32,7 +32,7 @@ done
 echo "== worker fixture"
 # stdin stays open until the run is done: closing it cancels the running job.
 (printf '%s\n' '{"v":1,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
-; sleep 10) \
+; sleep 30) \
   | "$build/app/kwb" --no-store worker > "$out/h100_run.jsonl"
 wc -l "$out/h100_run.jsonl"
 exit $status
