@@ -30,10 +30,10 @@ struct DeviceInfo {
 
 // The measured copy ceiling of a device: the best bandwidth a plain copy reaches there.
 struct CopyCeiling {
-  double bandwidth = 0;        // bytes/s, read + write counted
-  std::uint64_t bytes = 0;     // bytes moved by the copy measured
-  std::string method;          // "memcpy" or "vectorized"
-  std::int64_t measuredAt = 0; // unix milliseconds
+  double bandwidth = 0;         // bytes/s, read + write counted
+  std::uint64_t bytes = 0;      // bytes moved by the copy measured
+  std::string method;           // "memcpy" or "vectorized"
+  std::int64_t measuredAt = 0;  // unix milliseconds
 };
 
 }  // namespace kwb

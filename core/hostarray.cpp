@@ -23,8 +23,8 @@ float halfBitsToFloat(std::uint16_t bits) {
   if (exponent == 0)
     magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
   else if (exponent == 31)
-    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
-                         : std::numeric_limits<float>::infinity();
+    magnitude =
+        mantissa ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
   else
     magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), exponent - 25);
   return sign ? -magnitude : magnitude;

@@ -62,9 +62,8 @@ ParamSpec paramSpecFromJson(const json& in) {
 json toJson(const VariantInfo& variant) {
   json params = json::array();
   for (const auto& spec : variant.params) params.push_back(toJson(spec));
-  return {{"family", variant.family},   {"name", variant.name},
-          {"summary", variant.summary}, {"teaches", variant.teaches},
-          {"params", params},           {"size_param", variant.sizeParam}};
+  return {{"family", variant.family},   {"name", variant.name}, {"summary", variant.summary},
+          {"teaches", variant.teaches}, {"params", params},     {"size_param", variant.sizeParam}};
 }
 
 VariantInfo variantInfoFromJson(const json& in) {
@@ -219,8 +218,8 @@ RunResult runResultFromJson(const json& in) {
   r.startedAt = in.value("started_at", std::int64_t{0});
   if (auto s = in.find("samples_s"); s != in.end()) r.samples = s->get<std::vector<double>>();
   for (const auto& m : in.value("metrics", json::array()))
-    r.metrics.push_back({m.at("name").get<std::string>(), m.at("value").get<double>(),
-                         m.value("unit", "")});
+    r.metrics.push_back(
+        {m.at("name").get<std::string>(), m.at("value").get<double>(), m.value("unit", "")});
   return r;
 }
 

@@ -17,11 +17,11 @@ struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Integer;
   ParamRole role = ParamRole::Launch;
-  std::int64_t min = 0;         // Integer: inclusive range
+  std::int64_t min = 0;  // Integer: inclusive range
   std::int64_t max = 0;
-  std::int64_t multipleOf = 1;  // Integer: values must be multiples of this
+  std::int64_t multipleOf = 1;       // Integer: values must be multiples of this
   std::vector<std::string> choices;  // Choice: the allowed values, in display order
-  bool allowsAuto = false;      // "auto" is accepted besides the values above
+  bool allowsAuto = false;           // "auto" is accepted besides the values above
   std::string defaultValue;
   std::string unit;
   std::string meaning;  // one line

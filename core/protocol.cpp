@@ -39,11 +39,19 @@ Message decode(std::string_view line) {
   return message;
 }
 
-std::string encode(const json& message) { return message.dump() + '\n'; }
+std::string encode(const json& message) {
+  return message.dump() + '\n';
+}
 
-json listRequest(const std::string& id) { return envelope("list", id); }
-json devicesRequest(const std::string& id) { return envelope("devices", id); }
-json shutdownRequest(const std::string& id) { return envelope("shutdown", id); }
+json listRequest(const std::string& id) {
+  return envelope("list", id);
+}
+json devicesRequest(const std::string& id) {
+  return envelope("devices", id);
+}
+json shutdownRequest(const std::string& id) {
+  return envelope("shutdown", id);
+}
 
 json cancelRequest(const std::string& id, const std::string& target) {
   json out = envelope("cancel", id);

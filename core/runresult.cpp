@@ -25,7 +25,9 @@ std::optional<RunStatus> parseRunStatus(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view toString(TimingMode mode) { return mode == TimingMode::Cold ? "cold" : "hot"; }
+std::string_view toString(TimingMode mode) {
+  return mode == TimingMode::Cold ? "cold" : "hot";
+}
 
 std::optional<TimingMode> parseTimingMode(std::string_view text) {
   if (text == "cold") return TimingMode::Cold;

@@ -22,7 +22,7 @@ std::optional<TimingMode> parseTimingMode(std::string_view text);
 struct Verification {
   bool checked = false;
   bool passed = false;
-  double relError = 0;   // ||out - ref||_2 / ||ref||_2 against the double-precision reference
+  double relError = 0;  // ||out - ref||_2 / ||ref||_2 against the double-precision reference
   double tolerance = 0;
 };
 

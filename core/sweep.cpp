@@ -40,16 +40,16 @@ std::vector<std::string> expandRange(const ParamSpec& spec, const std::vector<st
     if (geometric) stepText.erase(0, 1);
     auto parsed = parseInteger(stepText);
     if (!parsed || *parsed < (geometric ? 2 : 1))
-      throw paramError(spec.name, "range step '" + parts[2] +
-                                      "' must be a positive integer, or *k with k >= 2");
+      throw paramError(
+          spec.name, "range step '" + parts[2] + "' must be a positive integer, or *k with k >= 2");
     step = *parsed;
   }
   std::vector<std::string> values;
   for (std::int64_t v = first; v <= last;) {
     values.push_back(std::to_string(v));
     if (values.size() > kMaxSweepPoints)
-      throw paramError(spec.name, "the range has more than " + std::to_string(kMaxSweepPoints) +
-                                      " values");
+      throw paramError(spec.name,
+                       "the range has more than " + std::to_string(kMaxSweepPoints) + " values");
     if (geometric ? v > last / step : v > last - step) break;
     v = geometric ? v * step : v + step;
   }
@@ -86,8 +86,8 @@ SweepAxis parseSweepAxis(std::string_view text, const std::vector<ParamSpec>& sp
 std::vector<ParamSet> expandSweep(const std::vector<ParamSpec>& specs, const RawParams& base,
                                   const std::vector<SweepAxis>& axes) {
   if (axes.empty() || axes.size() > kMaxSweepAxes)
-    throw Error(ErrorKind::Usage, "a sweep takes one or two swept parameters, not " +
-                                      std::to_string(axes.size()));
+    throw Error(ErrorKind::Usage,
+                "a sweep takes one or two swept parameters, not " + std::to_string(axes.size()));
   if (axes.size() == 2 && axes[0].param == axes[1].param)
     throw paramError(axes[0].param, "is swept twice");
   for (const auto& axis : axes) {

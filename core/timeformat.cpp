@@ -24,7 +24,10 @@ std::string formatTimestamp(std::int64_t unixMs) {
 std::optional<std::int64_t> parseTimestamp(std::string_view text, std::int64_t nowMs) {
   if (text.size() >= 2 && text.find('-') == std::string_view::npos) {
     const char unit = text.back();
-    const std::int64_t factor = unit == 'm' ? 60'000 : unit == 'h' ? 3'600'000 : unit == 'd' ? 86'400'000 : 0;
+    const std::int64_t factor = unit == 'm'   ? 60'000
+                                : unit == 'h' ? 3'600'000
+                                : unit == 'd' ? 86'400'000
+                                              : 0;
     auto amount = parseInteger(text.substr(0, text.size() - 1));
     if (factor == 0 || !amount || *amount < 0) return std::nullopt;
     return nowMs - *amount * factor;
@@ -42,7 +45,8 @@ std::optional<std::int64_t> parseTimestamp(std::string_view text, std::int64_t n
     if (timeFields < 2 || rest[more] != '\0') return std::nullopt;
   }
   using namespace std::chrono;
-  const year_month_day date{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
+  const year_month_day date{year{y}, month{static_cast<unsigned>(mo)},
+                            day{static_cast<unsigned>(d)}};
   if (!date.ok() || h > 23 || mi > 59 || s > 59) return std::nullopt;
   const auto point = sys_days{date} + hours{h} + minutes{mi} + seconds{s};
   return duration_cast<milliseconds>(point.time_since_epoch()).count();

@@ -15,13 +15,11 @@ std::string canonicalValue(const ParamSpec& spec, const std::string& raw) {
   }
   auto value = parseInteger(raw);
   if (!value)
-    throw paramError(spec.name,
-                     "'" + raw + "' is not an integer; allowed: " + spec.allowedText());
+    throw paramError(spec.name, "'" + raw + "' is not an integer; allowed: " + spec.allowedText());
   if (*value < spec.min || *value > spec.max)
     throw paramError(spec.name, raw + " is out of range; allowed: " + spec.allowedText());
   if (*value % spec.multipleOf != 0)
-    throw paramError(spec.name, raw + " is not a multiple of " +
-                                    std::to_string(spec.multipleOf) +
+    throw paramError(spec.name, raw + " is not a multiple of " + std::to_string(spec.multipleOf) +
                                     "; allowed: " + spec.allowedText());
   return std::to_string(*value);
 }
@@ -46,7 +44,8 @@ ParamSet resolveParams(const std::vector<ParamSpec>& specs, const RawParams& giv
   ParamSet resolved;
   for (const auto& spec : specs) {
     auto it = given.find(spec.name);
-    resolved.set(spec.name, canonicalValue(spec, it != given.end() ? it->second : spec.defaultValue));
+    resolved.set(spec.name,
+                 canonicalValue(spec, it != given.end() ? it->second : spec.defaultValue));
   }
   return resolved;
 }

@@ -16,7 +16,8 @@ std::optional<std::int64_t> parsePlain(std::string_view text) {
 
 std::optional<std::int64_t> shifted(std::int64_t base, std::int64_t exponent) {
   if (base < 0 || exponent < 0 || exponent > 62) return std::nullopt;
-  if (base != 0 && base > (std::numeric_limits<std::int64_t>::max() >> exponent)) return std::nullopt;
+  if (base != 0 && base > (std::numeric_limits<std::int64_t>::max() >> exponent))
+    return std::nullopt;
   return base << exponent;
 }
 

@@ -16,8 +16,8 @@ namespace {
 Database::Database(const std::string& path) : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
-    std::string message = "cannot open database " + path + ": " +
-                          (db_ ? sqlite3_errmsg(db_) : "out of memory");
+    std::string message =
+        "cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory");
     sqlite3_close(db_);
     db_ = nullptr;
     throw Error(ErrorKind::Database, message);
@@ -28,7 +28,9 @@ Database::Database(const std::string& path) : path_(path) {
   exec("PRAGMA synchronous = NORMAL");
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() {
+  sqlite3_close(db_);
+}
 
 void Database::exec(std::string_view sql) {
   char* message = nullptr;
@@ -39,11 +41,17 @@ void Database::exec(std::string_view sql) {
   }
 }
 
-Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
+Statement Database::prepare(std::string_view sql) {
+  return Statement(*this, sql);
+}
 
-std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Database::lastInsertId() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 
-int Database::changes() const { return sqlite3_changes(db_); }
+int Database::changes() const {
+  return sqlite3_changes(db_);
+}
 
 Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
   if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
@@ -51,7 +59,9 @@ Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
     fail(db.handle(), "cannot prepare '" + std::string(sql.substr(0, 60)) + "'");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
@@ -99,8 +109,12 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+std::int64_t Statement::int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 bool Statement::isNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
@@ -109,7 +123,9 @@ std::string Statement::text(int column) const {
   return p ? reinterpret_cast<const char*>(p) : "";
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (!done_) {

@@ -15,7 +15,7 @@ struct HistoryFilter {
   std::string device;  // UUID, or a part of the device name
   std::string status;  // "ok", "failed", ...
   std::string tag;
-  std::string text;    // found in kernel, parameters, error, tags or notes
+  std::string text;                   // found in kernel, parameters, error, tags or notes
   std::optional<std::int64_t> since;  // unix milliseconds, inclusive
   std::optional<std::int64_t> until;  // unix milliseconds, exclusive
   std::optional<std::int64_t> sweepId;

@@ -110,7 +110,9 @@ CREATE INDEX notes_by_run ON notes(run_id);
 
 }  // namespace
 
-int latestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
+int latestSchemaVersion() {
+  return static_cast<int>(kMigrations.size());
+}
 
 int schemaVersion(Database& db) {
   auto statement = db.prepare("PRAGMA user_version");

@@ -108,10 +108,16 @@ Where buildWhere(const HistoryFilter& f) {
     w.add("EXISTS (SELECT 1 FROM tags t WHERE t.run_id = r.id AND t.tag = " + w.param(f.tag) + ")");
   if (!f.text.empty()) {
     const std::string p = w.param(likePattern(f.text));
-    w.add("(r.family || ' ' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
-          "r.error LIKE " + p + " ESCAPE '\\' OR EXISTS (SELECT 1 FROM tags t WHERE t.run_id = "
-          "r.id AND t.tag LIKE " + p + " ESCAPE '\\') OR EXISTS (SELECT 1 FROM notes n WHERE "
-          "n.run_id = r.id AND n.text LIKE " + p + " ESCAPE '\\'))");
+    w.add(
+        "(r.family || ' ' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
+        "r.error LIKE " +
+        p +
+        " ESCAPE '\\' OR EXISTS (SELECT 1 FROM tags t WHERE t.run_id = "
+        "r.id AND t.tag LIKE " +
+        p +
+        " ESCAPE '\\') OR EXISTS (SELECT 1 FROM notes n WHERE "
+        "n.run_id = r.id AND n.text LIKE " +
+        p + " ESCAPE '\\'))");
   }
   if (f.since) w.add("r.started_at >= " + w.param(*f.since));
   if (f.until) w.add("r.started_at < " + w.param(*f.until));
@@ -127,7 +133,9 @@ RunStore::RunStore(const std::string& path) : db_(std::make_unique<Database>(pat
 
 RunStore::~RunStore() = default;
 
-const std::string& RunStore::path() const { return db_->path(); }
+const std::string& RunStore::path() const {
+  return db_->path();
+}
 
 void RunStore::upsertDevice(const DeviceInfo& d) {
   auto s = db_->prepare(
@@ -249,8 +257,8 @@ std::vector<RunRecord> RunStore::query(const HistoryFilter& filter) {
   const Where where = buildWhere(filter);
   std::string sql = std::string("SELECT ") + kRunColumns +
                     " FROM runs r LEFT JOIN devices d ON d.id = r.device_id" + where.sql +
-                    " ORDER BY r.started_at " + (filter.newestFirst ? "DESC" : "ASC") +
-                    ", r.id " + (filter.newestFirst ? "DESC" : "ASC");
+                    " ORDER BY r.started_at " + (filter.newestFirst ? "DESC" : "ASC") + ", r.id " +
+                    (filter.newestFirst ? "DESC" : "ASC");
   if (filter.limit > 0)
     sql += " LIMIT " + std::to_string(filter.limit) + " OFFSET " + std::to_string(filter.offset);
   auto s = db_->prepare(sql);
@@ -278,7 +286,8 @@ std::optional<RunRecord> RunStore::run(std::int64_t id) {
   auto samples = db_->prepare("SELECT seconds FROM samples WHERE run_id = ? ORDER BY seq");
   samples.bind(1, id);
   while (samples.step()) record.result.samples.push_back(samples.real(0));
-  auto metrics = db_->prepare("SELECT name, value, unit FROM metrics WHERE run_id = ? ORDER BY name");
+  auto metrics =
+      db_->prepare("SELECT name, value, unit FROM metrics WHERE run_id = ? ORDER BY name");
   metrics.bind(1, id);
   while (metrics.step())
     record.result.metrics.push_back({metrics.text(0), metrics.real(1), metrics.text(2)});

@@ -53,7 +53,8 @@ const Registry::Family& Registry::findFamily(std::string_view name) const {
     if (family.name == name) return family;
   std::string allowed;
   for (const auto& family : families_) allowed += (allowed.empty() ? "" : ", ") + family.name;
-  throw paramError("family", "'" + std::string(name) + "' is not a kernel family; allowed: " + allowed);
+  throw paramError("family",
+                   "'" + std::string(name) + "' is not a kernel family; allowed: " + allowed);
 }
 
 const Variant& Registry::find(std::string_view familyName, std::string_view variantName) const {

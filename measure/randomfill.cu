@@ -49,7 +49,8 @@ void fill(void* data, std::size_t count, std::uint64_t seed, cudaStream_t stream
 
 }  // namespace
 
-void fillRandom(void* data, DType type, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+void fillRandom(void* data, DType type, std::size_t count, std::uint64_t seed,
+                cudaStream_t stream) {
   switch (type) {
     case DType::U8: return fill<std::uint8_t>(data, count, seed, stream);
     case DType::F16: return fill<__half>(data, count, seed, stream);

@@ -81,7 +81,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
   return result;
 }
 
-void Runner::execute(const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel) {
+void Runner::execute(const RunRequest& request, RunResult& result,
+                     const std::atomic<bool>* cancel) {
   const Variant& variant = Registry::instance().find(request.family, request.variant);
   std::unique_ptr<Workload> workload = variant.create(request.params, device_);
   result.derived = workload->derived();
@@ -146,7 +147,8 @@ void Runner::execute(const RunRequest& request, RunResult& result, const std::at
   result.samples = std::move(timing.samples);
   result.converged = timing.converged;
   result.stats = summarize(result.samples);
-  result.bandwidth = result.stats.median > 0 ? static_cast<double>(result.bytes) / result.stats.median : 0;
+  result.bandwidth =
+      result.stats.median > 0 ? static_cast<double>(result.bytes) / result.stats.median : 0;
   result.status = RunStatus::Ok;
 }
 

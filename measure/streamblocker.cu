@@ -47,8 +47,12 @@ void StreamBlocker::block(cudaStream_t stream) {
   KWB_CHECK_LAUNCH("spinUntilReleased");
 }
 
-void StreamBlocker::release() { flags_[0] = 1; }
+void StreamBlocker::release() {
+  flags_[0] = 1;
+}
 
-bool StreamBlocker::timedOut() const { return flags_[1] != 0; }
+bool StreamBlocker::timedOut() const {
+  return flags_[1] != 0;
+}
 
 }  // namespace kwb

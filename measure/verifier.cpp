@@ -49,8 +49,8 @@ Verification compareToReference(const HostArray& output, const std::vector<doubl
 Verification verifyOutput(const Workload& workload, std::span<const HostArray> inputs,
                           std::size_t outputIndex, const HostArray& output, double tolerance) {
   const std::size_t chunks = (output.size() + kChunk - 1) / kChunk;
-  const std::size_t threads =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(chunks, 1));
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                      std::max<std::size_t>(chunks, 1));
   std::vector<ErrorSums> partial(threads);
   auto work = [&](std::size_t t) {
     std::vector<double> expected;
@@ -58,7 +58,8 @@ Verification verifyOutput(const Workload& workload, std::span<const HostArray> i
       const std::size_t begin = c * kChunk;
       expected.resize(std::min(kChunk, output.size() - begin));
       workload.reference(inputs, outputIndex, begin, expected);
-      for (std::size_t i = 0; i < expected.size(); ++i) partial[t].add(output.at(begin + i), expected[i]);
+      for (std::size_t i = 0; i < expected.size(); ++i)
+        partial[t].add(output.at(begin + i), expected[i]);
     }
   };
   std::vector<std::jthread> pool;

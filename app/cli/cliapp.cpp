@@ -26,14 +26,16 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
 
   CliContext context{out, err, {}};
   GlobalOptions& g = context.global;
-  app.add_option("--db", g.db, "history database (default: $XDG_DATA_HOME/kernel-workbench/history.sqlite)");
+  app.add_option("--db", g.db,
+                 "history database (default: $XDG_DATA_HOME/kernel-workbench/history.sqlite)");
   app.add_flag("--no-store", g.noStore, "do not store runs (nor read the cached copy ceiling)");
   app.add_flag("--json", g.json, "machine-readable output");
   app.add_option("--device", g.device, "CUDA device ordinal")->capture_default_str();
 
   auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
   std::string listFamily;
-  auto* list = app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
+  auto* list =
+      app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
   list->add_option("family", listFamily, "a family to describe in full");
 
   MeasureCliOptions runOptions;
@@ -44,8 +46,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   std::vector<std::string> axes;
   auto* sweep = app.add_subcommand("sweep", "run a variant over one or two swept parameters");
   addMeasureOptions(*sweep, sweepOptions);
-  sweep->add_option("-s,--sweep", axes,
-                    "a swept parameter: name=v1,v2,... | name=start:end[:step] | name=start:end:*k")
+  sweep
+      ->add_option("-s,--sweep", axes,
+                   "a swept parameter: name=v1,v2,... | name=start:end[:step] | name=start:end:*k")
       ->required()
       ->allow_extra_args(false);
 
@@ -63,7 +66,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   exportCmd->add_option("-o,--output", output, "file to write (default: standard output)");
   exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
 
-  auto* worker = app.add_subcommand("worker", "serve JSON-lines requests on stdin/stdout (docs/protocol.md)");
+  auto* worker =
+      app.add_subcommand("worker", "serve JSON-lines requests on stdin/stdout (docs/protocol.md)");
 
   std::vector<const char*> argv{"kwb"};
   for (const auto& arg : args) argv.push_back(arg.c_str());

@@ -44,7 +44,7 @@ struct MeasureCliOptions {
   double targetRsd = 0.005;
   std::uint64_t seed = 1;
 
-  RawParams rawParams() const;  // Error(Usage) for an item without '='
+  RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
 };
 void addMeasureOptions(CLI::App& command, MeasureCliOptions& options);

@@ -32,12 +32,10 @@ JobOptions MeasureCliOptions::jobOptions() const {
     throw Error(ErrorKind::Usage, "--mode '" + mode + "' is not allowed; allowed: cold, hot");
   if (!(budget > 0) || budget > 3600)
     throw Error(ErrorKind::Usage, "--budget must be above 0 and at most 3600 seconds");
-  if (minSamples < 10)
-    throw Error(ErrorKind::Usage, "--min-samples must be at least 10");
+  if (minSamples < 10) throw Error(ErrorKind::Usage, "--min-samples must be at least 10");
   if (maxSamples < minSamples)
     throw Error(ErrorKind::Usage, "--max-samples must be at least --min-samples");
-  if (!(targetRsd > 0))
-    throw Error(ErrorKind::Usage, "--target-rsd must be above 0");
+  if (!(targetRsd > 0)) throw Error(ErrorKind::Usage, "--target-rsd must be above 0");
   job.timing = {*parsedMode, minSamples, maxSamples, targetRsd, budget};
   job.seed = seed;
   return job;
@@ -57,8 +55,7 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
       ->capture_default_str();
   command.add_option("--max-samples", o.maxSamples, "samples per run at most")
       ->capture_default_str();
-  command.add_option("--target-rsd", o.targetRsd,
-                     "stop early once stddev / mean falls below this")
+  command.add_option("--target-rsd", o.targetRsd, "stop early once stddev / mean falls below this")
       ->capture_default_str();
   command.add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
 }
@@ -76,8 +73,8 @@ HistoryFilter FilterCliOptions::filter() const {
   f.tag = tag;
   f.text = text;
   f.limit = limit;
-  for (auto [value, target, name] : {std::tuple{&since, &f.since, "--since"},
-                                    std::tuple{&until, &f.until, "--until"}}) {
+  for (auto [value, target, name] :
+       {std::tuple{&since, &f.since, "--since"}, std::tuple{&until, &f.until, "--until"}}) {
     if (value->empty()) continue;
     *target = parseTimestamp(*value, now);
     if (!*target)
@@ -96,7 +93,8 @@ void addFilterOptions(CLI::App& command, FilterCliOptions& o, std::size_t defaul
   command.add_option("--device", o.device, "only this device (UUID or part of its name)");
   command.add_option("--status", o.status, "only runs with this status (ok, failed, ...)");
   command.add_option("--tag", o.tag, "only runs with this tag");
-  command.add_option("--text", o.text, "only runs whose kernel, parameters, error, tags or notes contain this");
+  command.add_option("--text", o.text,
+                     "only runs whose kernel, parameters, error, tags or notes contain this");
   command.add_option("--since", o.since, "from this time on (2026-11-21, 2026-11-21T10:00, 7d)");
   command.add_option("--until", o.until, "before this time");
   command.add_option("--limit", o.limit, "at most this many runs, newest first (0: all)")

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-
 namespace kwb {
 
 std::string formatSeconds(double seconds) {

@@ -36,15 +36,13 @@ int devicesCommand(CliContext& context) {
                "driver", "uuid"});
   for (const auto& d : devices) {
     auto ceiling = ceilingOf(d);
-    table.addRow({std::to_string(d.ordinal), d.name, d.computeCapability(),
-                  std::to_string(d.smCount), std::to_string(d.maxThreadsPerSm),
-                  formatBytes(static_cast<double>(d.l2Bytes)),
-                  formatBytes(static_cast<double>(d.totalMemBytes)),
-                  formatBandwidth(d.peakBandwidth),
-                  ceiling ? formatBandwidth(ceiling->bandwidth) : "not measured",
-                  std::to_string(d.driverVersion / 1000) + "." +
-                      std::to_string(d.driverVersion % 1000 / 10),
-                  d.uuid});
+    table.addRow(
+        {std::to_string(d.ordinal), d.name, d.computeCapability(), std::to_string(d.smCount),
+         std::to_string(d.maxThreadsPerSm), formatBytes(static_cast<double>(d.l2Bytes)),
+         formatBytes(static_cast<double>(d.totalMemBytes)), formatBandwidth(d.peakBandwidth),
+         ceiling ? formatBandwidth(ceiling->bandwidth) : "not measured",
+         std::to_string(d.driverVersion / 1000) + "." + std::to_string(d.driverVersion % 1000 / 10),
+         d.uuid});
   }
   table.print(context.out);
   return kExitOk;

@@ -21,7 +21,9 @@ Runner& JobExecutor::runner() {
   return *runner_;
 }
 
-const DeviceInfo& JobExecutor::device() { return runner().device(); }
+const DeviceInfo& JobExecutor::device() {
+  return runner().device();
+}
 
 CopyCeiling JobExecutor::ceiling(const std::atomic<bool>* cancel, const JobEvents& events) {
   if (ceiling_) return *ceiling_;
@@ -29,8 +31,9 @@ CopyCeiling JobExecutor::ceiling(const std::atomic<bool>* cancel, const JobEvent
   if (store_) ceiling_ = store_->latestCeiling(r.device().uuid);
   if (!ceiling_) {
     if (events.progress)
-      events.progress(0, 0, 0, "measuring the copy ceiling of " + r.device().name +
-                                   " (once; it is kept with the history)");
+      events.progress(0, 0, 0,
+                      "measuring the copy ceiling of " + r.device().name +
+                          " (once; it is kept with the history)");
     ceiling_ = r.measureCopyCeiling(cancel);
     if (store_) store_->saveCeiling(r.device().uuid, *ceiling_);
   }
@@ -47,7 +50,8 @@ std::size_t JobExecutor::runPoints(const std::string& family, const std::string&
     if (events.progress) {
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double eta = i ? elapsed / static_cast<double>(i) * static_cast<double>(points.size() - i) : 0;
+      const double eta =
+          i ? elapsed / static_cast<double>(i) * static_cast<double>(points.size() - i) : 0;
       events.progress(i, points.size(), eta, family + "/" + variant + " " + points[i].toText());
     }
     RunRequest request{family, variant, points[i], options.timing, options.seed};

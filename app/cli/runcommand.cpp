@@ -19,7 +19,9 @@ namespace kwb {
 namespace {
 
 std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) { gInterrupted = true; }
+extern "C" void onInterrupt(int) {
+  gInterrupted = true;
+}
 
 struct Completed {
   RunResult result;
@@ -58,12 +60,12 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
       row.push_back(displayValue(r.problem.has(name) ? r.problem.get(name) : r.launch.get(name)));
     char rsd[16];
     std::snprintf(rsd, sizeof rsd, "%.2f%%", r.stats.relStddev() * 100);
-    row.insert(row.end(), {formatSeconds(r.stats.median), formatSeconds(r.stats.min),
-                           formatSeconds(r.stats.max), r.stats.count ? rsd : "-",
-                           std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
-                           formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()),
-                           checkText(r), std::string(toString(r.status)),
-                           runId ? std::to_string(*runId) : "-"});
+    row.insert(
+        row.end(),
+        {formatSeconds(r.stats.median), formatSeconds(r.stats.min), formatSeconds(r.stats.max),
+         r.stats.count ? rsd : "-", std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
+         formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),
+         std::string(toString(r.status)), runId ? std::to_string(*runId) : "-"});
     table.addRow(std::move(row));
   }
   table.print(out);
@@ -77,8 +79,9 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   const RawParams raw = options.rawParams();
   const JobOptions job = options.jobOptions();
   const std::vector<ParamSet> points =
-      sweepAxes.empty() ? std::vector<ParamSet>{registry.resolve(options.family, options.variant, raw)}
-                        : registry.expand(options.family, options.variant, raw, sweepAxes);
+      sweepAxes.empty()
+          ? std::vector<ParamSet>{registry.resolve(options.family, options.variant, raw)}
+          : registry.expand(options.family, options.variant, raw, sweepAxes);
 
   // Everything above needs no GPU; from here on the device is needed.
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
@@ -99,8 +102,8 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (total == 0)
       context.err << text << "\n";
     else if (showProgress && done < total)
-      context.err << "[" << done + 1 << "/" << total << ", " << static_cast<int>(eta)
-                  << " s left] " << text << "\n";
+      context.err << "[" << done + 1 << "/" << total << ", " << static_cast<int>(eta) << " s left] "
+                  << text << "\n";
   };
   events.result = [&](std::size_t, const RunResult& result, std::optional<std::int64_t> runId) {
     completed.push_back({result, runId});
@@ -109,7 +112,8 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   gInterrupted = false;
   auto previous = std::signal(SIGINT, onInterrupt);
   try {
-    executor.runPoints(options.family, options.variant, points, job, sweepId, &gInterrupted, events);
+    executor.runPoints(options.family, options.variant, points, job, sweepId, &gInterrupted,
+                       events);
   } catch (const Error& error) {
     std::signal(SIGINT, previous);
     if (error.kind() != ErrorKind::Cancelled) throw;
@@ -141,7 +145,8 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (completed.size() == 1 && !completed.front().result.derived.empty())
       context.out << "launch: " << completed.front().result.derived.toText() << "\n";
     for (const auto& [r, runId] : completed)
-      if (!r.error.empty()) context.err << "run " << (runId ? std::to_string(*runId) : "-") << ": " << r.error << "\n";
+      if (!r.error.empty())
+        context.err << "run " << (runId ? std::to_string(*runId) : "-") << ": " << r.error << "\n";
   }
 
   if (completed.size() < points.size()) return kExitCancelled;

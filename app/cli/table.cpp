@@ -32,7 +32,8 @@ void Table::print(std::ostream& out) const {
       const std::string cell = c < cells.size() ? cells[c] : "";
       const std::string pad(widths[c] - cell.size(), ' ');
       const bool alignRight = !header && right[c];
-      text += (c ? "  " : "") + (alignRight ? pad + cell : cell + (c + 1 < widths.size() ? pad : ""));
+      text +=
+          (c ? "  " : "") + (alignRight ? pad + cell : cell + (c + 1 < widths.size() ? pad : ""));
     }
     out << text << '\n';
   };

@@ -51,7 +51,8 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   o.variant = body.value("variant", "");
   const json params = body.value("params", json::object());
   if (!params.is_object()) throw Error(ErrorKind::Usage, "\"params\" must be an object");
-  for (const auto& [name, value] : params.items()) o.params.push_back(name + "=" + valueText(value));
+  for (const auto& [name, value] : params.items())
+    o.params.push_back(name + "=" + valueText(value));
   const json options = body.value("options", json::object());
   if (!options.is_object()) throw Error(ErrorKind::Usage, "\"options\" must be an object");
   try {
@@ -132,8 +133,9 @@ class Worker {
       } else if (message.type == "shutdown") {
         return false;
       } else {
-        throw Error(ErrorKind::Usage, "unknown request type '" + message.type +
-                                          "'; allowed: run, sweep, devices, list, cancel, shutdown");
+        throw Error(ErrorKind::Usage,
+                    "unknown request type '" + message.type +
+                        "'; allowed: run, sweep, devices, list, cancel, shutdown");
       }
     } catch (const Error& error) {
       send(protocol::error(message.id, error));
@@ -204,10 +206,12 @@ class Worker {
   void execute(Job& job) {
     std::size_t completed = 0;
     JobEvents events;
-    events.progress = [&](std::size_t done, std::size_t total, double eta, const std::string& text) {
+    events.progress = [&](std::size_t done, std::size_t total, double eta,
+                          const std::string& text) {
       send(protocol::progress(job.id, done, total, eta, text));
     };
-    events.result = [&](std::size_t index, const RunResult& result, std::optional<std::int64_t> runId) {
+    events.result = [&](std::size_t index, const RunResult& result,
+                        std::optional<std::int64_t> runId) {
       ++completed;
       send(protocol::result(job.id, index, result, runId));
     };

@@ -20,7 +20,9 @@ std::vector<ParamSpec> problemParams() {
   };
 }
 
-DType dtypeOf(const ParamSet& params) { return *parseDType(params.get("dtype")); }
+DType dtypeOf(const ParamSet& params) {
+  return *parseDType(params.get("dtype"));
+}
 
 class MemcpyWorkload final : public CopyWorkload {
  public:
@@ -48,7 +50,10 @@ class VectorizedWorkload final : public CopyWorkload {
  public:
   VectorizedWorkload(DType dtype, std::size_t count, int vectorBytes, int grid, int block,
                      const DeviceInfo& device)
-      : CopyWorkload(dtype, count), vectorBytes_(vectorBytes), grid_(grid), block_(block),
+      : CopyWorkload(dtype, count),
+        vectorBytes_(vectorBytes),
+        grid_(grid),
+        block_(block),
         derived_(describeGrid(grid, block, device)) {}
 
   ParamSet derived() const override { return derived_; }
@@ -72,13 +77,14 @@ class VectorizedVariant final : public Variant {
     const auto elementBytes = static_cast<std::int64_t>(sizeOf(dtypeOf(params)));
     const std::int64_t vectorBytes = params.getInt("vector_bytes");
     if (vectorBytes < elementBytes)
-      throw paramError("vector_bytes",
-                       std::to_string(vectorBytes) + " is smaller than one " +
-                           params.get("dtype") + " element (" + std::to_string(elementBytes) +
-                           " bytes); allowed: " + std::to_string(elementBytes) + "..16, powers of 2");
+      throw paramError("vector_bytes", std::to_string(vectorBytes) + " is smaller than one " +
+                                           params.get("dtype") + " element (" +
+                                           std::to_string(elementBytes) + " bytes); allowed: " +
+                                           std::to_string(elementBytes) + "..16, powers of 2");
   }
 
-  std::unique_ptr<Workload> create(const ParamSet& params, const DeviceInfo& device) const override {
+  std::unique_ptr<Workload> create(const ParamSet& params,
+                                   const DeviceInfo& device) const override {
     const DType dtype = dtypeOf(params);
     const auto count = static_cast<std::size_t>(params.getInt("n"));
     const int vectorBytes = static_cast<int>(params.getInt("vector_bytes"));
@@ -98,11 +104,15 @@ class VectorizedVariant final : public Variant {
                                   "grid size in full waves of the device (SMs x resident blocks)"));
     params.push_back(choiceParam("vector_bytes", ParamRole::Launch, {"1", "2", "4", "8", "16"},
                                  "16", "bytes", "bytes each thread loads and stores at once"));
-    return {"copy", "vectorized", "grid-stride copy kernel with vector loads",
-            "A copy kernel of our own: wide (up to 16-byte) loads and stores in a grid-stride loop, "
-            "with the grid sized in waves of the device. Sweep vector_bytes to see why wide "
-            "accesses matter, and waves to see how few blocks keep the memory system busy.",
-            std::move(params), "n"};
+    return {
+        "copy",
+        "vectorized",
+        "grid-stride copy kernel with vector loads",
+        "A copy kernel of our own: wide (up to 16-byte) loads and stores in a grid-stride loop, "
+        "with the grid sized in waves of the device. Sweep vector_bytes to see why wide "
+        "accesses matter, and waves to see how few blocks keep the memory system busy.",
+        std::move(params),
+        "n"};
   }
 };
 

@@ -6,7 +6,9 @@ std::vector<BufferSpec> CopyWorkload::buffers() const {
   return {{"src", dtype_, count_, false}, {"dst", dtype_, count_, true}};
 }
 
-std::uint64_t CopyWorkload::bytesMoved() const { return 2ull * byteCount(); }
+std::uint64_t CopyWorkload::bytesMoved() const {
+  return 2ull * byteCount();
+}
 
 void CopyWorkload::reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
                              std::span<double> out) const {

@@ -36,7 +36,8 @@ class CliTest : public ::testing::Test {
     const Outcome o = run(args);
     EXPECT_EQ(o.code, kExitBadInput) << o.err;
     EXPECT_NE(o.err.find(message), std::string::npos) << "stderr: " << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), o.err.find("--help") == std::string::npos ? 1 : 2)
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'),
+              o.err.find("--help") == std::string::npos ? 1 : 2)
         << "one clear error, not a cascade: " << o.err;
   }
 
@@ -53,26 +54,43 @@ TEST_F(CliTest, HelpEverywhere) {
 }
 
 TEST_F(CliTest, BadInputNamesTheParameterBeforeAnyDevice) {
-  expectBadInput({"run", "matmul", "naive"}, "parameter 'family': 'matmul' is not a kernel family; allowed: copy");
-  expectBadInput({"run", "copy", "fast"}, "parameter 'variant': 'fast' is not a variant of copy; allowed: memcpy, vectorized");
-  expectBadInput({"run", "copy", "vectorized", "blocksize=64"}, "parameter 'blocksize': unknown parameter");
-  expectBadInput({"run", "copy", "vectorized", "block_size=100"}, "parameter 'block_size': 100 is not a multiple of 32");
-  expectBadInput({"run", "copy", "vectorized", "-p", "block_size=2048"}, "parameter 'block_size': 2048 is out of range; allowed: 32..1024");
+  expectBadInput({"run", "matmul", "naive"},
+                 "parameter 'family': 'matmul' is not a kernel family; allowed: copy");
+  expectBadInput(
+      {"run", "copy", "fast"},
+      "parameter 'variant': 'fast' is not a variant of copy; allowed: memcpy, vectorized");
+  expectBadInput({"run", "copy", "vectorized", "blocksize=64"},
+                 "parameter 'blocksize': unknown parameter");
+  expectBadInput({"run", "copy", "vectorized", "block_size=100"},
+                 "parameter 'block_size': 100 is not a multiple of 32");
+  expectBadInput({"run", "copy", "vectorized", "-p", "block_size=2048"},
+                 "parameter 'block_size': 2048 is out of range; allowed: 32..1024");
   expectBadInput({"run", "copy", "vectorized", "n=0"}, "parameter 'n': 0 is out of range");
-  expectBadInput({"run", "copy", "vectorized", "n=many"}, "parameter 'n': 'many' is not an integer");
-  expectBadInput({"run", "copy", "vectorized", "dtype=f8"}, "allowed: one of f32, f16, bf16, f64, u8");
-  expectBadInput({"run", "copy", "vectorized", "dtype=f64", "vector_bytes=4"}, "parameter 'vector_bytes'");
+  expectBadInput({"run", "copy", "vectorized", "n=many"},
+                 "parameter 'n': 'many' is not an integer");
+  expectBadInput({"run", "copy", "vectorized", "dtype=f8"},
+                 "allowed: one of f32, f16, bf16, f64, u8");
+  expectBadInput({"run", "copy", "vectorized", "dtype=f64", "vector_bytes=4"},
+                 "parameter 'vector_bytes'");
   expectBadInput({"run", "copy", "vectorized", "n=1", "n=2"}, "parameter 'n': is given twice");
   expectBadInput({"run", "copy", "vectorized", "n"}, "must look like name=value");
-  expectBadInput({"run", "copy", "memcpy", "--mode", "warm"}, "--mode 'warm' is not allowed; allowed: cold, hot");
-  expectBadInput({"run", "copy", "memcpy", "--min-samples", "3"}, "--min-samples must be at least 10");
+  expectBadInput({"run", "copy", "memcpy", "--mode", "warm"},
+                 "--mode 'warm' is not allowed; allowed: cold, hot");
+  expectBadInput({"run", "copy", "memcpy", "--min-samples", "3"},
+                 "--min-samples must be at least 10");
   expectBadInput({"run", "copy", "memcpy", "--budget", "0"}, "--budget must be above 0");
-  expectBadInput({"sweep", "copy", "vectorized", "-s", "block_size=64:1024:*1"}, "parameter 'block_size': range step");
-  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "-s", "waves=3"}, "parameter 'waves': is swept twice");
-  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "waves=4"}, "parameter 'waves': is both swept and set");
-  expectBadInput({"sweep", "copy", "vectorized", "-s", "n=2^20:2^28:*2", "-s", "waves=1,2", "-s", "block_size=64"}, "one or two swept parameters, not 3");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "block_size=64:1024:*1"},
+                 "parameter 'block_size': range step");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "-s", "waves=3"},
+                 "parameter 'waves': is swept twice");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "waves=4"},
+                 "parameter 'waves': is both swept and set");
+  expectBadInput({"sweep", "copy", "vectorized", "-s", "n=2^20:2^28:*2", "-s", "waves=1,2", "-s",
+                  "block_size=64"},
+                 "one or two swept parameters, not 3");
   expectBadInput({"history", "--since", "last tuesday"}, "--since 'last tuesday' is not a time");
-  expectBadInput({"export", "--format", "xml"}, "--format 'xml' is not allowed; allowed: csv, json");
+  expectBadInput({"export", "--format", "xml"},
+                 "--format 'xml' is not allowed; allowed: csv, json");
   expectBadInput({"export", "--format", "csv", "--samples"}, "--samples needs --format json");
 }
 
@@ -87,8 +105,10 @@ TEST_F(CliTest, CommandLineMistakesAreUsageErrors) {
 
 TEST_F(CliTest, NoDeviceIsOneSentenceAndItsOwnExitCode) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"devices"}, {"run", "copy", "memcpy"}, {"sweep", "copy", "vectorized", "-s", "waves=1,2"}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"devices"},
+                                             {"run", "copy", "memcpy"},
+                                             {"sweep", "copy", "vectorized", "-s", "waves=1,2"}}) {
     const Outcome o = run(args);
     EXPECT_EQ(o.code, kExitNoDevice) << args[0];
     EXPECT_EQ(o.err.rfind("kwb: no CUDA device", 0), 0u) << o.err;

@@ -104,7 +104,9 @@ class LineSink : public std::streambuf {
 class WorkerHarness {
  public:
   explicit WorkerHarness(RunStore* store = nullptr)
-      : in_(&source_), out_(&sink_), thread_([this, store] { exitCode_ = runWorker(in_, out_, store, 0); }) {}
+      : in_(&source_),
+        out_(&sink_),
+        thread_([this, store] { exitCode_ = runWorker(in_, out_, store, 0); }) {}
   ~WorkerHarness() { finish(); }
 
   void send(const nlohmann::json& message) { source_.push(message.dump()); }
@@ -116,7 +118,8 @@ class WorkerHarness {
   }
   LineSink& output() { return sink_; }
 
-  static std::function<bool(const nlohmann::json&)> is(const std::string& type, const std::string& id = "") {
+  static std::function<bool(const nlohmann::json&)> is(const std::string& type,
+                                                       const std::string& id = "") {
     return [=](const nlohmann::json& m) {
       return m.value("type", "") == type && (id.empty() || m.value("id", "") == id);
     };

@@ -59,7 +59,10 @@ TEST(JsonCodec, NonFiniteErrorsComeBackAsInfinite) {
 }
 
 TEST(JsonCodec, VariantInfoRoundTrips) {
-  VariantInfo v{"copy", "vectorized", "one line", "teaches",
+  VariantInfo v{"copy",
+                "vectorized",
+                "one line",
+                "teaches",
                 {integerParam("n", ParamRole::Problem, 1, 100, "10", "elements", "size"),
                  choiceParam("dtype", ParamRole::Problem, {"f32", "f16"}, "f32", "", "type")},
                 "n"};

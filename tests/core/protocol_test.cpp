@@ -20,9 +20,10 @@ TEST(Protocol, EncodesOneLinePerMessage) {
 }
 
 TEST(Protocol, RejectsWhatIsNotAMessage) {
-  for (const char* bad : {"", "not json", "[1,2]", "{\"type\":\"list\"}", "{\"v\":\"1\",\"type\":\"list\"}",
-                          "{\"v\":2,\"type\":\"list\"}", "{\"v\":1}", "{\"v\":1,\"type\":3}",
-                          "{\"v\":1,\"type\":\"list\",\"id\":7}"}) {
+  for (const char* bad :
+       {"", "not json", "[1,2]", "{\"type\":\"list\"}", "{\"v\":\"1\",\"type\":\"list\"}",
+        "{\"v\":2,\"type\":\"list\"}", "{\"v\":1}", "{\"v\":1,\"type\":3}",
+        "{\"v\":1,\"type\":\"list\",\"id\":7}"}) {
     try {
       protocol::decode(bad);
       ADD_FAILURE() << "accepted: " << bad;

@@ -24,8 +24,7 @@ TEST(Sweep, ListsRangesAndGeometricRanges) {
   EXPECT_EQ(values("block_size=64:256:64"), (std::vector<std::string>{"64", "128", "192", "256"}));
   EXPECT_EQ(values("block_size=32:1024:*2"),
             (std::vector<std::string>{"32", "64", "128", "256", "512", "1024"}));
-  EXPECT_EQ(values("n=2^20:2^24:*4"),
-            (std::vector<std::string>{"1048576", "4194304", "16777216"}));
+  EXPECT_EQ(values("n=2^20:2^24:*4"), (std::vector<std::string>{"1048576", "4194304", "16777216"}));
   EXPECT_EQ(values("waves=3:10:4"), (std::vector<std::string>{"3", "7"}));  // end not reached
   EXPECT_EQ(values("dtype=f16,bf16"), (std::vector<std::string>{"f16", "bf16"}));
 }
@@ -47,7 +46,9 @@ TEST(Sweep, EveryValueIsValidated) {
   }
 }
 
-TEST(Sweep, HugeRangesAreRefused) { EXPECT_THROW(values("n=1:2^30"), Error); }
+TEST(Sweep, HugeRangesAreRefused) {
+  EXPECT_THROW(values("n=1:2^30"), Error);
+}
 
 TEST(Sweep, ExpandsOneAxis) {
   auto points = expandSweep(specs(), {{"n", "4096"}}, {parseSweepAxis("waves=1,2", specs())});
@@ -59,8 +60,9 @@ TEST(Sweep, ExpandsOneAxis) {
 }
 
 TEST(Sweep, ExpandsTwoAxesFirstOutermost) {
-  auto points = expandSweep(specs(), {}, {parseSweepAxis("block_size=64,128", specs()),
-                                          parseSweepAxis("dtype=f32,f16,bf16", specs())});
+  auto points = expandSweep(specs(), {},
+                            {parseSweepAxis("block_size=64,128", specs()),
+                             parseSweepAxis("dtype=f32,f16,bf16", specs())});
   ASSERT_EQ(points.size(), 6u);
   EXPECT_EQ(points[0].get("block_size"), "64");
   EXPECT_EQ(points[0].get("dtype"), "f32");
@@ -73,9 +75,10 @@ TEST(Sweep, RefusesAmbiguousSweeps) {
   EXPECT_THROW(expandSweep(specs(), {}, {}), Error);
   EXPECT_THROW(expandSweep(specs(), {}, {axis, axis}), Error);
   EXPECT_THROW(expandSweep(specs(), {{"waves", "4"}}, {axis}), Error);
-  EXPECT_THROW(expandSweep(specs(), {}, {axis, parseSweepAxis("n=1,2", specs()),
-                                         parseSweepAxis("dtype=f32", specs())}),
-               Error);
+  EXPECT_THROW(
+      expandSweep(specs(), {},
+                  {axis, parseSweepAxis("n=1,2", specs()), parseSweepAxis("dtype=f32", specs())}),
+      Error);
 }
 
 }  // namespace

@@ -10,10 +10,11 @@ namespace {
 std::vector<ParamSpec> specs() {
   auto waves = integerParam("waves", ParamRole::Launch, 1, 64, "auto", "waves", "grid in waves");
   waves.allowsAuto = true;
-  return {integerParam("n", ParamRole::Problem, 1, std::int64_t{1} << 34, "1024", "elements", "size"),
-          choiceParam("dtype", ParamRole::Problem, {"f32", "f16"}, "f32", "", "element type"),
-          integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads", "block", 32),
-          waves};
+  return {
+      integerParam("n", ParamRole::Problem, 1, std::int64_t{1} << 34, "1024", "elements", "size"),
+      choiceParam("dtype", ParamRole::Problem, {"f32", "f16"}, "f32", "", "element type"),
+      integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads", "block", 32),
+      waves};
 }
 
 // Runs f, which must throw Error(Param) about `param` with a message containing `text`.
@@ -39,23 +40,38 @@ TEST(Validation, FillsDefaultsAndCanonicalizes) {
 }
 
 TEST(Validation, NamesTheParameterAndWhatIsAllowed) {
-  expectParamError([] { resolveParams(specs(), {{"block_size", "100"}}); }, "block_size",
-                   "not a multiple of 32; allowed: 32..1024, multiples of 32");
-  expectParamError([] { resolveParams(specs(), {{"block_size", "2048"}}); }, "block_size",
-                   "out of range");
+  expectParamError(
+      [] {
+        resolveParams(specs(), {{"block_size", "100"}});
+      },
+      "block_size", "not a multiple of 32; allowed: 32..1024, multiples of 32");
+  expectParamError(
+      [] {
+        resolveParams(specs(), {{"block_size", "2048"}});
+      },
+      "block_size", "out of range");
   expectParamError([] { resolveParams(specs(), {{"n", "0"}}); }, "n", "allowed: 1..2^34");
   expectParamError([] { resolveParams(specs(), {{"n", "lots"}}); }, "n", "not an integer");
-  expectParamError([] { resolveParams(specs(), {{"dtype", "f8"}}); }, "dtype",
-                   "allowed: one of f32, f16");
+  expectParamError(
+      [] {
+        resolveParams(specs(), {{"dtype", "f8"}});
+      },
+      "dtype", "allowed: one of f32, f16");
   expectParamError([] { resolveParams(specs(), {{"waves", "0"}}); }, "waves", "1..64 or auto");
-  expectParamError([] { resolveParams(specs(), {{"blocksize", "64"}}); }, "blocksize",
-                   "this variant takes: n, dtype, block_size, waves");
+  expectParamError(
+      [] {
+        resolveParams(specs(), {{"blocksize", "64"}});
+      },
+      "blocksize", "this variant takes: n, dtype, block_size, waves");
 }
 
 TEST(Validation, AutoOnlyWhereAllowed) {
   EXPECT_EQ(resolveParams(specs(), {{"waves", "auto"}}).get("waves"), "auto");
-  expectParamError([] { resolveParams(specs(), {{"block_size", "auto"}}); }, "block_size",
-                   "not an integer");
+  expectParamError(
+      [] {
+        resolveParams(specs(), {{"block_size", "auto"}});
+      },
+      "block_size", "not an integer");
 }
 
 TEST(Validation, AllowedTextDescribesTheSpec) {

@@ -20,8 +20,8 @@ TEST(ValueParse, AcceptsTheWaysPeopleWriteSizes) {
 }
 
 TEST(ValueParse, RejectsEverythingElse) {
-  for (const char* bad : {"", "abc", "12x", "3^4", "2^", "2^-1", "2^63", "1.5", "1<<70", "Ki", "1e6",
-                          "99999999999999999999", "9999999999Gi"})
+  for (const char* bad : {"", "abc", "12x", "3^4", "2^", "2^-1", "2^63", "1.5", "1<<70", "Ki",
+                          "1e6", "99999999999999999999", "9999999999Gi"})
     EXPECT_FALSE(parseInteger(bad).has_value()) << bad;
 }
 

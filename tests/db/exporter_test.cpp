@@ -29,7 +29,8 @@ TEST(Exporter, CsvHasAHeaderAndQuotesWhatNeedsIt) {
   exportRuns(out, records(), ExportFormat::Csv);
   const std::string csv = out.str();
   EXPECT_EQ(csv.rfind("id,started_at,device,family,variant,dtype,", 0), 0u);
-  EXPECT_NE(csv.find("1,2026-11-21T10:04:05Z,NVIDIA H100 80GB HBM3,copy,memcpy,f32,"), std::string::npos);
+  EXPECT_NE(csv.find("1,2026-11-21T10:04:05Z,NVIDIA H100 80GB HBM3,copy,memcpy,f32,"),
+            std::string::npos);
   EXPECT_NE(csv.find("\"GPU, with \"\"quotes\"\"\""), std::string::npos);
   EXPECT_NE(csv.find("\"line one\nline two\""), std::string::npos);
   EXPECT_NE(csv.find("baseline;report"), std::string::npos);

@@ -18,8 +18,8 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   EXPECT_EQ(schemaVersion(db), 0);
   migrate(db);
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
-  for (const char* table : {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics",
-                            "tags", "notes"}) {
+  for (const char* table :
+       {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics", "tags", "notes"}) {
     auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
     s.bind(1, std::string_view(table));
     ASSERT_TRUE(s.step());
@@ -67,7 +67,8 @@ TEST(Migrations, AFileThatIsNoDatabaseIsAnErrorNotACrash) {
   const std::string path = dir.file("h.sqlite");
   {
     std::FILE* f = std::fopen(path.c_str(), "wb");
-    std::fputs("this is not an SQLite database, but it is long enough to look like a header....", f);
+    std::fputs("this is not an SQLite database, but it is long enough to look like a header....",
+               f);
     std::fclose(f);
   }
   try {

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/runresult.h"
 #include "core/deviceinfo.h"
+#include "core/runresult.h"
 
 namespace kwb::testing {
 
@@ -30,7 +30,8 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-inline DeviceInfo fakeDevice(const std::string& uuid = "GPU-aaaa", const std::string& name = "Test GPU") {
+inline DeviceInfo fakeDevice(const std::string& uuid = "GPU-aaaa",
+                             const std::string& name = "Test GPU") {
   DeviceInfo d;
   d.name = name;
   d.uuid = uuid;
@@ -48,8 +49,8 @@ inline DeviceInfo fakeDevice(const std::string& uuid = "GPU-aaaa", const std::st
   return d;
 }
 
-inline RunResult fakeRun(const std::string& variant, const std::string& dtype, std::int64_t startedAt,
-                         const std::string& uuid = "GPU-aaaa") {
+inline RunResult fakeRun(const std::string& variant, const std::string& dtype,
+                         std::int64_t startedAt, const std::string& uuid = "GPU-aaaa") {
   RunResult r;
   r.family = "copy";
   r.variant = variant;

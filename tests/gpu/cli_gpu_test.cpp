@@ -33,12 +33,14 @@ class CliGpu : public ::testing::Test {
 TEST_F(CliGpu, RunStoresAVerifiedResultWithTheCachedCeiling) {
   std::string out;
   std::string err;
-  ASSERT_EQ(run({"run", "copy", "vectorized", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk) << err;
+  ASSERT_EQ(run({"run", "copy", "vectorized", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk)
+      << err;
   EXPECT_NE(out.find("of ceiling"), std::string::npos) << out;
   EXPECT_NE(err.find("measuring the copy ceiling"), std::string::npos);
 
   // The second run reads the ceiling from the database instead of measuring again.
-  ASSERT_EQ(run({"--json", "run", "copy", "memcpy", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk);
+  ASSERT_EQ(run({"--json", "run", "copy", "memcpy", "n=2^22", "--budget", "0.1"}, &out, &err),
+            kExitOk);
   EXPECT_EQ(err.find("measuring the copy ceiling"), std::string::npos) << err;
   const json result = json::parse(out);
   EXPECT_GT(result["copy_ceiling"]["bandwidth"].get<double>(), 0);
@@ -87,8 +89,13 @@ TEST_F(CliGpu, TooMuchMemoryNamesTheSizeAndStoresNothing) {
 TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
-  worker.send({{"v", 1}, {"type", "run"}, {"id", "r1"}, {"family", "copy"}, {"variant", "vectorized"},
-               {"params", {{"n", "2^22"}}}, {"options", {{"budget_s", 0.05}, {"mode", "hot"}}}});
+  worker.send({{"v", 1},
+               {"type", "run"},
+               {"id", "r1"},
+               {"family", "copy"},
+               {"variant", "vectorized"},
+               {"params", {{"n", "2^22"}}},
+               {"options", {{"budget_s", 0.05}, {"mode", "hot"}}}});
   std::size_t from = 0;
   const json progress = worker.output().waitFor(WorkerHarness::is("progress", "r1"), &from);
   ASSERT_FALSE(progress.is_null());
@@ -110,9 +117,16 @@ TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
 TEST_F(CliGpu, WorkerCancelStopsASweepAndKeepsWhatFinished) {
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
-  worker.send({{"v", 1}, {"type", "sweep"}, {"id", "s1"}, {"family", "copy"}, {"variant", "vectorized"},
-               {"params", {{"n", "2^24"}}}, {"axes", {"waves=1:64"}}, {"options", {{"budget_s", 0.2}}}});
-  worker.send({{"v", 1}, {"type", "run"}, {"id", "queued"}, {"family", "copy"}, {"variant", "memcpy"}});
+  worker.send({{"v", 1},
+               {"type", "sweep"},
+               {"id", "s1"},
+               {"family", "copy"},
+               {"variant", "vectorized"},
+               {"params", {{"n", "2^24"}}},
+               {"axes", {"waves=1:64"}},
+               {"options", {{"budget_s", 0.2}}}});
+  worker.send(
+      {{"v", 1}, {"type", "run"}, {"id", "queued"}, {"family", "copy"}, {"variant", "memcpy"}});
   std::size_t from = 0;
   ASSERT_FALSE(worker.output().waitFor(WorkerHarness::is("result", "s1"), &from).is_null());
   worker.send(protocol::cancelRequest("c1", "s1"));

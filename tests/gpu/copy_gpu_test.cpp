@@ -44,7 +44,8 @@ TEST_F(CopyGpu, EveryVariantCopiesEveryBitAtEverySize) {
         for (const char* waves : {"1", "32"}) {
           params["waves"] = waves;
           RunResult r = run("vectorized", params);
-          EXPECT_EQ(r.status, RunStatus::Ok) << dtype << " n=" << n << " v=" << vectorBytes << ": " << r.error;
+          EXPECT_EQ(r.status, RunStatus::Ok)
+              << dtype << " n=" << n << " v=" << vectorBytes << ": " << r.error;
           EXPECT_TRUE(r.verification.passed) << dtype << " n=" << n << " v=" << vectorBytes;
           EXPECT_EQ(r.verification.relError, 0.0);
         }

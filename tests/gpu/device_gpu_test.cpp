@@ -12,7 +12,8 @@ namespace {
 TEST(DeviceGpu, DescribesTheDevice) {
   const DeviceInfo d = queryDevice(0);
   EXPECT_FALSE(d.name.empty());
-  EXPECT_TRUE(std::regex_match(d.uuid, std::regex("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")))
+  EXPECT_TRUE(std::regex_match(
+      d.uuid, std::regex("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")))
       << d.uuid;
   EXPECT_GE(d.ccMajor, 5);
   EXPECT_GT(d.smCount, 0);

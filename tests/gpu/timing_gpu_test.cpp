@@ -64,7 +64,8 @@ TEST_F(TimingGpu, StopsEarlyWhenSteadyAndWithinTheBudget) {
   options.targetRelStddev = 1e-9;  // never reached: the budget must stop it
   const auto start = std::chrono::steady_clock::now();
   auto outcome = timer->measure([](cudaStream_t s) { testing::launchSpin(50'000, s); }, options);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_FALSE(outcome.converged);
   EXPECT_LT(wall, 0.3 + 0.2);
   EXPECT_GT(outcome.samples.size(), 100u);
@@ -99,7 +100,8 @@ TEST_F(TimingGpu, ColdSamplesMissTheL2) {
 TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
   Runner runner(0);
   auto median = [&](const char* n) {
-    RunRequest request{"copy", "memcpy", Registry::instance().resolve("copy", "memcpy", {{"n", n}}), {}, 1};
+    RunRequest request{
+        "copy", "memcpy", Registry::instance().resolve("copy", "memcpy", {{"n", n}}), {}, 1};
     request.timing.budgetSeconds = 0.2;
     return runner.run(request).stats.median;
   };
@@ -111,8 +113,9 @@ TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
 TEST_F(TimingGpu, CancelStopsBetweenBatches) {
   std::atomic<bool> cancel{true};
   TimingOptions options;
-  EXPECT_THROW(timer->measure([](cudaStream_t s) { testing::launchSpin(1000, s); }, options, &cancel),
-               Error);
+  EXPECT_THROW(
+      timer->measure([](cudaStream_t s) { testing::launchSpin(1000, s); }, options, &cancel),
+      Error);
 }
 
 }  // namespace

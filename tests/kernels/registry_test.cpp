@@ -7,7 +7,9 @@
 namespace kwb {
 namespace {
 
-const Registry& registry() { return Registry::instance(); }
+const Registry& registry() {
+  return Registry::instance();
+}
 
 std::string paramOf(const std::function<void()>& f) {
   try {
@@ -60,11 +62,14 @@ TEST(Registry, VectorMustHoldWholeElements) {
               registry().resolve("copy", "vectorized", {{"dtype", "f64"}, {"vector_bytes", "4"}});
             }),
             "vector_bytes");
-  EXPECT_NO_THROW(registry().resolve("copy", "vectorized", {{"dtype", "u8"}, {"vector_bytes", "1"}}));
+  EXPECT_NO_THROW(
+      registry().resolve("copy", "vectorized", {{"dtype", "u8"}, {"vector_bytes", "1"}}));
 }
 
 TEST(Registry, LaunchParametersDoNotExistOnMemcpy) {
-  EXPECT_EQ(paramOf([] { registry().resolve("copy", "memcpy", {{"block_size", "128"}}); }),
+  EXPECT_EQ(paramOf([] {
+              registry().resolve("copy", "memcpy", {{"block_size", "128"}});
+            }),
             "block_size");
 }
 
