@@ -72,7 +72,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                                        " threads per block; allowed: 32.." +
                                        std::to_string(device_.maxThreadsPerBlock));
   try {
-    execute(request, result, cancel);
+    execute(variant, request, result, cancel);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cuda) throw;
     result.status = RunStatus::Failed;
@@ -81,9 +81,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
   return result;
 }
 
-void Runner::execute(const RunRequest& request, RunResult& result,
+void Runner::execute(const Variant& variant, const RunRequest& request, RunResult& result,
                      const std::atomic<bool>* cancel) {
-  const Variant& variant = Registry::instance().find(request.family, request.variant);
   std::unique_ptr<Workload> workload = variant.create(request.params, device_);
   result.derived = workload->derived();
   result.bytes = workload->bytesMoved();

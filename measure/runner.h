@@ -14,6 +14,8 @@
 
 namespace kwb {
 
+class Variant;
+
 struct RunRequest {
   std::string family;
   std::string variant;
@@ -47,7 +49,8 @@ class Runner {
   bool healthy() const;
 
  private:
-  void execute(const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel);
+  void execute(const Variant& variant, const RunRequest& request, RunResult& result,
+               const std::atomic<bool>* cancel);
 
   DeviceInfo device_;
   cudaStream_t stream_ = nullptr;
