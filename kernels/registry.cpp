@@ -10,6 +10,7 @@ const Registry& Registry::instance() {
   static const Registry registry = [] {
     Registry r;
     registerCopyFamily(r);
+    registerElementwiseFamily(r);
     return r;
   }();
   return registry;

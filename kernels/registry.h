@@ -46,5 +46,6 @@ class Registry {
 
 // One per family, each in its family's folder.
 void registerCopyFamily(Registry& registry);
+void registerElementwiseFamily(Registry& registry);
 
 }  // namespace kwb

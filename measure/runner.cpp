@@ -141,6 +141,9 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
     return;
   }
 
+  result.status = RunStatus::Ok;
+  if (request.verifyOnly) return;
+
   TimingOutcome timing = timer_->measure(
       [&](cudaStream_t stream) { workload->enqueue(pointers, stream); }, request.timing, cancel);
   result.samples = std::move(timing.samples);
@@ -148,7 +151,6 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   result.stats = summarize(result.samples);
   result.bandwidth =
       result.stats.median > 0 ? static_cast<double>(result.bytes) / result.stats.median : 0;
-  result.status = RunStatus::Ok;
 }
 
 CopyCeiling Runner::measureCopyCeiling(const std::atomic<bool>* cancel) {

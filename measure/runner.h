@@ -22,6 +22,7 @@ struct RunRequest {
   ParamSet params;  // resolved by the registry
   TimingOptions timing;
   std::uint64_t seed = 1;
+  bool verifyOnly = false;  // check the output, skip timing
 };
 
 // Runs registered variants on one device: checks device limits, allocates, fills inputs with

@@ -71,15 +71,4 @@ Verification verifyOutput(const Workload& workload, std::span<const HostArray> i
   return total.verdict(tolerance);
 }
 
-double defaultTolerance(DType type) {
-  switch (type) {
-    case DType::U8: return 0.0;
-    case DType::F16: return 2e-3;
-    case DType::BF16: return 1.6e-2;
-    case DType::F32: return 1e-5;
-    case DType::F64: return 1e-12;
-  }
-  return 0.0;
-}
-
 }  // namespace kwb

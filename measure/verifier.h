@@ -32,7 +32,4 @@ Verification compareToReference(const HostArray& output, const std::vector<doubl
 Verification verifyOutput(const Workload& workload, std::span<const HostArray> inputs,
                           std::size_t outputIndex, const HostArray& output, double tolerance);
 
-// Tolerance for results rounded once to the type: a few units of its rounding error.
-double defaultTolerance(DType type);
-
 }  // namespace kwb

@@ -43,6 +43,7 @@ struct MeasureCliOptions {
   std::size_t maxSamples = 1000;
   double targetRsd = 0.005;
   std::uint64_t seed = 1;
+  bool verifyOnly = false;
 
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options

@@ -38,6 +38,7 @@ JobOptions MeasureCliOptions::jobOptions() const {
   if (!(targetRsd > 0)) throw Error(ErrorKind::Usage, "--target-rsd must be above 0");
   job.timing = {*parsedMode, minSamples, maxSamples, targetRsd, budget};
   job.seed = seed;
+  job.verifyOnly = verifyOnly;
   return job;
 }
 
@@ -58,6 +59,7 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--target-rsd", o.targetRsd, "stop early once stddev / mean falls below this")
       ->capture_default_str();
   command.add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
+  command.add_flag("--verify-only", o.verifyOnly, "check the output against the CPU reference, skip timing");
 }
 
 HistoryFilter FilterCliOptions::filter() const {

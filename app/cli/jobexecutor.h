@@ -21,6 +21,7 @@ class RunStore;
 struct JobOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
+  bool verifyOnly = false;
 };
 
 struct JobEvents {

@@ -62,6 +62,7 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
     o.maxSamples = options.value("max_samples", o.maxSamples);
     o.targetRsd = options.value("target_rsd", o.targetRsd);
     o.seed = options.value("seed", o.seed);
+    o.verifyOnly = options.value("verify_only", o.verifyOnly);
   } catch (const json::exception& e) {
     throw Error(ErrorKind::Usage, std::string("bad \"options\": ") + e.what());
   }

@@ -78,6 +78,24 @@ TEST_F(CliGpu, SweepStoresEveryPointUnderOneSweep) {
   EXPECT_EQ(store.count(f), 4u);
 }
 
+TEST_F(CliGpu, ElementwiseSweepsOverLaunchParametersAreStored) {
+  std::string out;
+  std::string err;
+  ASSERT_EQ(run({"--json", "sweep", "elementwise", "packed", "op=gelu", "dtype=bf16", "n=2^20", "-s",
+                 "pack_size=2,4,8", "-s", "block_size=128,512", "--budget", "0.05"},
+                &out, &err),
+            kExitOk)
+      << err;
+  const json result = json::parse(out);
+  ASSERT_EQ(result["runs"].size(), 6u);
+  EXPECT_EQ(result["runs"][5]["derived"]["pack_size_used"], "8");
+  RunStore store(dir.file("h.sqlite"));
+  HistoryFilter f;
+  f.family = "elementwise";
+  f.dtype = "bf16";
+  EXPECT_EQ(store.count(f), 6u);
+}
+
 TEST_F(CliGpu, TooMuchMemoryNamesTheSizeAndStoresNothing) {
   std::string err;
   EXPECT_EQ(run({"run", "copy", "memcpy", "n=2^34", "dtype=f64"}, nullptr, &err), kExitBadInput);

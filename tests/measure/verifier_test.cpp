@@ -38,10 +38,10 @@ TEST(Verifier, SizeMismatchFails) {
 }
 
 TEST(Verifier, TolerancesFollowTheType) {
-  EXPECT_EQ(defaultTolerance(DType::U8), 0.0);
-  EXPECT_LT(defaultTolerance(DType::F64), defaultTolerance(DType::F32));
-  EXPECT_LT(defaultTolerance(DType::F32), defaultTolerance(DType::F16));
-  EXPECT_LT(defaultTolerance(DType::F16), defaultTolerance(DType::BF16));
+  EXPECT_EQ(verificationTolerance(DType::U8), 0.0);
+  EXPECT_LT(verificationTolerance(DType::F64), verificationTolerance(DType::F32));
+  EXPECT_LT(verificationTolerance(DType::F32), verificationTolerance(DType::F16));
+  EXPECT_LT(verificationTolerance(DType::F16), verificationTolerance(DType::BF16));
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Elementwise benchmark: kwb's best configuration and naive variant against PyTorch and the copy
+ceiling, for relu, gelu, gelu_tanh and mul in f32, f16 and bf16, in one run.
+
+Run on a GPU host from the repository root, after building (preset sm90):
+    python3 bench/elementwise_bench.py --kwb build/sm90/app/kwb
+
+Every figure is the median of CUDA-event samples with L2 flushed before each sample; bandwidth
+counts every input read once and the output written once. "copy" is kwb's copy/memcpy at the same
+size and element type, so the ratio compares moving the same bytes per element stream. The last
+lines printed are a Markdown table for docs/PERFORMANCE.md.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+
+OPS = ["relu", "gelu", "gelu_tanh", "mul"]
+DTYPES = ["f32", "f16", "bf16"]
+
+
+def kwb(args, db, *cmd):
+    out = subprocess.run([args.kwb, "--db", db, "--json", *cmd, "--budget", str(args.budget)],
+                         check=True, capture_output=True, text=True).stdout
+    runs = json.loads(out)
+    for r in runs["runs"]:
+        if r["status"] != "ok":
+            sys.exit(f"kwb {cmd}: {r['error']}")
+    return runs
+
+
+def torch_time(op, dtype, n, samples):
+    import torch
+    import torch.nn.functional as F
+    t = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    x = (torch.rand(n, device="cuda") * 2 - 1).to(t)
+    y = (torch.rand(n, device="cuda") * 2 - 1).to(t)
+    fn = {"relu": lambda: F.relu(x), "gelu": lambda: F.gelu(x),
+          "gelu_tanh": lambda: F.gelu(x, approximate="tanh"), "mul": lambda: torch.mul(x, y)}[op]
+    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.uint8,
+                        device="cuda")
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+          for _ in range(samples)]
+    for s, e in ev:
+        flush.zero_()
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) * 1e-3 for s, e in ev)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kwb", default="build/sm90/app/kwb")
+    parser.add_argument("--exps", default="20,24,26,28")
+    parser.add_argument("--budget", type=float, default=0.15)
+    parser.add_argument("--torch-samples", type=int, default=50)
+    parser.add_argument("--configs", default="block_size=256,512,1024",
+                        help="sweep axis tried for the best configuration")
+    parser.add_argument("--configs2", default="waves=16,32,64")
+    args = parser.parse_args()
+    exps = [int(e) for e in args.exps.split(",")]
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"{tmp}/bench.sqlite"
+        for dtype in DTYPES:
+            sizes = ",".join(f"2^{e}" for e in exps)
+            copy = kwb(args, db, "sweep", "copy", "memcpy", f"dtype={dtype}", "-s", f"n={sizes}")
+            copy_bw = {int(r["problem"]["n"]): r["bandwidth"] for r in copy["runs"]}
+            ceiling = copy["copy_ceiling"]["bandwidth"]
+            for op in OPS:
+                variants = ["packed"] + (["packed_half2"] if dtype != "f32" else [])
+                for e in exps:
+                    n = 1 << e
+                    best = None
+                    for v in variants:
+                        res = kwb(args, db, "sweep", "elementwise", v, f"op={op}", f"dtype={dtype}",
+                                  f"n={n}", "-s", args.configs, "-s", args.configs2)
+                        for r in res["runs"]:
+                            if best is None or r["bandwidth"] > best["bandwidth"]:
+                                best = r
+                    naive = kwb(args, db, "run", "elementwise", "naive", f"op={op}",
+                                f"dtype={dtype}", f"n={n}")["runs"][0]
+                    bytes_moved = best["bytes"]
+                    t = bytes_moved / torch_time(op, dtype, n, args.torch_samples)
+                    cfg = f"{best['variant']} " + " ".join(
+                        f"{k}={v}" for k, v in best["launch"].items() if k in ("block_size", "waves"))
+                    rows.append((op, dtype, e, best["bandwidth"], cfg, naive["bandwidth"], t,
+                                 copy_bw[n], ceiling))
+                    print(f"{op} {dtype} 2^{e}: best {best['bandwidth'] / 1e9:.0f} GB/s ({cfg}), "
+                          f"naive {naive['bandwidth'] / 1e9:.0f}, torch {t / 1e9:.0f}, "
+                          f"copy {copy_bw[n] / 1e9:.0f}", flush=True)
+
+    print()
+    print(f"copy ceiling {rows[0][8] / 1e9:.1f} GB/s")
+    print("| op | dtype | n | best GB/s | best config | naive GB/s | torch GB/s | copy GB/s | "
+          "best / copy | best / ceiling | best / torch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for op, dtype, e, b, cfg, nv, t, c, ceil in rows:
+        print(f"| {op} | {dtype} | 2^{e} | {b / 1e9:.0f} | {cfg} | {nv / 1e9:.0f} | {t / 1e9:.0f} | "
+              f"{c / 1e9:.0f} | {b / c:.3f} | {b / ceil:.3f} | {b / t:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

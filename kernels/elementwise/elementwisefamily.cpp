@@ -1,0 +1,249 @@
+// The elementwise family: unary, binary and ternary ops in the OneFlow style, from one thread per
+// element up to 16-byte packs with pair math, to show what it takes to reach the copy ceiling.
+#include <memory>
+
+#include "core/error.h"
+#include "kernels/elementwise/elementwiselaunch.h"
+#include "kernels/launchgeometry.h"
+#include "kernels/registry.h"
+
+namespace kwb {
+namespace {
+
+constexpr int kAutoWaves = 32;  // OneFlow's kNumWaves
+constexpr int kMaxPackBytes = 16;
+
+std::vector<std::string> opChoices() {
+  std::vector<std::string> choices;
+  for (auto name : elementwiseOpNames()) choices.emplace_back(name);
+  return choices;
+}
+
+std::vector<ParamSpec> commonParams() {
+  return {
+      integerParam("n", ParamRole::Problem, 1, std::int64_t{1} << 34, "16777216", "elements",
+                   "number of elements of each input and of the output"),
+      choiceParam("op", ParamRole::Problem, opChoices(), "relu", "",
+                  "relu, gelu (erf), gelu_tanh, silu, mul (x*y), muladd (x*y+z), cast"),
+      choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16"}, "f32", "",
+                  "element type of the inputs"),
+      choiceParam("out_dtype", ParamRole::Problem, {"same", "f32", "f16", "bf16"}, "same", "",
+                  "element type of the output: same as the inputs, except for cast"),
+      integerParam("offset", ParamRole::Problem, 0, 15, "0", "elements",
+                   "inputs start this many elements into their buffers: misaligns them"),
+      integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads", "threads per block",
+                   32),
+  };
+}
+
+ParamSpec wavesParam() {
+  ParamSpec spec = integerParam("waves", ParamRole::Launch, 1, 64, "auto", "waves",
+                                "grid size in full waves of the device; auto is 32 as in OneFlow");
+  spec.allowsAuto = true;
+  return spec;
+}
+
+ParamSpec packParam() {
+  ParamSpec spec = choiceParam("pack_size", ParamRole::Launch, {"1", "2", "4", "8"}, "auto",
+                               "elements", "elements per 16-byte-at-most access; auto is the widest");
+  spec.allowsAuto = true;
+  return spec;
+}
+
+struct Types {
+  ElementwiseOp op;
+  DType in;
+  DType out;
+};
+
+Types typesOf(const ParamSet& p) {
+  const ElementwiseOp op = *parseElementwiseOp(p.get("op"));
+  const DType in = *parseDType(p.get("dtype"));
+  const std::string& outName = p.get("out_dtype");
+  return {op, in, outName == "same" ? in : *parseDType(outName)};
+}
+
+void checkTypes(const ParamSet& p) {
+  const Types t = typesOf(p);
+  if (t.op != ElementwiseOp::Cast) {
+    if (t.out != t.in)
+      throw paramError("out_dtype", "only cast changes the type; allowed for " +
+                                        std::string(toString(t.op)) + ": same, " + p.get("dtype"));
+    return;
+  }
+  if (t.in == DType::F32 && t.out == DType::F32)
+    throw paramError("out_dtype", std::string("cast from f32 needs another output type; allowed: f16, bf16"));
+  if (t.in != DType::F32 && t.out != DType::F32)
+    throw paramError("out_dtype", "cast goes between f32 and f16/bf16; allowed for dtype=" +
+                                      p.get("dtype") + ": f32");
+}
+
+int widestElement(const Types& t) {
+  return static_cast<int>(std::max(sizeOf(t.in), sizeOf(t.out)));
+}
+
+// The widest pack the data allows given the alignment of every pointer (byte offsets from a
+// 256-byte-aligned allocation, or real addresses): halving until every access is aligned.
+int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes, std::uint64_t outputOffsetBytes) {
+  int pack = requested;
+  while (pack > 1 && (inputOffsetBytes % (pack * sizeOf(t.in)) != 0 ||
+                      outputOffsetBytes % (pack * sizeOf(t.out)) != 0))
+    pack /= 2;
+  return pack;
+}
+
+class ElementwiseWorkload final : public Workload {
+ public:
+  ElementwiseWorkload(ElementwiseLaunch launch, std::int64_t offset, ParamSet derived)
+      : launch_(launch), offset_(offset), derived_(std::move(derived)) {}
+
+  std::vector<BufferSpec> buffers() const override {
+    std::vector<BufferSpec> specs;
+    const auto count = static_cast<std::size_t>(launch_.n + offset_);
+    for (int a = 0; a < arity(launch_.op); ++a)
+      specs.push_back({std::string(1, static_cast<char>('x' + a)), launch_.in, count, false});
+    specs.push_back({"out", launch_.out, static_cast<std::size_t>(launch_.n), true});
+    return specs;
+  }
+  std::uint64_t bytesMoved() const override {
+    return static_cast<std::uint64_t>(launch_.n) *
+           (arity(launch_.op) * sizeOf(launch_.in) + sizeOf(launch_.out));
+  }
+  ParamSet derived() const override { return derived_; }
+  double tolerance() const override { return verificationTolerance(launch_.out); }
+
+  void enqueue(std::span<void* const> buffers, cudaStream_t stream) const override {
+    ElementwiseLaunch l = launch_;
+    const int a = arity(l.op);
+    const std::size_t shift = static_cast<std::size_t>(offset_) * sizeOf(l.in);
+    for (int i = 0; i < a; ++i) l.inputs[i] = static_cast<const char*>(buffers[i]) + shift;
+    l.output = buffers[a];
+    launchElementwise(l, stream);
+  }
+
+  void reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
+                 std::span<double> out) const override {
+    const int a = arity(launch_.op);
+    const auto at = [&](int input, std::size_t i) {
+      return input < a ? inputs[input].at(i + static_cast<std::size_t>(offset_)) : 0.0;
+    };
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = referenceValue(launch_.op, at(0, begin + i), at(1, begin + i), at(2, begin + i));
+  }
+
+ private:
+  ElementwiseLaunch launch_;
+  std::int64_t offset_;
+  ParamSet derived_;
+};
+
+class ElementwiseVariant final : public Variant {
+ public:
+  ElementwiseVariant(ElementwiseWalk walk, VariantInfo info) : Variant(std::move(info)), walk_(walk) {}
+
+  void check(const ParamSet& p) const override {
+    checkTypes(p);
+    const Types t = typesOf(p);
+    if (walk_ == ElementwiseWalk::PackedPairs && sizeOf(t.in) != 2 && sizeOf(t.out) != 2)
+      throw paramError("dtype", "packed_half2 works on half2/bfloat162 pairs and needs f16 or bf16 "
+                                "data; allowed: f16, bf16 (use packed for f32)");
+    if (!p.has("pack_size") || p.isAuto("pack_size")) return;
+    const int pack = static_cast<int>(p.getInt("pack_size"));
+    const int bytes = pack * widestElement(t);
+    if (bytes > kMaxPackBytes)
+      throw paramError("pack_size", std::to_string(pack) + " elements of " +
+                                        std::to_string(widestElement(t)) + " bytes make " +
+                                        std::to_string(bytes) + " bytes, more than one 16-byte access; allowed here: " +
+                                        allowedPacks(t));
+    if (walk_ == ElementwiseWalk::PackedPairs && pack < 2)
+      throw paramError("pack_size", "pairs need at least 2 elements per pack; allowed here: " + allowedPacks(t));
+  }
+
+  std::unique_ptr<Workload> create(const ParamSet& p, const DeviceInfo& device) const override {
+    const Types t = typesOf(p);
+    ElementwiseLaunch l;
+    l.op = t.op;
+    l.in = t.in;
+    l.out = t.out;
+    l.n = p.getInt("n");
+    l.block = static_cast<int>(p.getInt("block_size"));
+    l.walk = walk_;
+    const std::int64_t offset = p.getInt("offset");
+
+    ParamSet derived;
+    if (walk_ == ElementwiseWalk::Naive) {
+      l.grid = static_cast<int>((l.n + l.block - 1) / l.block);
+      derived = describeGrid(l.grid, l.block, device);
+    } else {
+      const int requested = walk_ == ElementwiseWalk::GridStride ? 1
+                            : p.isAuto("pack_size") ? kMaxPackBytes / widestElement(t)
+                                                    : static_cast<int>(p.getInt("pack_size"));
+      // cudaMalloc returns 256-byte-aligned memory: only the offset can misalign.
+      l.pack = alignedPack(std::min(requested, 8), t, offset * sizeOf(t.in), 0);
+      if (l.walk == ElementwiseWalk::PackedPairs && l.pack < 2) l.walk = ElementwiseWalk::Packed;
+      const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));
+      const std::int64_t items = std::max<std::int64_t>(l.n / l.pack, 1);
+      l.grid = gridForWaves(static_cast<std::uint64_t>(items), l.block, waves, device);
+      derived = describeGrid(l.grid, l.block, device);
+      derived.set("waves_used", std::to_string(waves));
+      derived.set("pack_size_used", std::to_string(l.pack));
+      if (walk_ != ElementwiseWalk::GridStride)
+        derived.set("math", l.walk == ElementwiseWalk::PackedPairs ? "pairs" : "scalar");
+    }
+    return std::make_unique<ElementwiseWorkload>(l, offset, std::move(derived));
+  }
+
+ private:
+  static std::string allowedPacks(const Types& t) {
+    std::string text;
+    for (int pack : {1, 2, 4, 8})
+      if (pack * widestElement(t) <= kMaxPackBytes) text += (text.empty() ? "" : ", ") + std::to_string(pack);
+    return text + " or auto";
+  }
+
+  ElementwiseWalk walk_;
+};
+
+VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves, bool pack) {
+  auto params = commonParams();
+  if (waves) params.push_back(wavesParam());
+  if (pack) params.push_back(packParam());
+  return {"elementwise", std::move(name), std::move(summary), std::move(teaches), std::move(params), "n"};
+}
+
+}  // namespace
+
+void registerElementwiseFamily(Registry& registry) {
+  registry.addFamily("elementwise", "activations, products and casts at the bandwidth limit");
+  registry.addVariant(std::make_unique<ElementwiseVariant>(
+      ElementwiseWalk::Naive,
+      info("naive", "one element per thread, one thread per element",
+           "The first kernel everyone writes: a thread per element and a grid as large as the "
+           "data. It is simple and close to fast, but launches millions of short-lived blocks and "
+           "moves 4 bytes or less per access.",
+           false, false)));
+  registry.addVariant(std::make_unique<ElementwiseVariant>(
+      ElementwiseWalk::GridStride,
+      info("grid_stride", "a grid sized in waves, one element per loop step",
+           "A grid of a few waves of the device walks the data in a grid-stride loop: every "
+           "access of a warp stays coalesced, and the grid no longer grows with the data. Sweep "
+           "waves to see how many blocks the memory system needs.",
+           true, false)));
+  registry.addVariant(std::make_unique<ElementwiseVariant>(
+      ElementwiseWalk::Packed,
+      info("packed", "OneFlow's Pack: up to 16 bytes per access",
+           "Elements travel in packs of up to 16 bytes (4 floats, 8 halves), one load and one "
+           "store instruction each, with the leftover elements done one by one. A pointer that is "
+           "not aligned to the pack falls back to the widest pack it allows: sweep offset to see "
+           "what misalignment costs.",
+           true, true)));
+  registry.addVariant(std::make_unique<ElementwiseVariant>(
+      ElementwiseWalk::PackedPairs,
+      info("packed_half2", "packs with math on half2/bfloat162 pairs (Apply2)",
+           "For 16-bit data the math runs on pairs: one instruction for two elements where the "
+           "hardware has it (max, mul, fma), and one conversion for two elements where the math "
+           "goes through float. Compare with packed at the same pack size.",
+           true, true)));
+}
+
+}  // namespace kwb

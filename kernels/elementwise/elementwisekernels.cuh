@@ -1,0 +1,155 @@
+#pragma once
+
+// The elementwise kernels, OneFlow style: packs of up to 16 bytes moved as one access, a grid
+// sized in waves, a grid-stride loop over whole packs, and the few elements that do not fill a
+// last pack handled one by one. Included by each op's translation unit in ops/.
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/elementwise/elementwiselaunch.h"
+#include "kernels/elementwise/functors.cuh"
+
+namespace kwb::elementwise {
+
+// N elements of T that load and store as one access of N * sizeof(T) bytes.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Packed {
+  T elem[N];
+};
+
+template <typename T, int A>
+struct Inputs {
+  const T* p[A];
+};
+
+template <typename Op, typename Out, typename In, int A>
+__device__ __forceinline__ Out applyScalar(const Op& op, const Inputs<In, A>& in, std::int64_t i) {
+  if constexpr (A == 1) return fromFloat<Out>(op(toFloat(in.p[0][i])));
+  if constexpr (A == 2) return fromFloat<Out>(op(toFloat(in.p[0][i]), toFloat(in.p[1][i])));
+  if constexpr (A == 3)
+    return fromFloat<Out>(op(toFloat(in.p[0][i]), toFloat(in.p[1][i]), toFloat(in.p[2][i])));
+}
+
+template <typename Op, typename Out, typename In, int A>
+__global__ void naiveKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std::int64_t n) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = applyScalar<Op, Out>(op, in, i);
+}
+
+// One pack per thread per step; with Pairs, the math runs on half2/bfloat162 pairs.
+template <int P, bool Pairs, typename Op, typename Out, typename In, int A>
+__global__ void packedKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std::int64_t n) {
+  const std::int64_t packs = n / P;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = first; i < packs; i += stride) {
+    Packed<In, P> x[A];
+#pragma unroll
+    for (int a = 0; a < A; ++a) x[a] = reinterpret_cast<const Packed<In, P>*>(in.p[a])[i];
+    Packed<Out, P> y;
+    if constexpr (Pairs) {
+      using InPair = typename Pair<In>::type;
+      using OutPair = typename Pair<Out>::type;
+#pragma unroll
+      for (int j = 0; j < P; j += 2) {
+        auto pairOf = [&](int a) { return *reinterpret_cast<const InPair*>(&x[a].elem[j]); };
+        OutPair r;
+        if constexpr (A == 1) r = op.template pair<OutPair>(pairOf(0));
+        if constexpr (A == 2) r = op.template pair<OutPair>(pairOf(0), pairOf(1));
+        if constexpr (A == 3) r = op.template pair<OutPair>(pairOf(0), pairOf(1), pairOf(2));
+        *reinterpret_cast<OutPair*>(&y.elem[j]) = r;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < P; ++j) {
+        if constexpr (A == 1) y.elem[j] = fromFloat<Out>(op(toFloat(x[0].elem[j])));
+        if constexpr (A == 2) y.elem[j] = fromFloat<Out>(op(toFloat(x[0].elem[j]), toFloat(x[1].elem[j])));
+        if constexpr (A == 3)
+          y.elem[j] = fromFloat<Out>(op(toFloat(x[0].elem[j]), toFloat(x[1].elem[j]), toFloat(x[2].elem[j])));
+      }
+    }
+    reinterpret_cast<Packed<Out, P>*>(out)[i] = y;
+  }
+  // The tail: fewer than P elements after the last whole pack; the first threads take them.
+  if constexpr (P > 1) {
+    const std::int64_t tail = packs * P + first;
+    if (tail < n) out[tail] = applyScalar<Op, Out>(op, in, tail);
+  }
+}
+
+template <typename T> struct TypeTag { using type = T; };
+
+template <typename F>
+void withType(DType type, F&& f) {
+  switch (type) {
+    case DType::F32: return f(TypeTag<float>{});
+    case DType::F16: return f(TypeTag<__half>{});
+    case DType::BF16: return f(TypeTag<__nv_bfloat16>{});
+    default: break;
+  }
+  throw Error(ErrorKind::Internal, "elementwise: no kernel for " + std::string(toString(type)));
+}
+
+template <int P, bool Pairs, typename Op, typename Out, typename In>
+void launchPacked(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in, cudaStream_t stream) {
+  // A pack wider than 16 bytes has no single access; the pair path needs 16-bit data.
+  constexpr bool valid = P * sizeof(In) <= 16 && P * sizeof(Out) <= 16 &&
+                         (!Pairs || (P % 2 == 0 && (sizeof(In) == 2 || sizeof(Out) == 2)));
+  if constexpr (valid) {
+    packedKernel<P, Pairs, Op, Out, In, Op::kArity>
+        <<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
+    KWB_CHECK_LAUNCH("packedKernel");
+  } else {
+    throw Error(ErrorKind::Internal, "elementwise: pack of " + std::to_string(P) +
+                                         " has no kernel for these types");
+  }
+}
+
+template <bool Pairs, typename Op, typename Out, typename In>
+void dispatchPack(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in, cudaStream_t stream) {
+  switch (l.pack) {
+    case 1: if constexpr (!Pairs) return launchPacked<1, false, Op, Out, In>(l, in, stream); break;
+    case 2: return launchPacked<2, Pairs, Op, Out, In>(l, in, stream);
+    case 4: return launchPacked<4, Pairs, Op, Out, In>(l, in, stream);
+    case 8: return launchPacked<8, Pairs, Op, Out, In>(l, in, stream);
+    default: break;
+  }
+  throw Error(ErrorKind::Internal, "elementwise: pack " + std::to_string(l.pack) + " has no kernel");
+}
+
+template <typename Op, typename Out, typename In>
+void launchTyped(const ElementwiseLaunch& l, cudaStream_t stream) {
+  Inputs<In, Op::kArity> in;
+  for (int a = 0; a < Op::kArity; ++a) in.p[a] = static_cast<const In*>(l.inputs[a]);
+  switch (l.walk) {
+    case ElementwiseWalk::Naive:
+      naiveKernel<Op, Out, In, Op::kArity>
+          <<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
+      KWB_CHECK_LAUNCH("naiveKernel");
+      return;
+    case ElementwiseWalk::GridStride:
+      return launchPacked<1, false, Op, Out, In>(l, in, stream);
+    case ElementwiseWalk::Packed:
+      return dispatchPack<false, Op, Out, In>(l, in, stream);
+    case ElementwiseWalk::PackedPairs:
+      if constexpr (sizeof(In) == 2 || sizeof(Out) == 2) return dispatchPack<true, Op, Out, In>(l, in, stream);
+      break;
+  }
+  throw Error(ErrorKind::Internal, "elementwise: walk has no kernel for these types");
+}
+
+// Same-type ops: out has the input's type.
+template <typename Op>
+void launchSameType(const ElementwiseLaunch& l, cudaStream_t stream) {
+  withType(l.in, [&](auto in) {
+    using T = typename decltype(in)::type;
+    launchTyped<Op, T, T>(l, stream);
+  });
+}
+
+}  // namespace kwb::elementwise

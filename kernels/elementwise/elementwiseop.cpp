@@ -1,0 +1,63 @@
+#include "kernels/elementwise/elementwiseop.h"
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+namespace kwb {
+namespace {
+constexpr std::array<std::pair<ElementwiseOp, std::string_view>, 7> kNames{{
+    {ElementwiseOp::Relu, "relu"},
+    {ElementwiseOp::Gelu, "gelu"},
+    {ElementwiseOp::GeluTanh, "gelu_tanh"},
+    {ElementwiseOp::Silu, "silu"},
+    {ElementwiseOp::Mul, "mul"},
+    {ElementwiseOp::MulAdd, "muladd"},
+    {ElementwiseOp::Cast, "cast"},
+}};
+}  // namespace
+
+std::string_view toString(ElementwiseOp op) {
+  for (const auto& [o, name] : kNames)
+    if (o == op) return name;
+  return "?";
+}
+
+std::optional<ElementwiseOp> parseElementwiseOp(std::string_view text) {
+  for (const auto& [o, name] : kNames)
+    if (name == text) return o;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> elementwiseOpNames() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : kNames) names.push_back(entry.second);
+  return names;
+}
+
+int arity(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::Mul: return 2;
+    case ElementwiseOp::MulAdd: return 3;
+    default: return 1;
+  }
+}
+
+double referenceValue(ElementwiseOp op, double x, double y, double z) {
+  switch (op) {
+    case ElementwiseOp::Relu: return x > 0 ? x : 0.0;
+    case ElementwiseOp::Gelu: return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2));
+    case ElementwiseOp::GeluTanh: {
+      const double k = std::sqrt(2.0 / std::numbers::pi);
+      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+    }
+    case ElementwiseOp::Silu: return x / (1.0 + std::exp(-x));
+    case ElementwiseOp::Mul: return x * y;
+    case ElementwiseOp::MulAdd: return x * y + z;
+    case ElementwiseOp::Cast: return x;
+  }
+  return 0;
+}
+
+}  // namespace kwb

@@ -1,0 +1,112 @@
+#pragma once
+
+// The ops as device functors. Scalar math is done in float for every type (half and bfloat16
+// have no erf, tanh or exp of their own worth using); the pair forms (OneFlow's Apply2) use the
+// native half2/bfloat162 instructions where one exists and convert a pair at a time elsewhere.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace kwb::elementwise {
+
+template <typename T> __device__ __forceinline__ float toFloat(T x) { return static_cast<float>(x); }
+template <> __device__ __forceinline__ float toFloat(__half x) { return __half2float(x); }
+template <> __device__ __forceinline__ float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <typename T> __device__ __forceinline__ T fromFloat(float x) { return static_cast<T>(x); }
+template <> __device__ __forceinline__ __half fromFloat(float x) { return __float2half_rn(x); }
+template <> __device__ __forceinline__ __nv_bfloat16 fromFloat(float x) { return __float2bfloat16_rn(x); }
+
+// The pair type of a 16-bit type, and conversions of a whole pair in one instruction.
+template <typename T> struct Pair;
+template <> struct Pair<__half> { using type = __half2; };
+template <> struct Pair<__nv_bfloat16> { using type = __nv_bfloat162; };
+template <> struct Pair<float> { using type = float2; };
+
+template <typename P> __device__ __forceinline__ float2 pairToFloat2(P p);
+template <> __device__ __forceinline__ float2 pairToFloat2(__half2 p) { return __half22float2(p); }
+template <> __device__ __forceinline__ float2 pairToFloat2(__nv_bfloat162 p) { return __bfloat1622float2(p); }
+template <> __device__ __forceinline__ float2 pairToFloat2(float2 p) { return p; }
+
+template <typename P> __device__ __forceinline__ P pairFromFloat2(float2 f);
+template <> __device__ __forceinline__ __half2 pairFromFloat2(float2 f) { return __float22half2_rn(f); }
+template <> __device__ __forceinline__ __nv_bfloat162 pairFromFloat2(float2 f) { return __float22bfloat162_rn(f); }
+template <> __device__ __forceinline__ float2 pairFromFloat2(float2 f) { return f; }
+
+// Pair math through float, for ops with no native pair instruction.
+template <typename OutPair, typename Op, typename... InPairs>
+__device__ __forceinline__ OutPair viaFloat2(const Op& op, InPairs... in) {
+  const float2 lo_hi[] = {pairToFloat2(in)...};
+  float2 r;
+  if constexpr (sizeof...(InPairs) == 1) {
+    r = {op(lo_hi[0].x), op(lo_hi[0].y)};
+  } else if constexpr (sizeof...(InPairs) == 2) {
+    r = {op(lo_hi[0].x, lo_hi[1].x), op(lo_hi[0].y, lo_hi[1].y)};
+  } else {
+    r = {op(lo_hi[0].x, lo_hi[1].x, lo_hi[2].x), op(lo_hi[0].y, lo_hi[1].y, lo_hi[2].y)};
+  }
+  return pairFromFloat2<OutPair>(r);
+}
+
+struct Relu {
+  static constexpr int kArity = 1;
+  __device__ __forceinline__ float operator()(float x) const { return x > 0.f ? x : 0.f; }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const {
+    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+      return __hmax2(x, I{});  // native pair max; zero-initialized I is +0, +0
+    else
+      return viaFloat2<O>(*this, x);
+  }
+};
+
+struct Gelu {
+  static constexpr int kArity = 1;
+  __device__ __forceinline__ float operator()(float x) const {
+    return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+  }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+};
+
+struct GeluTanh {
+  static constexpr int kArity = 1;
+  __device__ __forceinline__ float operator()(float x) const {
+    const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+    return 0.5f * x * (1.f + tanhf(inner));
+  }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+};
+
+struct Silu {
+  static constexpr int kArity = 1;
+  __device__ __forceinline__ float operator()(float x) const { return x / (1.f + __expf(-x)); }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+};
+
+struct Mul {
+  static constexpr int kArity = 2;
+  __device__ __forceinline__ float operator()(float x, float y) const { return x * y; }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x, I y) const {
+    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+      return __hmul2(x, y);  // exact product, one rounding: the same as float then round
+    else
+      return viaFloat2<O>(*this, x, y);
+  }
+};
+
+struct MulAdd {
+  static constexpr int kArity = 3;
+  __device__ __forceinline__ float operator()(float x, float y, float z) const { return fmaf(x, y, z); }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x, I y, I z) const {
+    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+      return __hfma2(x, y, z);
+    else
+      return viaFloat2<O>(*this, x, y, z);
+  }
+};
+
+struct Cast {
+  static constexpr int kArity = 1;
+  __device__ __forceinline__ float operator()(float x) const { return x; }
+  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+};
+
+}  // namespace kwb::elementwise

@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "kernels/elementwise/elementwiseop.h"
+#include "kernels/registry.h"
+
+namespace kwb {
+namespace {
+
+const Registry& registry() { return Registry::instance(); }
+
+std::string errorOf(const std::string& variant, const RawParams& params) {
+  try {
+    registry().resolve("elementwise", variant, params);
+  } catch (const Error& e) {
+    return e.param() + ": " + e.what();
+  }
+  return "(accepted)";
+}
+
+DeviceInfo h100() {
+  DeviceInfo d;
+  d.smCount = 132;
+  d.maxThreadsPerSm = 2048;
+  d.maxThreadsPerBlock = 1024;
+  return d;
+}
+
+ParamSet derived(const std::string& variant, const RawParams& params) {
+  const Variant& v = registry().find("elementwise", variant);
+  return v.create(registry().resolve("elementwise", variant, params), h100())->derived();
+}
+
+TEST(Elementwise, FourVariantsWithTheirParameters) {
+  const FamilyInfo family = registry().family("elementwise");
+  ASSERT_EQ(family.variants.size(), 4u);
+  EXPECT_EQ(family.variants[0].name, "naive");
+  EXPECT_EQ(family.variants[3].name, "packed_half2");
+  auto names = [](const VariantInfo& v) {
+    std::string text;
+    for (const auto& p : v.params) text += p.name + " ";
+    return text;
+  };
+  EXPECT_EQ(names(family.variants[0]), "n op dtype out_dtype offset block_size ");
+  EXPECT_EQ(names(family.variants[1]), "n op dtype out_dtype offset block_size waves ");
+  EXPECT_EQ(names(family.variants[2]), "n op dtype out_dtype offset block_size waves pack_size ");
+}
+
+TEST(Elementwise, PacksAboveSixteenBytesAreRejectedWithTheReason) {
+  EXPECT_EQ(errorOf("packed", {{"pack_size", "8"}}),
+            "pack_size: parameter 'pack_size': 8 elements of 4 bytes make 32 bytes, more than one "
+            "16-byte access; allowed here: 1, 2, 4 or auto");
+  EXPECT_EQ(errorOf("packed", {{"pack_size", "8"}, {"dtype", "f16"}}), "(accepted)");
+  EXPECT_EQ(errorOf("packed", {{"pack_size", "3"}}).substr(0, 10), "pack_size:");
+  // A cast from f16 to f32 writes 4-byte elements: the wider side decides.
+  EXPECT_NE(errorOf("packed", {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "f32"}, {"pack_size", "8"}}),
+            "(accepted)");
+}
+
+TEST(Elementwise, PairsNeedSixteenBitData) {
+  EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f32"}}).substr(0, 6), "dtype:");
+  EXPECT_EQ(errorOf("packed_half2", {{"dtype", "bf16"}}), "(accepted)");
+  EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f16"}, {"pack_size", "1"}}).substr(0, 10), "pack_size:");
+  EXPECT_EQ(errorOf("packed_half2", {{"op", "cast"}, {"dtype", "f32"}, {"out_dtype", "bf16"}}), "(accepted)");
+}
+
+TEST(Elementwise, OnlyCastChangesTheType) {
+  EXPECT_EQ(errorOf("naive", {{"op", "relu"}, {"out_dtype", "f16"}}).substr(0, 10), "out_dtype:");
+  EXPECT_EQ(errorOf("naive", {{"op", "relu"}, {"out_dtype", "f32"}}), "(accepted)");
+  EXPECT_EQ(errorOf("naive", {{"op", "cast"}}).substr(0, 10), "out_dtype:");
+  EXPECT_EQ(errorOf("naive", {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "bf16"}}).substr(0, 10),
+            "out_dtype:");
+  EXPECT_EQ(errorOf("naive", {{"op", "cast"}, {"dtype", "bf16"}, {"out_dtype", "f32"}}), "(accepted)");
+  EXPECT_EQ(errorOf("naive", {{"op", "softmax"}}).substr(0, 3), "op:");
+}
+
+TEST(Elementwise, AutoPackIsTheWidestAndMisalignmentFallsBack) {
+  EXPECT_EQ(derived("packed", {}).get("pack_size_used"), "4");
+  EXPECT_EQ(derived("packed", {{"dtype", "f16"}}).get("pack_size_used"), "8");
+  EXPECT_EQ(derived("packed", {{"offset", "1"}}).get("pack_size_used"), "1");
+  EXPECT_EQ(derived("packed", {{"offset", "2"}}).get("pack_size_used"), "2");
+  EXPECT_EQ(derived("packed", {{"dtype", "f16"}, {"offset", "4"}}).get("pack_size_used"), "4");
+  EXPECT_EQ(derived("packed_half2", {{"dtype", "f16"}}).get("math"), "pairs");
+  // An odd offset leaves no aligned pair: the pair variant falls back to scalar math.
+  const ParamSet odd = derived("packed_half2", {{"dtype", "f16"}, {"offset", "1"}});
+  EXPECT_EQ(odd.get("pack_size_used"), "1");
+  EXPECT_EQ(odd.get("math"), "scalar");
+}
+
+TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
+  EXPECT_EQ(derived("naive", {{"n", "2^20"}}).get("grid"), "4096");
+  EXPECT_EQ(derived("grid_stride", {{"n", "2^28"}, {"waves", "2"}}).get("grid"), "2112");
+  EXPECT_EQ(derived("packed", {{"n", "2^28"}}).get("waves_used"), "32");
+  EXPECT_EQ(derived("packed", {{"n", "1000"}}).get("grid"), "1");  // 250 packs of 4
+}
+
+TEST(Elementwise, ReferenceValues) {
+  EXPECT_EQ(referenceValue(ElementwiseOp::Relu, -1.5, 0, 0), 0.0);
+  EXPECT_EQ(referenceValue(ElementwiseOp::Relu, 2.5, 0, 0), 2.5);
+  EXPECT_NEAR(referenceValue(ElementwiseOp::Gelu, 1.0, 0, 0), 0.8413447460685429, 1e-15);
+  EXPECT_NEAR(referenceValue(ElementwiseOp::GeluTanh, 1.0, 0, 0), 0.8411919906082768, 1e-15);
+  EXPECT_NEAR(referenceValue(ElementwiseOp::Silu, 1.0, 0, 0), 0.7310585786300049, 1e-15);
+  EXPECT_EQ(referenceValue(ElementwiseOp::Mul, 3, 4, 0), 12.0);
+  EXPECT_EQ(referenceValue(ElementwiseOp::MulAdd, 3, 4, 5), 17.0);
+  EXPECT_EQ(arity(ElementwiseOp::MulAdd), 3);
+}
+
+}  // namespace
+}  // namespace kwb
