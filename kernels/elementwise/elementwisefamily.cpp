@@ -44,8 +44,9 @@ ParamSpec wavesParam() {
 }
 
 ParamSpec packParam() {
-  ParamSpec spec = choiceParam("pack_size", ParamRole::Launch, {"1", "2", "4", "8"}, "auto",
-                               "elements", "elements per 16-byte-at-most access; auto is the widest");
+  ParamSpec spec =
+      choiceParam("pack_size", ParamRole::Launch, {"1", "2", "4", "8"}, "auto", "elements",
+                  "elements per 16-byte-at-most access; auto is the widest");
   spec.allowsAuto = true;
   return spec;
 }
@@ -72,7 +73,8 @@ void checkTypes(const ParamSet& p) {
     return;
   }
   if (t.in == DType::F32 && t.out == DType::F32)
-    throw paramError("out_dtype", std::string("cast from f32 needs another output type; allowed: f16, bf16"));
+    throw paramError("out_dtype",
+                     std::string("cast from f32 needs another output type; allowed: f16, bf16"));
   if (t.in != DType::F32 && t.out != DType::F32)
     throw paramError("out_dtype", "cast goes between f32 and f16/bf16; allowed for dtype=" +
                                       p.get("dtype") + ": f32");
@@ -84,7 +86,8 @@ int widestElement(const Types& t) {
 
 // The widest pack the data allows given the alignment of every pointer (byte offsets from a
 // 256-byte-aligned allocation, or real addresses): halving until every access is aligned.
-int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes, std::uint64_t outputOffsetBytes) {
+int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes,
+                std::uint64_t outputOffsetBytes) {
   int pack = requested;
   while (pack > 1 && (inputOffsetBytes % (pack * sizeOf(t.in)) != 0 ||
                       outputOffsetBytes % (pack * sizeOf(t.out)) != 0))
@@ -139,24 +142,28 @@ class ElementwiseWorkload final : public Workload {
 
 class ElementwiseVariant final : public Variant {
  public:
-  ElementwiseVariant(ElementwiseWalk walk, VariantInfo info) : Variant(std::move(info)), walk_(walk) {}
+  ElementwiseVariant(ElementwiseWalk walk, VariantInfo info)
+      : Variant(std::move(info)), walk_(walk) {}
 
   void check(const ParamSet& p) const override {
     checkTypes(p);
     const Types t = typesOf(p);
     if (walk_ == ElementwiseWalk::PackedPairs && sizeOf(t.in) != 2 && sizeOf(t.out) != 2)
-      throw paramError("dtype", "packed_half2 works on half2/bfloat162 pairs and needs f16 or bf16 "
-                                "data; allowed: f16, bf16 (use packed for f32)");
+      throw paramError("dtype",
+                       "packed_half2 works on half2/bfloat162 pairs and needs f16 or bf16 "
+                       "data; allowed: f16, bf16 (use packed for f32)");
     if (!p.has("pack_size") || p.isAuto("pack_size")) return;
     const int pack = static_cast<int>(p.getInt("pack_size"));
     const int bytes = pack * widestElement(t);
     if (bytes > kMaxPackBytes)
-      throw paramError("pack_size", std::to_string(pack) + " elements of " +
-                                        std::to_string(widestElement(t)) + " bytes make " +
-                                        std::to_string(bytes) + " bytes, more than one 16-byte access; allowed here: " +
-                                        allowedPacks(t));
+      throw paramError(
+          "pack_size",
+          std::to_string(pack) + " elements of " + std::to_string(widestElement(t)) +
+              " bytes make " + std::to_string(bytes) +
+              " bytes, more than one 16-byte access; allowed here: " + allowedPacks(t));
     if (walk_ == ElementwiseWalk::PackedPairs && pack < 2)
-      throw paramError("pack_size", "pairs need at least 2 elements per pack; allowed here: " + allowedPacks(t));
+      throw paramError("pack_size",
+                       "pairs need at least 2 elements per pack; allowed here: " + allowedPacks(t));
   }
 
   std::unique_ptr<Workload> create(const ParamSet& p, const DeviceInfo& device) const override {
@@ -176,13 +183,15 @@ class ElementwiseVariant final : public Variant {
       derived = describeGrid(l.grid, l.block, device);
     } else {
       const int requested = walk_ == ElementwiseWalk::GridStride ? 1
-                            : p.isAuto("pack_size") ? kMaxPackBytes / widestElement(t)
+                            : p.isAuto("pack_size")              ? kMaxPackBytes / widestElement(t)
                                                     : static_cast<int>(p.getInt("pack_size"));
       // cudaMalloc returns 256-byte-aligned memory: only the offset can misalign.
       l.pack = alignedPack(std::min(requested, 8), t, offset * sizeOf(t.in), 0);
       if (l.walk == ElementwiseWalk::PackedPairs && l.pack < 2) l.walk = ElementwiseWalk::Packed;
+      l.unroll = p.has("unroll") ? static_cast<int>(p.getInt("unroll")) : 1;
       const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));
-      const std::int64_t items = std::max<std::int64_t>(l.n / l.pack, 1);
+      const std::int64_t packs = l.n / l.pack;
+      const std::int64_t items = std::max<std::int64_t>((packs + l.unroll - 1) / l.unroll, 1);
       l.grid = gridForWaves(static_cast<std::uint64_t>(items), l.block, waves, device);
       derived = describeGrid(l.grid, l.block, device);
       derived.set("waves_used", std::to_string(waves));
@@ -197,18 +206,29 @@ class ElementwiseVariant final : public Variant {
   static std::string allowedPacks(const Types& t) {
     std::string text;
     for (int pack : {1, 2, 4, 8})
-      if (pack * widestElement(t) <= kMaxPackBytes) text += (text.empty() ? "" : ", ") + std::to_string(pack);
+      if (pack * widestElement(t) <= kMaxPackBytes)
+        text += (text.empty() ? "" : ", ") + std::to_string(pack);
     return text + " or auto";
   }
 
   ElementwiseWalk walk_;
 };
 
-VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves, bool pack) {
+ParamSpec unrollParam() {
+  return choiceParam("unroll", ParamRole::Launch, {"1", "2", "4"}, "4", "packs",
+                     "packs each thread loads before it computes: loads in flight per thread");
+}
+
+VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves,
+                 bool pack) {
   auto params = commonParams();
   if (waves) params.push_back(wavesParam());
-  if (pack) params.push_back(packParam());
-  return {"elementwise", std::move(name), std::move(summary), std::move(teaches), std::move(params), "n"};
+  if (pack) {
+    params.push_back(packParam());
+    params.push_back(unrollParam());
+  }
+  return {"elementwise",      std::move(name),   std::move(summary),
+          std::move(teaches), std::move(params), "n"};
 }
 
 }  // namespace
@@ -235,7 +255,8 @@ void registerElementwiseFamily(Registry& registry) {
            "Elements travel in packs of up to 16 bytes (4 floats, 8 halves), one load and one "
            "store instruction each, with the leftover elements done one by one. A pointer that is "
            "not aligned to the pack falls back to the widest pack it allows: sweep offset to see "
-           "what misalignment costs.",
+           "what misalignment costs. Sweep unroll to see what several loads in flight per "
+           "thread are worth.",
            true, true)));
   registry.addVariant(std::make_unique<ElementwiseVariant>(
       ElementwiseWalk::PackedPairs,

@@ -23,7 +23,8 @@ struct ElementwiseLaunch {
   DType in = DType::F32;
   DType out = DType::F32;
   std::int64_t n = 0;
-  int pack = 1;  // elements per pack, already checked against alignment
+  int pack = 1;    // elements per pack, already checked against alignment
+  int unroll = 1;  // packs each thread loads before it computes
   int grid = 1;
   int block = 256;
   void* output = nullptr;

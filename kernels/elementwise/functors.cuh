@@ -8,29 +8,77 @@
 
 namespace kwb::elementwise {
 
-template <typename T> __device__ __forceinline__ float toFloat(T x) { return static_cast<float>(x); }
-template <> __device__ __forceinline__ float toFloat(__half x) { return __half2float(x); }
-template <> __device__ __forceinline__ float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <typename T>
+__device__ __forceinline__ float toFloat(T x) {
+  return static_cast<float>(x);
+}
+template <>
+__device__ __forceinline__ float toFloat(__half x) {
+  return __half2float(x);
+}
+template <>
+__device__ __forceinline__ float toFloat(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
 
-template <typename T> __device__ __forceinline__ T fromFloat(float x) { return static_cast<T>(x); }
-template <> __device__ __forceinline__ __half fromFloat(float x) { return __float2half_rn(x); }
-template <> __device__ __forceinline__ __nv_bfloat16 fromFloat(float x) { return __float2bfloat16_rn(x); }
+template <typename T>
+__device__ __forceinline__ T fromFloat(float x) {
+  return static_cast<T>(x);
+}
+template <>
+__device__ __forceinline__ __half fromFloat(float x) {
+  return __float2half_rn(x);
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 fromFloat(float x) {
+  return __float2bfloat16_rn(x);
+}
 
 // The pair type of a 16-bit type, and conversions of a whole pair in one instruction.
-template <typename T> struct Pair;
-template <> struct Pair<__half> { using type = __half2; };
-template <> struct Pair<__nv_bfloat16> { using type = __nv_bfloat162; };
-template <> struct Pair<float> { using type = float2; };
+template <typename T>
+struct Pair;
+template <>
+struct Pair<__half> {
+  using type = __half2;
+};
+template <>
+struct Pair<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+};
+template <>
+struct Pair<float> {
+  using type = float2;
+};
 
-template <typename P> __device__ __forceinline__ float2 pairToFloat2(P p);
-template <> __device__ __forceinline__ float2 pairToFloat2(__half2 p) { return __half22float2(p); }
-template <> __device__ __forceinline__ float2 pairToFloat2(__nv_bfloat162 p) { return __bfloat1622float2(p); }
-template <> __device__ __forceinline__ float2 pairToFloat2(float2 p) { return p; }
+template <typename P>
+__device__ __forceinline__ float2 pairToFloat2(P p);
+template <>
+__device__ __forceinline__ float2 pairToFloat2(__half2 p) {
+  return __half22float2(p);
+}
+template <>
+__device__ __forceinline__ float2 pairToFloat2(__nv_bfloat162 p) {
+  return __bfloat1622float2(p);
+}
+template <>
+__device__ __forceinline__ float2 pairToFloat2(float2 p) {
+  return p;
+}
 
-template <typename P> __device__ __forceinline__ P pairFromFloat2(float2 f);
-template <> __device__ __forceinline__ __half2 pairFromFloat2(float2 f) { return __float22half2_rn(f); }
-template <> __device__ __forceinline__ __nv_bfloat162 pairFromFloat2(float2 f) { return __float22bfloat162_rn(f); }
-template <> __device__ __forceinline__ float2 pairFromFloat2(float2 f) { return f; }
+template <typename P>
+__device__ __forceinline__ P pairFromFloat2(float2 f);
+template <>
+__device__ __forceinline__ __half2 pairFromFloat2(float2 f) {
+  return __float22half2_rn(f);
+}
+template <>
+__device__ __forceinline__ __nv_bfloat162 pairFromFloat2(float2 f) {
+  return __float22bfloat162_rn(f);
+}
+template <>
+__device__ __forceinline__ float2 pairFromFloat2(float2 f) {
+  return f;
+}
 
 // Pair math through float, for ops with no native pair instruction.
 template <typename OutPair, typename Op, typename... InPairs>
@@ -50,7 +98,8 @@ __device__ __forceinline__ OutPair viaFloat2(const Op& op, InPairs... in) {
 struct Relu {
   static constexpr int kArity = 1;
   __device__ __forceinline__ float operator()(float x) const { return x > 0.f ? x : 0.f; }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const {
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x) const {
     if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
       return __hmax2(x, I{});  // native pair max; zero-initialized I is +0, +0
     else
@@ -63,7 +112,10 @@ struct Gelu {
   __device__ __forceinline__ float operator()(float x) const {
     return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
   }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x) const {
+    return viaFloat2<O>(*this, x);
+  }
 };
 
 struct GeluTanh {
@@ -72,19 +124,26 @@ struct GeluTanh {
     const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
     return 0.5f * x * (1.f + tanhf(inner));
   }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x) const {
+    return viaFloat2<O>(*this, x);
+  }
 };
 
 struct Silu {
   static constexpr int kArity = 1;
   __device__ __forceinline__ float operator()(float x) const { return x / (1.f + __expf(-x)); }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x) const {
+    return viaFloat2<O>(*this, x);
+  }
 };
 
 struct Mul {
   static constexpr int kArity = 2;
   __device__ __forceinline__ float operator()(float x, float y) const { return x * y; }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x, I y) const {
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x, I y) const {
     if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
       return __hmul2(x, y);  // exact product, one rounding: the same as float then round
     else
@@ -94,8 +153,11 @@ struct Mul {
 
 struct MulAdd {
   static constexpr int kArity = 3;
-  __device__ __forceinline__ float operator()(float x, float y, float z) const { return fmaf(x, y, z); }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x, I y, I z) const {
+  __device__ __forceinline__ float operator()(float x, float y, float z) const {
+    return fmaf(x, y, z);
+  }
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x, I y, I z) const {
     if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
       return __hfma2(x, y, z);
     else
@@ -106,7 +168,10 @@ struct MulAdd {
 struct Cast {
   static constexpr int kArity = 1;
   __device__ __forceinline__ float operator()(float x) const { return x; }
-  template <typename O, typename I> __device__ __forceinline__ O pair(I x) const { return viaFloat2<O>(*this, x); }
+  template <typename O, typename I>
+  __device__ __forceinline__ O pair(I x) const {
+    return viaFloat2<O>(*this, x);
+  }
 };
 
 }  // namespace kwb::elementwise

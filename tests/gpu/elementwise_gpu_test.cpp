@@ -42,20 +42,28 @@ TEST_F(ElementwiseGpu, EveryVariantOpAndTypeMatchesTheReference) {
     const char* out;
   };
   const std::vector<std::pair<const char*, Types>> cases{
-      {"relu", {"f32", "same"}}, {"relu", {"f16", "same"}}, {"relu", {"bf16", "same"}},
-      {"gelu", {"f32", "same"}}, {"gelu", {"f16", "same"}}, {"gelu", {"bf16", "same"}},
-      {"gelu_tanh", {"f32", "same"}}, {"gelu_tanh", {"f16", "same"}}, {"gelu_tanh", {"bf16", "same"}},
-      {"silu", {"f32", "same"}}, {"silu", {"f16", "same"}}, {"silu", {"bf16", "same"}},
-      {"mul", {"f32", "same"}}, {"mul", {"f16", "same"}}, {"mul", {"bf16", "same"}},
-      {"muladd", {"f32", "same"}}, {"muladd", {"f16", "same"}}, {"muladd", {"bf16", "same"}},
-      {"cast", {"f32", "f16"}}, {"cast", {"f32", "bf16"}}, {"cast", {"f16", "f32"}}, {"cast", {"bf16", "f32"}},
+      {"relu", {"f32", "same"}},       {"relu", {"f16", "same"}},
+      {"relu", {"bf16", "same"}},      {"gelu", {"f32", "same"}},
+      {"gelu", {"f16", "same"}},       {"gelu", {"bf16", "same"}},
+      {"gelu_tanh", {"f32", "same"}},  {"gelu_tanh", {"f16", "same"}},
+      {"gelu_tanh", {"bf16", "same"}}, {"silu", {"f32", "same"}},
+      {"silu", {"f16", "same"}},       {"silu", {"bf16", "same"}},
+      {"mul", {"f32", "same"}},        {"mul", {"f16", "same"}},
+      {"mul", {"bf16", "same"}},       {"muladd", {"f32", "same"}},
+      {"muladd", {"f16", "same"}},     {"muladd", {"bf16", "same"}},
+      {"cast", {"f32", "f16"}},        {"cast", {"f32", "bf16"}},
+      {"cast", {"f16", "f32"}},        {"cast", {"bf16", "f32"}},
   };
   int checked = 0;
   for (const char* variant : {"naive", "grid_stride", "packed", "packed_half2"}) {
     for (const auto& [op, types] : cases) {
       for (const char* n : {"1", "31", "1048579"}) {
         for (const char* offset : {"0", "1", "2", "5"}) {
-          RawParams params{{"op", op}, {"dtype", types.in}, {"out_dtype", types.out}, {"n", n}, {"offset", offset}};
+          RawParams params{{"op", op},
+                           {"dtype", types.in},
+                           {"out_dtype", types.out},
+                           {"n", n},
+                           {"offset", offset}};
           if (!accepted(variant, params)) continue;  // packed_half2 on f32 only
           const RunResult r = run(variant, params);
           ASSERT_EQ(r.status, RunStatus::Ok)
@@ -69,17 +77,21 @@ TEST_F(ElementwiseGpu, EveryVariantOpAndTypeMatchesTheReference) {
   EXPECT_GT(checked, 900);
 }
 
-TEST_F(ElementwiseGpu, EveryPackSizeAndBlockSizeIsRight) {
+TEST_F(ElementwiseGpu, EveryPackSizeBlockSizeAndUnrollIsRight) {
   for (const char* dtype : {"f32", "f16"}) {
     for (const char* pack : {"1", "2", "4", "8"}) {
       for (const char* block : {"32", "96", "1024"}) {
-        RawParams params{{"op", "muladd"}, {"dtype", dtype}, {"n", "100003"}, {"pack_size", pack},
-                         {"block_size", block}, {"waves", "1"}};
-        for (const char* variant : {"packed", "packed_half2"}) {
-          if (!accepted(variant, params)) continue;
-          const RunResult r = run(variant, params);
-          EXPECT_EQ(r.status, RunStatus::Ok) << variant << " " << dtype << " pack " << pack << ": " << r.error;
-          EXPECT_EQ(r.derived.get("pack_size_used"), pack);
+        for (const char* unroll : {"1", "2", "4"}) {
+          RawParams params{{"op", "muladd"},    {"dtype", dtype},      {"n", "100003"},
+                           {"pack_size", pack}, {"block_size", block}, {"waves", "1"},
+                           {"unroll", unroll}};
+          for (const char* variant : {"packed", "packed_half2"}) {
+            if (!accepted(variant, params)) continue;
+            const RunResult r = run(variant, params);
+            EXPECT_EQ(r.status, RunStatus::Ok)
+                << variant << " " << dtype << " pack " << pack << ": " << r.error;
+            EXPECT_EQ(r.derived.get("pack_size_used"), pack);
+          }
         }
       }
     }

@@ -9,7 +9,9 @@
 namespace kwb {
 namespace {
 
-const Registry& registry() { return Registry::instance(); }
+const Registry& registry() {
+  return Registry::instance();
+}
 
 std::string errorOf(const std::string& variant, const RawParams& params) {
   try {
@@ -45,7 +47,8 @@ TEST(Elementwise, FourVariantsWithTheirParameters) {
   };
   EXPECT_EQ(names(family.variants[0]), "n op dtype out_dtype offset block_size ");
   EXPECT_EQ(names(family.variants[1]), "n op dtype out_dtype offset block_size waves ");
-  EXPECT_EQ(names(family.variants[2]), "n op dtype out_dtype offset block_size waves pack_size ");
+  EXPECT_EQ(names(family.variants[2]),
+            "n op dtype out_dtype offset block_size waves pack_size unroll ");
 }
 
 TEST(Elementwise, PacksAboveSixteenBytesAreRejectedWithTheReason) {
@@ -55,24 +58,29 @@ TEST(Elementwise, PacksAboveSixteenBytesAreRejectedWithTheReason) {
   EXPECT_EQ(errorOf("packed", {{"pack_size", "8"}, {"dtype", "f16"}}), "(accepted)");
   EXPECT_EQ(errorOf("packed", {{"pack_size", "3"}}).substr(0, 10), "pack_size:");
   // A cast from f16 to f32 writes 4-byte elements: the wider side decides.
-  EXPECT_NE(errorOf("packed", {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "f32"}, {"pack_size", "8"}}),
+  EXPECT_NE(errorOf("packed",
+                    {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "f32"}, {"pack_size", "8"}}),
             "(accepted)");
 }
 
 TEST(Elementwise, PairsNeedSixteenBitData) {
   EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f32"}}).substr(0, 6), "dtype:");
   EXPECT_EQ(errorOf("packed_half2", {{"dtype", "bf16"}}), "(accepted)");
-  EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f16"}, {"pack_size", "1"}}).substr(0, 10), "pack_size:");
-  EXPECT_EQ(errorOf("packed_half2", {{"op", "cast"}, {"dtype", "f32"}, {"out_dtype", "bf16"}}), "(accepted)");
+  EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f16"}, {"pack_size", "1"}}).substr(0, 10),
+            "pack_size:");
+  EXPECT_EQ(errorOf("packed_half2", {{"op", "cast"}, {"dtype", "f32"}, {"out_dtype", "bf16"}}),
+            "(accepted)");
 }
 
 TEST(Elementwise, OnlyCastChangesTheType) {
   EXPECT_EQ(errorOf("naive", {{"op", "relu"}, {"out_dtype", "f16"}}).substr(0, 10), "out_dtype:");
   EXPECT_EQ(errorOf("naive", {{"op", "relu"}, {"out_dtype", "f32"}}), "(accepted)");
   EXPECT_EQ(errorOf("naive", {{"op", "cast"}}).substr(0, 10), "out_dtype:");
-  EXPECT_EQ(errorOf("naive", {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "bf16"}}).substr(0, 10),
-            "out_dtype:");
-  EXPECT_EQ(errorOf("naive", {{"op", "cast"}, {"dtype", "bf16"}, {"out_dtype", "f32"}}), "(accepted)");
+  EXPECT_EQ(
+      errorOf("naive", {{"op", "cast"}, {"dtype", "f16"}, {"out_dtype", "bf16"}}).substr(0, 10),
+      "out_dtype:");
+  EXPECT_EQ(errorOf("naive", {{"op", "cast"}, {"dtype", "bf16"}, {"out_dtype", "f32"}}),
+            "(accepted)");
   EXPECT_EQ(errorOf("naive", {{"op", "softmax"}}).substr(0, 3), "op:");
 }
 
@@ -93,7 +101,10 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("naive", {{"n", "2^20"}}).get("grid"), "4096");
   EXPECT_EQ(derived("grid_stride", {{"n", "2^28"}, {"waves", "2"}}).get("grid"), "2112");
   EXPECT_EQ(derived("packed", {{"n", "2^28"}}).get("waves_used"), "32");
-  EXPECT_EQ(derived("packed", {{"n", "1000"}}).get("grid"), "1");  // 250 packs of 4
+  EXPECT_EQ(derived("packed", {{"n", "1000"}, {"unroll", "1"}}).get("grid"),
+            "1");  // 250 packs of 4
+  EXPECT_EQ(derived("packed", {{"n", "2^20"}, {"unroll", "1"}}).get("grid"), "1024");
+  EXPECT_EQ(derived("packed", {{"n", "2^20"}}).get("grid"), "256");  // 4 packs per thread
 }
 
 TEST(Elementwise, ReferenceValues) {
