@@ -61,21 +61,23 @@ def main():
     parser.add_argument("--exps", default="20,24,26,28")
     parser.add_argument("--budget", type=float, default=0.15)
     parser.add_argument("--torch-samples", type=int, default=50)
-    parser.add_argument("--configs", default="block_size=256,512,1024",
+    parser.add_argument("--configs", default="unroll=2,4",
                         help="sweep axis tried for the best configuration")
-    parser.add_argument("--configs2", default="waves=16,32,64")
+    parser.add_argument("--configs2", default="block_size=128,256,1024")
+    parser.add_argument("--dtypes", default=",".join(DTYPES))
+    parser.add_argument("--ops", default=",".join(OPS))
     args = parser.parse_args()
     exps = [int(e) for e in args.exps.split(",")]
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/bench.sqlite"
-        for dtype in DTYPES:
+        for dtype in args.dtypes.split(","):
             sizes = ",".join(f"2^{e}" for e in exps)
             copy = kwb(args, db, "sweep", "copy", "memcpy", f"dtype={dtype}", "-s", f"n={sizes}")
             copy_bw = {int(r["problem"]["n"]): r["bandwidth"] for r in copy["runs"]}
             ceiling = copy["copy_ceiling"]["bandwidth"]
-            for op in OPS:
+            for op in args.ops.split(","):
                 variants = ["packed"] + (["packed_half2"] if dtype != "f32" else [])
                 for e in exps:
                     n = 1 << e
@@ -91,7 +93,7 @@ def main():
                     bytes_moved = best["bytes"]
                     t = bytes_moved / torch_time(op, dtype, n, args.torch_samples)
                     cfg = f"{best['variant']} " + " ".join(
-                        f"{k}={v}" for k, v in best["launch"].items() if k in ("block_size", "waves"))
+                        f"{k}={v}" for k, v in best["launch"].items() if k in ("block_size", "unroll"))
                     rows.append((op, dtype, e, best["bandwidth"], cfg, naive["bandwidth"], t,
                                  copy_bw[n], ceiling))
                     print(f"{op} {dtype} 2^{e}: best {best['bandwidth'] / 1e9:.0f} GB/s ({cfg}), "

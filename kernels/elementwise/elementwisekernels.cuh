@@ -98,6 +98,20 @@ __global__ void packedKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std
   }
 }
 
+// A kernel's registers per thread can allow fewer threads per block than the device does: such a
+// block size is a parameter error that says the kernel's own limit, not a failed launch.
+template <typename Kernel>
+void checkBlockSize(Kernel kernel, int block) {
+  cudaFuncAttributes attributes{};
+  KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  if (block > attributes.maxThreadsPerBlock)
+    throw paramError("block_size", std::to_string(block) +
+                                       " threads do not fit: this kernel uses " +
+                                       std::to_string(attributes.numRegs) +
+                                       " registers per thread; allowed here: 32.." +
+                                       std::to_string(attributes.maxThreadsPerBlock / 32 * 32));
+}
+
 template <typename T>
 struct TypeTag {
   using type = T;
@@ -121,8 +135,9 @@ void launchPacked(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
   constexpr bool valid = P * sizeof(In) <= 16 && P * sizeof(Out) <= 16 &&
                          (!Pairs || (P % 2 == 0 && (sizeof(In) == 2 || sizeof(Out) == 2)));
   if constexpr (valid) {
-    packedKernel<P, U, Pairs, Op, Out, In, Op::kArity>
-        <<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
+    const auto kernel = packedKernel<P, U, Pairs, Op, Out, In, Op::kArity>;
+    checkBlockSize(kernel, l.block);
+    kernel<<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
     KWB_CHECK_LAUNCH("packedKernel");
   } else {
     throw Error(ErrorKind::Internal,
@@ -165,6 +180,7 @@ void launchTyped(const ElementwiseLaunch& l, cudaStream_t stream) {
   for (int a = 0; a < Op::kArity; ++a) in.p[a] = static_cast<const In*>(l.inputs[a]);
   switch (l.walk) {
     case ElementwiseWalk::Naive:
+      checkBlockSize(naiveKernel<Op, Out, In, Op::kArity>, l.block);
       naiveKernel<Op, Out, In, Op::kArity>
           <<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
       KWB_CHECK_LAUNCH("naiveKernel");
