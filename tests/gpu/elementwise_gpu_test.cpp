@@ -87,7 +87,16 @@ TEST_F(ElementwiseGpu, EveryPackSizeBlockSizeAndUnrollIsRight) {
                            {"unroll", unroll}};
           for (const char* variant : {"packed", "packed_half2"}) {
             if (!accepted(variant, params)) continue;
-            const RunResult r = run(variant, params);
+            RunResult r;
+            try {
+              r = run(variant, params);
+            } catch (const Error& e) {
+              // Registers can hold a kernel to fewer threads than the device allows: that must
+              // be a parameter error naming block_size, never a failed launch.
+              EXPECT_EQ(e.param(), "block_size") << e.what();
+              EXPECT_STREQ(block, "1024");
+              continue;
+            }
             EXPECT_EQ(r.status, RunStatus::Ok)
                 << variant << " " << dtype << " pack " << pack << ": " << r.error;
             EXPECT_EQ(r.derived.get("pack_size_used"), pack);
