@@ -37,12 +37,5 @@ TEST(Verifier, SizeMismatchFails) {
   EXPECT_FALSE(compareToReference(floats({1}), {1, 2}, 1.0).passed);
 }
 
-TEST(Verifier, TolerancesFollowTheType) {
-  EXPECT_EQ(verificationTolerance(DType::U8), 0.0);
-  EXPECT_LT(verificationTolerance(DType::F64), verificationTolerance(DType::F32));
-  EXPECT_LT(verificationTolerance(DType::F32), verificationTolerance(DType::F16));
-  EXPECT_LT(verificationTolerance(DType::F16), verificationTolerance(DType::BF16));
-}
-
 }  // namespace
 }  // namespace kwb
