@@ -1,29 +1,24 @@
 #include "core/dtype.h"
 
-#include <array>
-#include <utility>
+#include "core/enumnames.h"
 
 namespace kwb {
 namespace {
-constexpr std::array<std::pair<DType, std::string_view>, 5> kNames{{
+constexpr EnumNames<DType, 5> kNames{{{
     {DType::U8, "u8"},
     {DType::F16, "f16"},
     {DType::BF16, "bf16"},
     {DType::F32, "f32"},
     {DType::F64, "f64"},
-}};
+}}};
 }  // namespace
 
 std::string_view toString(DType type) {
-  for (const auto& [t, name] : kNames)
-    if (t == type) return name;
-  return "?";
+  return kNames.name(type);
 }
 
 std::optional<DType> parseDType(std::string_view text) {
-  for (const auto& [t, name] : kNames)
-    if (name == text) return t;
-  return std::nullopt;
+  return kNames.parse(text);
 }
 
 std::size_t sizeOf(DType type) {
@@ -36,8 +31,6 @@ std::size_t sizeOf(DType type) {
   }
   return 0;
 }
-
-
 
 double verificationTolerance(DType type) {
   switch (type) {

@@ -1,28 +1,23 @@
 #include "core/runresult.h"
 
-#include <array>
-#include <utility>
+#include "core/enumnames.h"
 
 namespace kwb {
 namespace {
-constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kStatusNames{{
+constexpr EnumNames<RunStatus, 4> kStatusNames{{{
     {RunStatus::Ok, "ok"},
     {RunStatus::Failed, "failed"},
     {RunStatus::VerificationFailed, "verification_failed"},
     {RunStatus::Cancelled, "cancelled"},
-}};
+}}};
 }  // namespace
 
 std::string_view toString(RunStatus status) {
-  for (const auto& [s, name] : kStatusNames)
-    if (s == status) return name;
-  return "failed";
+  return kStatusNames.name(status);
 }
 
 std::optional<RunStatus> parseRunStatus(std::string_view text) {
-  for (const auto& [s, name] : kStatusNames)
-    if (name == text) return s;
-  return std::nullopt;
+  return kStatusNames.parse(text);
 }
 
 std::string_view toString(TimingMode mode) {

@@ -1,13 +1,13 @@
 #include "kernels/elementwise/elementwiseop.h"
 
-#include <array>
 #include <cmath>
 #include <numbers>
-#include <utility>
+
+#include "core/enumnames.h"
 
 namespace kwb {
 namespace {
-constexpr std::array<std::pair<ElementwiseOp, std::string_view>, 7> kNames{{
+constexpr EnumNames<ElementwiseOp, 7> kNames{{{
     {ElementwiseOp::Relu, "relu"},
     {ElementwiseOp::Gelu, "gelu"},
     {ElementwiseOp::GeluTanh, "gelu_tanh"},
@@ -15,24 +15,20 @@ constexpr std::array<std::pair<ElementwiseOp, std::string_view>, 7> kNames{{
     {ElementwiseOp::Mul, "mul"},
     {ElementwiseOp::MulAdd, "muladd"},
     {ElementwiseOp::Cast, "cast"},
-}};
+}}};
 }  // namespace
 
 std::string_view toString(ElementwiseOp op) {
-  for (const auto& [o, name] : kNames)
-    if (o == op) return name;
-  return "?";
+  return kNames.name(op);
 }
 
 std::optional<ElementwiseOp> parseElementwiseOp(std::string_view text) {
-  for (const auto& [o, name] : kNames)
-    if (name == text) return o;
-  return std::nullopt;
+  return kNames.parse(text);
 }
 
 std::vector<std::string_view> elementwiseOpNames() {
   std::vector<std::string_view> names;
-  for (const auto& entry : kNames) names.push_back(entry.second);
+  for (const auto& entry : kNames.entries) names.push_back(entry.second);
   return names;
 }
 
