@@ -23,6 +23,18 @@ extern "C" void onInterrupt(int) {
   gInterrupted = true;
 }
 
+// Ctrl-C stops the runs between samples while it lives; the previous handler comes back after.
+class InterruptScope {
+ public:
+  InterruptScope() : previous_(std::signal(SIGINT, onInterrupt)) { gInterrupted = false; }
+  ~InterruptScope() { std::signal(SIGINT, previous_); }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  void (*previous_)(int);
+};
+
 struct Completed {
   RunResult result;
   std::optional<std::int64_t> runId;
@@ -109,19 +121,16 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     completed.push_back({result, runId});
   };
 
-  gInterrupted = false;
-  auto previous = std::signal(SIGINT, onInterrupt);
   try {
+    InterruptScope interrupts;
     executor.runPoints(options.family, options.variant, points, job, sweepId, &gInterrupted,
                        events);
   } catch (const Error& error) {
-    std::signal(SIGINT, previous);
     if (error.kind() != ErrorKind::Cancelled) throw;
     context.err << "kwb: stopped; " << completed.size() << " of " << points.size()
                 << " runs finished" << (store ? " and are stored" : "") << "\n";
     if (completed.empty()) return kExitCancelled;
   }
-  std::signal(SIGINT, previous);
 
   const CopyCeiling ceiling = executor.ceiling(nullptr, {});
   if (context.global.json) {

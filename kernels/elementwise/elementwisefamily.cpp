@@ -84,14 +84,11 @@ int widestElement(const Types& t) {
   return static_cast<int>(std::max(sizeOf(t.in), sizeOf(t.out)));
 }
 
-// The widest pack the data allows given the alignment of every pointer (byte offsets from a
-// 256-byte-aligned allocation, or real addresses): halving until every access is aligned.
-int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes,
-                std::uint64_t outputOffsetBytes) {
+// The widest pack, at most `requested`, whose accesses stay aligned when the inputs start
+// `inputOffsetBytes` into a 256-byte-aligned allocation (the output always starts one).
+int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes) {
   int pack = requested;
-  while (pack > 1 && (inputOffsetBytes % (pack * sizeOf(t.in)) != 0 ||
-                      outputOffsetBytes % (pack * sizeOf(t.out)) != 0))
-    pack /= 2;
+  while (pack > 1 && inputOffsetBytes % (pack * sizeOf(t.in)) != 0) pack /= 2;
   return pack;
 }
 
@@ -186,7 +183,7 @@ class ElementwiseVariant final : public Variant {
                             : p.isAuto("pack_size")              ? kMaxPackBytes / widestElement(t)
                                                     : static_cast<int>(p.getInt("pack_size"));
       // cudaMalloc returns 256-byte-aligned memory: only the offset can misalign.
-      l.pack = alignedPack(std::min(requested, 8), t, offset * sizeOf(t.in), 0);
+      l.pack = alignedPack(std::min(requested, 8), t, offset * sizeOf(t.in));
       if (l.walk == ElementwiseWalk::PackedPairs && l.pack < 2) l.walk = ElementwiseWalk::Packed;
       l.unroll = p.has("unroll") ? static_cast<int>(p.getInt("unroll")) : 1;
       const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));

@@ -29,10 +29,7 @@ struct Inputs {
 
 template <typename Op, typename Out, typename In, int A>
 __device__ __forceinline__ Out applyScalar(const Op& op, const Inputs<In, A>& in, std::int64_t i) {
-  if constexpr (A == 1) return fromFloat<Out>(op(toFloat(in.p[0][i])));
-  if constexpr (A == 2) return fromFloat<Out>(op(toFloat(in.p[0][i]), toFloat(in.p[1][i])));
-  if constexpr (A == 3)
-    return fromFloat<Out>(op(toFloat(in.p[0][i]), toFloat(in.p[1][i]), toFloat(in.p[2][i])));
+  return fromFloat<Out>(callWith<A>(op, [&](int a) { return toFloat(in.p[a][i]); }));
 }
 
 template <typename Op, typename Out, typename In, int A>
@@ -70,23 +67,15 @@ __global__ void packedKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std
         using OutPair = typename Pair<Out>::type;
 #pragma unroll
         for (int j = 0; j < P; j += 2) {
-          auto pairOf = [&](int a) { return *reinterpret_cast<const InPair*>(&x[u][a].elem[j]); };
-          OutPair r;
-          if constexpr (A == 1) r = op.template pair<OutPair>(pairOf(0));
-          if constexpr (A == 2) r = op.template pair<OutPair>(pairOf(0), pairOf(1));
-          if constexpr (A == 3) r = op.template pair<OutPair>(pairOf(0), pairOf(1), pairOf(2));
-          *reinterpret_cast<OutPair*>(&y.elem[j]) = r;
+          const auto pair = [&](auto... p) { return op.template pair<OutPair>(p...); };
+          *reinterpret_cast<OutPair*>(&y.elem[j]) = callWith<A>(
+              pair, [&](int a) { return *reinterpret_cast<const InPair*>(&x[u][a].elem[j]); });
         }
       } else {
 #pragma unroll
-        for (int j = 0; j < P; ++j) {
-          if constexpr (A == 1) y.elem[j] = fromFloat<Out>(op(toFloat(x[u][0].elem[j])));
-          if constexpr (A == 2)
-            y.elem[j] = fromFloat<Out>(op(toFloat(x[u][0].elem[j]), toFloat(x[u][1].elem[j])));
-          if constexpr (A == 3)
-            y.elem[j] = fromFloat<Out>(
-                op(toFloat(x[u][0].elem[j]), toFloat(x[u][1].elem[j]), toFloat(x[u][2].elem[j])));
-        }
+        for (int j = 0; j < P; ++j)
+          y.elem[j] =
+              fromFloat<Out>(callWith<A>(op, [&](int a) { return toFloat(x[u][a].elem[j]); }));
       }
       reinterpret_cast<Packed<Out, P>*>(out)[i] = y;
     }

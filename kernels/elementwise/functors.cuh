@@ -6,6 +6,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <utility>
+
 namespace kwb::elementwise {
 
 template <typename T>
@@ -80,19 +82,22 @@ __device__ __forceinline__ float2 pairFromFloat2(float2 f) {
   return f;
 }
 
+// Calls f(get(0), ..., get(A - 1)): the one spelling of "apply an op to its A inputs".
+template <int A, typename F, typename Get>
+__device__ __forceinline__ auto callWith(const F& f, Get get) {
+  return [&]<int... I>(std::integer_sequence<int, I...>) {
+    return f(get(I)...);
+  }
+  (std::make_integer_sequence<int, A>{});
+}
+
 // Pair math through float, for ops with no native pair instruction.
 template <typename OutPair, typename Op, typename... InPairs>
 __device__ __forceinline__ OutPair viaFloat2(const Op& op, InPairs... in) {
-  const float2 lo_hi[] = {pairToFloat2(in)...};
-  float2 r;
-  if constexpr (sizeof...(InPairs) == 1) {
-    r = {op(lo_hi[0].x), op(lo_hi[0].y)};
-  } else if constexpr (sizeof...(InPairs) == 2) {
-    r = {op(lo_hi[0].x, lo_hi[1].x), op(lo_hi[0].y, lo_hi[1].y)};
-  } else {
-    r = {op(lo_hi[0].x, lo_hi[1].x, lo_hi[2].x), op(lo_hi[0].y, lo_hi[1].y, lo_hi[2].y)};
-  }
-  return pairFromFloat2<OutPair>(r);
+  const float2 f[] = {pairToFloat2(in)...};
+  constexpr int kA = sizeof...(InPairs);
+  return pairFromFloat2<OutPair>({callWith<kA>(op, [&](int a) { return f[a].x; }),
+                                  callWith<kA>(op, [&](int a) { return f[a].y; })});
 }
 
 struct Relu {
