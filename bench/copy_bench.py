@@ -4,16 +4,17 @@
 Run on a GPU host from the repository root, after building (preset sm90):
     python3 bench/copy_bench.py --kwb build/sm90/app/kwb
 
-Every figure is the median of CUDA-event samples with L2 flushed before each sample; bandwidth
-counts bytes read plus bytes written. The last lines printed are a Markdown table for
+Every figure is the median of CUDA-event samples with L2 flushed before each sample, PyTorch's
+timed the same way as kwb's (torch_timing.py); bandwidth counts bytes read plus bytes written. The last lines printed are a Markdown table for
 docs/PERFORMANCE.md.
 """
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
+
+from torch_timing import median_seconds
 
 
 def kwb_sweep(kwb, db, variant, exponents, budget):
@@ -34,21 +35,9 @@ def torch_copy(n, samples):
     import torch
     x = torch.rand(n, device="cuda", dtype=torch.float32) * 2 - 1
     y = torch.empty_like(x)
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
-    for _ in range(5):
-        y.copy_(x)
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
-    for s, e in zip(starts, ends):
-        flush.zero_()
-        s.record()
-        y.copy_(x)
-        e.record()
-    torch.cuda.synchronize()
+    seconds = median_seconds(lambda: y.copy_(x), samples)
     assert torch.equal(x, y), "torch copy_ produced a different tensor"
-    return statistics.median(s.elapsed_time(e) * 1e-3 for s, e in zip(starts, ends))
+    return seconds
 
 
 def main():

@@ -5,17 +5,19 @@ ceiling, for relu, gelu, gelu_tanh and mul in f32, f16 and bf16, in one run.
 Run on a GPU host from the repository root, after building (preset sm90):
     python3 bench/elementwise_bench.py --kwb build/sm90/app/kwb
 
-Every figure is the median of CUDA-event samples with L2 flushed before each sample; bandwidth
-counts every input read once and the output written once. "copy" is kwb's copy/memcpy at the same
+Every figure is the median of CUDA-event samples with L2 flushed before each sample, PyTorch's
+timed the same way as kwb's (torch_timing.py); bandwidth counts every input read once and the
+output written once. "copy" is kwb's copy/memcpy at the same
 size and element type, so the ratio compares moving the same bytes per element stream. The last
 lines printed are a Markdown table for docs/PERFORMANCE.md.
 """
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
+
+from torch_timing import median_seconds
 
 OPS = ["relu", "gelu", "gelu_tanh", "mul"]
 DTYPES = ["f32", "f16", "bf16"]
@@ -39,20 +41,7 @@ def torch_time(op, dtype, n, samples):
     y = (torch.rand(n, device="cuda") * 2 - 1).to(t)
     fn = {"relu": lambda: F.relu(x), "gelu": lambda: F.gelu(x),
           "gelu_tanh": lambda: F.gelu(x, approximate="tanh"), "mul": lambda: torch.mul(x, y)}[op]
-    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.uint8,
-                        device="cuda")
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-          for _ in range(samples)]
-    for s, e in ev:
-        flush.zero_()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) * 1e-3 for s, e in ev)
+    return median_seconds(fn, samples)
 
 
 def main():
@@ -61,9 +50,10 @@ def main():
     parser.add_argument("--exps", default="20,24,26,28")
     parser.add_argument("--budget", type=float, default=0.15)
     parser.add_argument("--torch-samples", type=int, default=50)
-    parser.add_argument("--configs", default="unroll=2,4",
+    parser.add_argument("--configs", default="unroll=1,2,4",
                         help="sweep axis tried for the best configuration")
-    parser.add_argument("--configs2", default="block_size=128,256,1024")
+    parser.add_argument("--configs2", default="block_size=64,128,256,512,1024")
+    parser.add_argument("--big-waves", default="64", help="waves also tried from 2^26 on")
     parser.add_argument("--dtypes", default=",".join(DTYPES))
     parser.add_argument("--ops", default=",".join(OPS))
     args = parser.parse_args()
@@ -82,18 +72,23 @@ def main():
                 for e in exps:
                     n = 1 << e
                     best = None
+                    # Below 2^26 the grid covers n before 32 waves; above, more waves can pay.
+                    waves = ["auto"] + (args.big_waves.split(",") if e >= 26 else [])
                     for v in variants:
-                        res = kwb(args, db, "sweep", "elementwise", v, f"op={op}", f"dtype={dtype}",
-                                  f"n={n}", "-s", args.configs, "-s", args.configs2)
-                        for r in res["runs"]:
-                            if best is None or r["bandwidth"] > best["bandwidth"]:
-                                best = r
+                        for w in waves:
+                            res = kwb(args, db, "sweep", "elementwise", v, f"op={op}",
+                                      f"dtype={dtype}", f"n={n}", f"waves={w}", "-s", args.configs,
+                                      "-s", args.configs2)
+                            for r in res["runs"]:
+                                if best is None or r["bandwidth"] > best["bandwidth"]:
+                                    best = r
                     naive = kwb(args, db, "run", "elementwise", "naive", f"op={op}",
                                 f"dtype={dtype}", f"n={n}")["runs"][0]
                     bytes_moved = best["bytes"]
                     t = bytes_moved / torch_time(op, dtype, n, args.torch_samples)
+                    shown = ("block_size", "unroll", "waves")
                     cfg = f"{best['variant']} " + " ".join(
-                        f"{k}={v}" for k, v in best["launch"].items() if k in ("block_size", "unroll"))
+                        f"{k}={v}" for k, v in best["launch"].items() if k in shown)
                     rows.append((op, dtype, e, best["bandwidth"], cfg, naive["bandwidth"], t,
                                  copy_bw[n], ceiling))
                     print(f"{op} {dtype} 2^{e}: best {best['bandwidth'] / 1e9:.0f} GB/s ({cfg}), "

@@ -114,8 +114,10 @@ struct Relu {
 
 struct Gelu {
   static constexpr int kArity = 1;
+  // x * (0.5 + 0.5 erf) in one FMA and one multiply: the same rounding as 0.5 x (1 + erf), since
+  // halving is exact, and one instruction less per element where the math, not DRAM, is the limit.
   __device__ __forceinline__ float operator()(float x) const {
-    return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+    return x * fmaf(0.5f, erff(x * 0.70710678118654752f), 0.5f);
   }
   template <typename O, typename I>
   __device__ __forceinline__ O pair(I x) const {
@@ -126,8 +128,9 @@ struct Gelu {
 struct GeluTanh {
   static constexpr int kArity = 1;
   __device__ __forceinline__ float operator()(float x) const {
-    const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-    return 0.5f * x * (1.f + tanhf(inner));
+    // sqrt(2/pi) (x + 0.044715 x^3) as x (a + b x^2): two instructions instead of four.
+    const float inner = x * fmaf(0.7978845608028654f * 0.044715f, x * x, 0.7978845608028654f);
+    return x * fmaf(0.5f, tanhf(inner), 0.5f);
   }
   template <typename O, typename I>
   __device__ __forceinline__ O pair(I x) const {
