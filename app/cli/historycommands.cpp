@@ -3,7 +3,7 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "app/cli/format.h"
+#include "core/format.h"
 #include "app/cli/table.h"
 #include "core/timeformat.h"
 #include "db/exporter.h"

@@ -1,7 +1,7 @@
 // `kwb devices` and `kwb list`.
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "app/cli/format.h"
+#include "core/format.h"
 #include "app/cli/table.h"
 #include "core/jsoncodec.h"
 #include "db/runstore.h"

@@ -7,7 +7,7 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "app/cli/format.h"
+#include "core/format.h"
 #include "app/cli/table.h"
 #include "core/jsoncodec.h"
 #include "core/valueparse.h"

@@ -1,4 +1,4 @@
-#include "app/cli/format.h"
+#include "core/format.h"
 
 #include <cmath>
 #include <cstdio>

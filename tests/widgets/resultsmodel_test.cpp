@@ -1,0 +1,47 @@
+#include <QAbstractItemModelTester>
+#include <QTest>
+
+#include "widgets/resultsmodel.h"
+
+namespace kwb {
+
+class ResultsModelTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void rowsStreamInAndShowValues() {
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RunResult run;
+    run.family = "copy";
+    run.variant = "vectorized";
+    run.problem.set("n", "1024");
+    run.stats = {10, 1e-6, 3e-6, 2e-6, 2e-6, 1e-7};
+    run.bandwidth = 2.5e12;
+    run.ceilingBandwidth = 3e12;
+    run.verification = {true, true, 0, 1e-6};
+    model.append(run);
+    run.status = RunStatus::Failed;
+    run.error = "an illegal memory access";
+    run.stats = {};
+    model.append(run);
+
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(ResultsModel::ColumnCount));
+    QCOMPARE(model.data(model.index(0, ResultsModel::MedianColumn)).toString(), QString("2.00 us"));
+    QCOMPARE(
+        model.data(model.index(0, ResultsModel::CeilingColumn), ResultsModel::SortRole).toDouble(),
+        2.5 / 3);
+    QCOMPARE(model.data(model.index(1, ResultsModel::StatusColumn)).toString(), QString("failed"));
+    QCOMPARE(model.data(model.index(1, ResultsModel::MedianColumn)).toString(), QString());
+    QCOMPARE(model.data(model.index(1, ResultsModel::StatusColumn), Qt::ToolTipRole).toString(),
+             QString("an illegal memory access"));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+  }
+};
+
+}  // namespace kwb
+
+QTEST_MAIN(kwb::ResultsModelTest)
+#include "resultsmodel_test.moc"

@@ -1,0 +1,130 @@
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "widgets/metatypes.h"
+#include "widgets/workerclient.h"
+
+namespace kwb {
+
+// The client against the real `kwb worker` (here, typically without a GPU) and against scripted
+// workers that replay the recorded H100 session, crash in the middle of it, or hang.
+class WorkerClientTest : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+
+  QString kwb() const { return KWB_EXECUTABLE; }
+  QStringList storeless() const { return {"--no-store"}; }
+
+  // A shell script standing in for `kwb`: prints hello, then on the first request replays the
+  // recorded run with the request's id, then behaves as told.
+  QString fakeWorker(const QString& name, const QString& afterReplay, int replayLines) {
+    const QString path = dir_.filePath(name);
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    const QString fixture = QString(KWB_FIXTURES_DIR) + "/worker/h100_run.jsonl";
+    file.write(
+        QString("#!/bin/sh\n"
+                "head -n 1 '%1'\n"
+                "read -r request\n"
+                "id=$(echo \"$request\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\n"
+                "sed -n '2,%2p' '%1' | sed \"s/\\\"id\\\":\\\"r1\\\"/\\\"id\\\":\\\"$id\\\"/\"\n"
+                "%3\n")
+            .arg(fixture)
+            .arg(replayLines)
+            .arg(afterReplay)
+            .toUtf8());
+    file.close();
+    file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+    return path;
+  }
+
+  nlohmann::json runRequest() const {
+    return {{"type", "run"},
+            {"family", "copy"},
+            {"variant", "vectorized"},
+            {"params", {{"n", "2^24"}}}};
+  }
+
+ private slots:
+  void catalogAndParameterErrorsFromTheRealWorker() {
+    WorkerClient client(kwb(), storeless());
+    QSignalSpy catalog(&client, &WorkerClient::catalogReceived);
+    QSignalSpy errors(&client, &WorkerClient::jobError);
+    client.requestCatalog();
+    QVERIFY(catalog.wait(10000));
+    const auto families = catalog.at(0).at(0).value<std::vector<FamilyInfo>>();
+    QVERIFY(families.size() >= 2);
+    QCOMPARE(QString::fromStdString(families[0].name), QString("copy"));
+
+    nlohmann::json bad = runRequest();
+    bad["params"]["block_size"] = 100;
+    const QString id = client.submit(bad);
+    QVERIFY(errors.wait(10000));
+    QCOMPARE(errors.at(0).at(0).toString(), id);
+    QCOMPARE(errors.at(0).at(1).toString(), QString("param"));
+    QCOMPARE(errors.at(0).at(3).toString(), QString("block_size"));
+    QVERIFY(!client.busy());
+  }
+
+  void recordedRunStreamsProgressResultAndDone() {
+    WorkerClient client(fakeWorker("replay.sh", "sleep 30", 6), {});
+    QSignalSpy results(&client, &WorkerClient::resultReceived);
+    QSignalSpy done(&client, &WorkerClient::jobDone);
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    const QString id = client.submit(runRequest());
+    QVERIFY(done.wait(10000));
+    QCOMPARE(done.at(0).at(0).toString(), id);
+    QCOMPARE(done.at(0).at(1).toInt(), 1);
+    QCOMPARE(results.count(), 1);
+    const auto run = results.at(0).at(2).value<RunResult>();
+    QCOMPARE(QString::fromStdString(run.variant), QString("vectorized"));
+    QVERIFY(run.bandwidth > 1e12);
+    QVERIFY(progress.count() >= 2);
+    QVERIFY(!client.busy());
+  }
+
+  void crashKeepsPartialResultsAndSaysSo() {
+    // Replays up to and including the result, then dies as a kernel fault would end it.
+    WorkerClient client(fakeWorker("crash.sh", "kill -SEGV $$", 4), {});
+    QSignalSpy results(&client, &WorkerClient::resultReceived);
+    QSignalSpy lost(&client, &WorkerClient::workerLost);
+    const QString id = client.submit(runRequest());
+    QVERIFY(lost.wait(10000));
+    QCOMPARE(results.count(), 1);
+    QCOMPARE(lost.at(0).at(0).toString(), id);
+    const QString sentence = lost.at(0).at(1).toString();
+    QVERIFY2(sentence.contains("crashed") && sentence.contains("1 result"), qPrintable(sentence));
+    // The next job starts a new worker.
+    client.submit(runRequest());
+    QVERIFY(results.wait(10000));
+  }
+
+  void cancelEndsAWorkerThatDoesNotStop() {
+    WorkerClient client(fakeWorker("hang.sh", "sleep 30", 3), {});
+    client.setCancelGraceMs(300);
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    QSignalSpy lost(&client, &WorkerClient::workerLost);
+    const QString id = client.submit(runRequest());
+    QVERIFY(progress.wait(10000));
+    client.cancel(id);
+    QVERIFY(lost.wait(5000));
+    QVERIFY(lost.at(0).at(1).toString().contains("did not stop"));
+  }
+
+  void watchdogEndsASilentWorker() {
+    WorkerClient client(fakeWorker("silent.sh", "sleep 30", 3), {});
+    client.setWatchdogSeconds(0.5);
+    QSignalSpy lost(&client, &WorkerClient::workerLost);
+    client.submit(runRequest());
+    QVERIFY(lost.wait(5000));
+    QVERIFY(lost.at(0).at(1).toString().contains("silent"));
+  }
+};
+
+}  // namespace kwb
+
+QTEST_MAIN(kwb::WorkerClientTest)
+#include "workerclient_test.moc"

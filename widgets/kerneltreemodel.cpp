@@ -1,0 +1,71 @@
+#include "widgets/kerneltreemodel.h"
+
+namespace kwb {
+
+void KernelTreeModel::setCatalog(std::vector<FamilyInfo> families) {
+  beginResetModel();
+  families_ = std::move(families);
+  endResetModel();
+}
+
+const VariantInfo* KernelTreeModel::variant(const QModelIndex& index) const {
+  if (!index.isValid() || index.internalId() == 0) return nullptr;
+  return &families_[index.internalId() - 1].variants[static_cast<std::size_t>(index.row())];
+}
+
+QModelIndex KernelTreeModel::indexOf(const QString& family, const QString& variant) const {
+  for (std::size_t f = 0; f < families_.size(); ++f) {
+    if (QString::fromStdString(families_[f].name) != family) continue;
+    const auto& variants = families_[f].variants;
+    for (std::size_t v = 0; v < variants.size(); ++v)
+      if (QString::fromStdString(variants[v].name) == variant)
+        return createIndex(static_cast<int>(v), 0, static_cast<quintptr>(f + 1));
+  }
+  return {};
+}
+
+QModelIndex KernelTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  if (!hasIndex(row, column, parent)) return {};
+  if (!parent.isValid()) return createIndex(row, column, quintptr{0});
+  return createIndex(row, column, static_cast<quintptr>(parent.row() + 1));
+}
+
+QModelIndex KernelTreeModel::parent(const QModelIndex& child) const {
+  if (!child.isValid() || child.internalId() == 0) return {};
+  return createIndex(static_cast<int>(child.internalId() - 1), 0, quintptr{0});
+}
+
+int KernelTreeModel::rowCount(const QModelIndex& parent) const {
+  if (!parent.isValid()) return static_cast<int>(families_.size());
+  if (parent.column() != 0 || parent.internalId() != 0) return 0;
+  return static_cast<int>(families_[static_cast<std::size_t>(parent.row())].variants.size());
+}
+
+int KernelTreeModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
+
+QVariant KernelTreeModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid()) return {};
+  const auto& family = index.internalId() == 0 ? families_[static_cast<std::size_t>(index.row())]
+                                               : families_[index.internalId() - 1];
+  const VariantInfo* v = variant(index);
+  switch (role) {
+    case Qt::DisplayRole:
+      if (index.column() == NameColumn) return QString::fromStdString(v ? v->name : family.name);
+      return QString::fromStdString(v ? v->summary : family.summary);
+    case Qt::ToolTipRole:
+    case TeachesRole:
+      return v ? QString::fromStdString(v->teaches) : QString::fromStdString(family.summary);
+    case FamilyRole: return QString::fromStdString(family.name);
+    case VariantRole: return v ? QString::fromStdString(v->name) : QString();
+    default: return {};
+  }
+}
+
+QVariant KernelTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  return section == NameColumn ? tr("Kernel") : tr("What it is");
+}
+
+}  // namespace kwb

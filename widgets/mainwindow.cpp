@@ -1,0 +1,326 @@
+#include "widgets/mainwindow.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "core/error.h"
+#include "core/format.h"
+#include "core/sweep.h"
+#include "widgets/kerneltreemodel.h"
+#include "widgets/parameditor.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/sweepplot.h"
+#include "widgets/workerclient.h"
+
+namespace kwb {
+namespace {
+
+std::vector<ParamSpec> withRole(const VariantInfo& variant, ParamRole role) {
+  std::vector<ParamSpec> specs;
+  for (const auto& spec : variant.params)
+    if (spec.role == role) specs.push_back(spec);
+  return specs;
+}
+
+QString etaText(double seconds) {
+  if (seconds < 1) return {};
+  const int s = static_cast<int>(seconds + 0.5);
+  return QObject::tr("about %1 left")
+      .arg(s >= 60 ? QString("%1 min %2 s").arg(s / 60).arg(s % 60) : QString("%1 s").arg(s));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, QWidget* parent)
+    : QMainWindow(parent),
+      worker_(new WorkerClient(std::move(workerProgram), std::move(workerArguments), this)),
+      kernels_(new KernelTreeModel(this)),
+      results_(new ResultsModel(this)) {
+  buildUi();
+  connectWorker();
+  worker_->requestCatalog();
+  worker_->requestDevices();
+}
+
+void MainWindow::buildUi() {
+  setWindowTitle(tr("Kernel Workbench"));
+  auto* splitter = new QSplitter(this);
+
+  auto* left = new QWidget(splitter);
+  auto* leftLayout = new QVBoxLayout(left);
+  tree_ = new QTreeView(left);
+  tree_->setModel(kernels_);
+  tree_->header()->setSectionResizeMode(KernelTreeModel::NameColumn, QHeaderView::ResizeToContents);
+  teaches_ = new QLabel(left);
+  teaches_->setWordWrap(true);
+  teaches_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  teaches_->setMinimumHeight(90);
+  teaches_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  leftLayout->addWidget(tree_, 3);
+  leftLayout->addWidget(new QLabel(tr("<b>What this teaches</b>"), left));
+  leftLayout->addWidget(teaches_, 1);
+
+  auto* middle = new QWidget(splitter);
+  auto* middleLayout = new QVBoxLayout(middle);
+  auto* problemBox = new QGroupBox(tr("Problem"), middle);
+  problem_ = new ParamEditor(problemBox);
+  (new QVBoxLayout(problemBox))->addWidget(problem_);
+  auto* launchBox = new QGroupBox(tr("Launch configuration"), middle);
+  launch_ = new ParamEditor(launchBox);
+  (new QVBoxLayout(launchBox))->addWidget(launch_);
+  auto* sweepBox = new QGroupBox(tr("Sweep (one or two parameters)"), middle);
+  auto* sweepForm = new QFormLayout(sweepBox);
+  for (int i = 0; i < 2; ++i) {
+    axis_[i] = new QLineEdit(sweepBox);
+    axis_[i]->setPlaceholderText(i == 0 ? "block_size=64,128,256  or  n=2^20:2^28:*4"
+                                        : tr("optional"));
+    axis_[i]->setClearButtonEnabled(true);
+    sweepForm->addRow(tr("Axis %1").arg(i + 1), axis_[i]);
+    connect(axis_[i], &QLineEdit::textChanged, this, [this] {
+      sweepAxes();
+      updateButtons();
+    });
+  }
+  axisError_ = new QLabel(sweepBox);
+  axisError_->setStyleSheet("color: #b41e1e");
+  axisError_->setWordWrap(true);
+  axisError_->hide();
+  sweepForm->addRow(axisError_);
+  auto* measureBox = new QGroupBox(tr("Measurement"), middle);
+  auto* measureForm = new QFormLayout(measureBox);
+  budget_ = new QDoubleSpinBox(measureBox);
+  budget_->setRange(0.01, 60);
+  budget_->setValue(0.5);
+  budget_->setSuffix(" s");
+  budget_->setToolTip(
+      tr("Timing budget per point: sampling stops when the spread is below 0.5 % "
+         "or this time is spent"));
+  measureForm->addRow(tr("Budget per point"), budget_);
+
+  auto* buttons = new QHBoxLayout;
+  run_ = new QPushButton(tr("Run"), middle);
+  sweep_ = new QPushButton(tr("Sweep"), middle);
+  stop_ = new QPushButton(tr("Stop"), middle);
+  buttons->addWidget(run_);
+  buttons->addWidget(sweep_);
+  buttons->addWidget(stop_);
+  progress_ = new QProgressBar(middle);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  eta_ = new QLabel(middle);
+  message_ = new QLabel(middle);
+  message_->setWordWrap(true);
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  middleLayout->addWidget(problemBox);
+  middleLayout->addWidget(launchBox);
+  middleLayout->addWidget(sweepBox);
+  middleLayout->addWidget(measureBox);
+  middleLayout->addLayout(buttons);
+  middleLayout->addWidget(progress_);
+  middleLayout->addWidget(eta_);
+  middleLayout->addWidget(message_);
+  middleLayout->addStretch();
+
+  tabs_ = new QTabWidget(splitter);
+  table_ = new QTableView(tabs_);
+  table_->setModel(results_);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->verticalHeader()->hide();
+  plot_ = new SweepPlot(tabs_);
+  tabs_->addTab(plot_, tr("Sweep plot"));
+  tabs_->addTab(table_, tr("Results"));
+
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(2, 5);
+  setCentralWidget(splitter);
+  device_ = new QLabel(tr("Looking for a CUDA device..."), this);
+  statusBar()->addPermanentWidget(device_);
+
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          &MainWindow::onVariantSelected);
+  connect(problem_, &ParamEditor::valuesChanged, this, &MainWindow::updateButtons);
+  connect(launch_, &ParamEditor::valuesChanged, this, &MainWindow::updateButtons);
+  connect(run_, &QPushButton::clicked, this, [this] { start(false); });
+  connect(sweep_, &QPushButton::clicked, this, [this] { start(true); });
+  connect(stop_, &QPushButton::clicked, this, [this] {
+    if (!job_.isEmpty()) worker_->cancel(job_);
+    message_->setText(tr("Stopping..."));
+  });
+  updateButtons();
+}
+
+void MainWindow::connectWorker() {
+  connect(worker_, &WorkerClient::catalogReceived, this, [this](const auto& families) {
+    kernels_->setCatalog(families);
+    tree_->expandAll();
+    QModelIndex first = kernels_->index(0, 0, kernels_->index(0, 0));
+    if (pending_) first = kernels_->indexOf(pending_->family, pending_->variant);
+    tree_->setCurrentIndex(first);
+    emit catalogShown();
+    if (pending_ && !pending_->axes.isEmpty()) {
+      for (int i = 0; i < pending_->axes.size() && i < 2; ++i) axis_[i]->setText(pending_->axes[i]);
+      start(true);
+    }
+    pending_.reset();
+  });
+  connect(worker_, &WorkerClient::devicesReceived, this, [this](const auto& devices) {
+    hasDevice_ = !devices.empty();
+    if (hasDevice_) {
+      const DeviceInfo& d = devices.front();
+      device_->setText(QString("%1 (sm_%2, %3 SMs, peak %4)")
+                           .arg(QString::fromStdString(d.name))
+                           .arg(d.ccMajor * 10 + d.ccMinor)
+                           .arg(d.smCount)
+                           .arg(QString::fromStdString(formatBandwidth(d.peakBandwidth))));
+    }
+    updateButtons();
+  });
+  connect(worker_, &WorkerClient::noDevice, this, [this](const QString& message) {
+    hasDevice_ = false;
+    QString sentence = message;
+    if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
+    device_->setText(tr("%1. History, plots and export still work.").arg(sentence));
+    updateButtons();
+  });
+  connect(worker_, &WorkerClient::progress, this,
+          [this](const QString& id, int done, int total, double eta, const QString& text) {
+            if (id != job_) return;
+            if (total > 0) {
+              progress_->setRange(0, total);
+              progress_->setValue(done);
+            }
+            eta_->setText(etaText(eta));
+            message_->setText(text);
+          });
+  connect(worker_, &WorkerClient::resultReceived, this,
+          [this](const QString& id, int, const RunResult& run, qint64) {
+            if (id != job_) return;
+            results_->append(run);
+            if (!sweptParam_.isEmpty())
+              plot_->setRuns(results_->runs(), sweptParam_,
+                             selected_ && sweptParam_.toStdString() == selected_->sizeParam);
+          });
+  connect(worker_, &WorkerClient::jobDone, this,
+          [this](const QString& id, int completed, bool cancelled) {
+            if (id != job_) return;
+            endJob(cancelled ? tr("Stopped after %n point(s).", nullptr, completed)
+                             : tr("Done: %n point(s).", nullptr, completed));
+          });
+  connect(worker_, &WorkerClient::jobError, this,
+          [this](const QString& id, const QString&, const QString& message, const QString& param) {
+            if (!id.isEmpty() && id != job_) return;
+            if (!param.isEmpty() && !problem_->showError(param, message))
+              launch_->showError(param, message);
+            if (id == job_) endJob(message);
+          });
+  connect(worker_, &WorkerClient::workerLost, this,
+          [this](const QString& id, const QString& sentence) {
+            if (id == job_) endJob(sentence);
+          });
+}
+
+void MainWindow::selectWhenReady(const QString& family, const QString& variant,
+                                 QStringList sweepAxes) {
+  pending_ = Pending{family, variant, std::move(sweepAxes)};
+}
+
+void MainWindow::onVariantSelected() {
+  const VariantInfo* variant = kernels_->variant(tree_->currentIndex());
+  if (!variant) {
+    selected_.reset();
+    teaches_->setText(tree_->currentIndex().data(KernelTreeModel::TeachesRole).toString());
+    problem_->setSpecs({});
+    launch_->setSpecs({});
+  } else {
+    selected_ = *variant;
+    teaches_->setText(QString::fromStdString(variant->teaches));
+    problem_->setSpecs(withRole(*variant, ParamRole::Problem));
+    launch_->setSpecs(withRole(*variant, ParamRole::Launch));
+  }
+  sweepAxes();
+  updateButtons();
+}
+
+std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
+  std::vector<std::string> axes;
+  QString error;
+  for (auto* edit : axis_) {
+    const QString text = edit->text().trimmed();
+    if (text.isEmpty()) continue;
+    if (!selected_) break;
+    try {
+      parseSweepAxis(text.toStdString(), selected_->params);
+      axes.push_back(text.toStdString());
+    } catch (const Error& e) {
+      error = QString::fromStdString(e.what());
+    }
+  }
+  axisError_->setText(error);
+  axisError_->setVisible(!error.isEmpty());
+  if (!error.isEmpty()) return std::nullopt;
+  return axes;
+}
+
+void MainWindow::updateButtons() {
+  const bool idle = job_.isEmpty();
+  const bool ready = idle && hasDevice_ && selected_ && problem_->isValid() && launch_->isValid();
+  const auto axes = sweepAxes();
+  run_->setEnabled(ready);
+  sweep_->setEnabled(ready && axes && !axes->empty());
+  stop_->setEnabled(!idle);
+}
+
+void MainWindow::start(bool sweep) {
+  if (!selected_) return;
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [name, value] : problem_->values()) params[name] = value;
+  for (const auto& [name, value] : launch_->values()) params[name] = value;
+  nlohmann::json request = {{"type", sweep ? "sweep" : "run"},
+                            {"family", selected_->family},
+                            {"variant", selected_->name},
+                            {"params", params},
+                            {"options", {{"budget_s", budget_->value()}}}};
+  sweptParam_.clear();
+  if (sweep) {
+    const auto axes = sweepAxes();
+    if (!axes || axes->empty()) return;
+    request["axes"] = *axes;
+    sweptParam_ = QString::fromStdString(parseSweepAxis(axes->front(), selected_->params).param);
+  }
+  results_->clear();
+  plot_->setRuns({}, sweptParam_, false);
+  progress_->setRange(0, 0);  // busy until the first progress message gives a total
+  eta_->clear();
+  message_->setText(tr("Starting..."));
+  // The watchdog allows a point its budget several times over, plus verification and start-up.
+  worker_->setWatchdogSeconds(std::max(120.0, 20 * budget_->value()));
+  job_ = worker_->submit(request);
+  tabs_->setCurrentWidget(sweep ? static_cast<QWidget*>(plot_) : table_);
+  updateButtons();
+}
+
+void MainWindow::endJob(const QString& message) {
+  job_.clear();
+  progress_->setRange(0, 1);
+  progress_->setValue(1);
+  eta_->clear();
+  message_->setText(message);
+  updateButtons();
+  emit jobEnded();
+}
+
+}  // namespace kwb

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <QMainWindow>
+
+#include <optional>
+
+#include "core/variantinfo.h"
+
+class QLabel;
+class QLineEdit;
+class QDoubleSpinBox;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace kwb {
+
+class KernelTreeModel;
+class ParamEditor;
+class ResultsModel;
+class SweepPlot;
+class WorkerClient;
+
+// The workbench window: pick a kernel, set its problem and launch configuration, run it or sweep
+// it in a worker process, and watch the results and the sweep plot fill in as they arrive.
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  MainWindow(QString workerProgram, QStringList workerArguments, QWidget* parent = nullptr);
+
+  // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
+  // start a sweep over the given axes ("n=2^20:2^28:*4").
+  void selectWhenReady(const QString& family, const QString& variant, QStringList sweepAxes);
+
+ signals:
+  void catalogShown();
+  void jobEnded();
+
+ private:
+  void buildUi();
+  void connectWorker();
+  void onVariantSelected();
+  void start(bool sweep);
+  void endJob(const QString& message);
+  std::optional<std::vector<std::string>> sweepAxes();
+  void updateButtons();
+
+  WorkerClient* worker_;
+  KernelTreeModel* kernels_;
+  ResultsModel* results_;
+  QTreeView* tree_;
+  QLabel* teaches_;
+  ParamEditor* problem_;
+  ParamEditor* launch_;
+  QLineEdit* axis_[2];
+  QLabel* axisError_;
+  QDoubleSpinBox* budget_;
+  QPushButton* run_;
+  QPushButton* sweep_;
+  QPushButton* stop_;
+  QProgressBar* progress_;
+  QLabel* eta_;
+  QLabel* message_;
+  QTabWidget* tabs_;
+  QTableView* table_;
+  SweepPlot* plot_;
+  QLabel* device_;
+
+  std::optional<VariantInfo> selected_;
+  QString job_;
+  QString sweptParam_;
+  bool hasDevice_ = false;
+  struct Pending {
+    QString family, variant;
+    QStringList axes;
+  };
+  std::optional<Pending> pending_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,25 @@
+#pragma once
+
+// Core value types that travel in signals: declared so that queued connections and QSignalSpy
+// can copy them.
+#include <QMetaType>
+
+#include <vector>
+
+#include "core/deviceinfo.h"
+#include "core/runresult.h"
+#include "core/variantinfo.h"
+
+Q_DECLARE_METATYPE(kwb::RunResult)
+Q_DECLARE_METATYPE(std::vector<kwb::FamilyInfo>)
+Q_DECLARE_METATYPE(std::vector<kwb::DeviceInfo>)
+
+namespace kwb {
+
+inline void registerMetaTypes() {
+  qRegisterMetaType<kwb::RunResult>();
+  qRegisterMetaType<std::vector<kwb::FamilyInfo>>();
+  qRegisterMetaType<std::vector<kwb::DeviceInfo>>();
+}
+
+}  // namespace kwb

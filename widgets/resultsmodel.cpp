@@ -1,0 +1,114 @@
+#include "widgets/resultsmodel.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "core/format.h"
+
+namespace kwb {
+namespace {
+
+QString text(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+QString verificationText(const Verification& v) {
+  if (!v.checked) return QObject::tr("not checked");
+  return QString("%1 (error %2, tolerance %3)")
+      .arg(v.passed ? QObject::tr("passed") : QObject::tr("FAILED"))
+      .arg(v.relError, 0, 'g', 2)
+      .arg(v.tolerance, 0, 'g', 2);
+}
+
+}  // namespace
+
+void ResultsModel::clear() {
+  beginResetModel();
+  runs_.clear();
+  endResetModel();
+}
+
+void ResultsModel::append(const RunResult& run) {
+  const int row = static_cast<int>(runs_.size());
+  beginInsertRows({}, row, row);
+  runs_.push_back(run);
+  endInsertRows();
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+}
+
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const RunResult& r = runs_[static_cast<std::size_t>(index.row())];
+  const bool timed = r.stats.count > 0;
+  if (role == SortRole) {
+    switch (index.column()) {
+      case PointColumn: return index.row();
+      case MedianColumn: return r.stats.median;
+      case MinColumn: return r.stats.min;
+      case MaxColumn: return r.stats.max;
+      case SpreadColumn: return r.stats.relStddev();
+      case BandwidthColumn: return r.bandwidth;
+      case CeilingColumn: return r.ceilingFraction();
+      case PeakColumn: return r.peakFraction();
+      default: role = Qt::DisplayRole;
+    }
+  }
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case PointColumn: return index.row() + 1;
+      case ParamsColumn:
+        return text(r.variant + "  " + r.problem.toText() + "  " + r.launch.toText());
+      case StatusColumn: return text(std::string(toString(r.status)));
+      case MedianColumn: return timed ? text(formatSeconds(r.stats.median)) : QString();
+      case MinColumn: return timed ? text(formatSeconds(r.stats.min)) : QString();
+      case MaxColumn: return timed ? text(formatSeconds(r.stats.max)) : QString();
+      case SpreadColumn: return timed ? text(formatPercent(r.stats.relStddev())) : QString();
+      case BandwidthColumn: return timed ? text(formatBandwidth(r.bandwidth)) : QString();
+      case CeilingColumn:
+        return timed && r.ceilingBandwidth > 0 ? text(formatPercent(r.ceilingFraction()))
+                                               : QString();
+      case PeakColumn:
+        return timed && r.peakBandwidth > 0 ? text(formatPercent(r.peakFraction())) : QString();
+      case VerificationColumn: return verificationText(r.verification);
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    if (!r.error.empty()) return text(r.error);
+    if (index.column() == ParamsColumn) return text("derived: " + r.derived.toText());
+    return {};
+  }
+  if (role == Qt::ForegroundRole && r.status != RunStatus::Ok) return QBrush(QColor(180, 30, 30));
+  if (role == Qt::TextAlignmentRole && index.column() >= MedianColumn &&
+      index.column() <= PeakColumn)
+    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case PointColumn: return tr("#");
+    case ParamsColumn: return tr("Variant and parameters");
+    case StatusColumn: return tr("Status");
+    case MedianColumn: return tr("Median");
+    case MinColumn: return tr("Min");
+    case MaxColumn: return tr("Max");
+    case SpreadColumn: return tr("Std. dev.");
+    case BandwidthColumn: return tr("Bandwidth");
+    case CeilingColumn: return tr("Of copy ceiling");
+    case PeakColumn: return tr("Of peak");
+    case VerificationColumn: return tr("Verification");
+    default: return {};
+  }
+}
+
+}  // namespace kwb

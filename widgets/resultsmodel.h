@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+#include "core/runresult.h"
+
+namespace kwb {
+
+// The results of the current run or sweep, one row per point, as they stream in from the worker.
+class ResultsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    PointColumn,
+    ParamsColumn,
+    StatusColumn,
+    MedianColumn,
+    MinColumn,
+    MaxColumn,
+    SpreadColumn,
+    BandwidthColumn,
+    CeilingColumn,
+    PeakColumn,
+    VerificationColumn,
+    ColumnCount
+  };
+  // SortRole gives numbers for the numeric columns, so that sorting is by value, not by text.
+  enum Role { SortRole = Qt::UserRole + 1 };
+
+  using QAbstractTableModel::QAbstractTableModel;
+
+  void clear();
+  void append(const RunResult& run);
+  const std::vector<RunResult>& runs() const { return runs_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<RunResult> runs_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/deviceinfo.h"
+#include "core/runresult.h"
+#include "core/variantinfo.h"
+
+namespace kwb {
+
+// The GUI's side of the worker protocol (docs/protocol.md): starts `kwb worker` as a child
+// process, sends requests, and turns reply lines into signals on the GUI thread. A worker that
+// dies, or that stays silent past a job's watchdog, is reported in one sentence; the next request
+// starts a new one. Results already received are the caller's: they are never taken back.
+class WorkerClient : public QObject {
+  Q_OBJECT
+
+ public:
+  WorkerClient(QString program, QStringList arguments, QObject* parent = nullptr);
+  ~WorkerClient() override;
+
+  // Sends a request (its "v" and "id" are filled in) and returns its id. Run and sweep requests
+  // are jobs: they end with jobDone, jobError or workerLost.
+  QString submit(nlohmann::json request);
+  void requestCatalog();
+  void requestDevices();
+  // Asks the worker to stop a job; one that has not ended after the grace period ends the worker.
+  void cancel(const QString& id);
+  // Ends the worker now, without waiting; running jobs are reported through workerLost.
+  void kill();
+
+  bool running() const { return process_.state() != QProcess::NotRunning; }
+  bool busy() const { return !jobs_.empty(); }
+
+  // Silence allowed within a job before the watchdog ends the worker: the longest a single point
+  // may take (timing budget, verification, the copy ceiling's first measurement).
+  void setWatchdogSeconds(double seconds) { watchdogSeconds_ = seconds; }
+  void setCancelGraceMs(int ms) { cancelGraceMs_ = ms; }
+
+ signals:
+  void helloReceived(const QString& appVersion);
+  void catalogReceived(const std::vector<kwb::FamilyInfo>& families);
+  void devicesReceived(const std::vector<kwb::DeviceInfo>& devices);
+  // No CUDA device, in the worker's words.
+  void noDevice(const QString& message);
+  void progress(const QString& id, int done, int total, double etaSeconds, const QString& text);
+  void resultReceived(const QString& id, int index, const kwb::RunResult& run, qint64 runId);
+  void jobDone(const QString& id, int completed, bool cancelled);
+  // A request refused or failed; param names the parameter at fault, if one is.
+  void jobError(const QString& id, const QString& code, const QString& message,
+                const QString& param);
+  // The worker ended while id was running: one sentence saying so and why.
+  void workerLost(const QString& id, const QString& sentence);
+
+ private:
+  void ensureStarted();
+  void readLines();
+  void handle(const nlohmann::json& message);
+  void onFinished(int exitCode, QProcess::ExitStatus status);
+  void armWatchdog();
+  void onWatchdog();
+
+  struct Job {
+    QString label;  // family/variant, for the sentences
+    int completed = 0;
+  };
+
+  QString program_;
+  QStringList arguments_;
+  QProcess process_;
+  QByteArray pending_;
+  QTimer watchdog_;
+  QTimer cancelGrace_;
+  std::map<QString, Job> jobs_;
+  QString lostReason_;  // set when we end the worker ourselves
+  double watchdogSeconds_ = 120;
+  int cancelGraceMs_ = 3000;
+  int nextId_ = 1;
+};
+
+}  // namespace kwb
