@@ -12,6 +12,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -79,7 +80,18 @@ void MainWindow::buildUi() {
   (new QVBoxLayout(problemBox))->addWidget(problem_);
   auto* launchBox = new QGroupBox(tr("Launch configuration"), middle);
   launch_ = new ParamEditor(launchBox);
-  (new QVBoxLayout(launchBox))->addWidget(launch_);
+  auto* launchLayout = new QVBoxLayout(launchBox);
+  launchLayout->addWidget(launch_);
+  derived_ = new QLabel(launchBox);
+  derived_->setWordWrap(true);
+  derived_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  derived_->setToolTip(tr("What the variant computes from these parameters on this device"));
+  launchLayout->addWidget(derived_);
+  // Typing fast asks once: the worker is asked when the values have rested this long.
+  derivedDelay_ = new QTimer(this);
+  derivedDelay_->setSingleShot(true);
+  derivedDelay_->setInterval(150);
+  connect(derivedDelay_, &QTimer::timeout, this, &MainWindow::requestDerived);
   auto* sweepBox = new QGroupBox(tr("Sweep (one or two parameters)"), middle);
   auto* sweepForm = new QFormLayout(sweepBox);
   for (int i = 0; i < 2; ++i) {
@@ -152,8 +164,11 @@ void MainWindow::buildUi() {
 
   connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &MainWindow::onVariantSelected);
-  connect(problem_, &ParamEditor::valuesChanged, this, &MainWindow::updateButtons);
-  connect(launch_, &ParamEditor::valuesChanged, this, &MainWindow::updateButtons);
+  for (auto* editor : {problem_, launch_})
+    connect(editor, &ParamEditor::valuesChanged, this, [this] {
+      updateButtons();
+      derivedDelay_->start();
+    });
   connect(run_, &QPushButton::clicked, this, [this] { start(false); });
   connect(sweep_, &QPushButton::clicked, this, [this] { start(true); });
   connect(stop_, &QPushButton::clicked, this, [this] {
@@ -196,6 +211,22 @@ void MainWindow::connectWorker() {
     device_->setText(tr("%1. History, plots and export still work.").arg(sentence));
     updateButtons();
   });
+  connect(worker_, &WorkerClient::resolved, this,
+          [this](const QString& id, const ParamSet&, const ParamSet& derived, qint64 bytes,
+                 const QString& device, const QString& noDevice) {
+            if (id != resolveId_) return;
+            if (!noDevice.isEmpty()) {
+              derived_->setText(tr("Grid and waves need a device: %1").arg(noDevice));
+              return;
+            }
+            QStringList lines;
+            for (const auto& [name, value] : derived.values())
+              lines << QString("%1: <b>%2</b>")
+                           .arg(QString::fromStdString(name), QString::fromStdString(value));
+            lines << tr("bytes to move: <b>%1</b>")
+                         .arg(QString::fromStdString(formatBytes(static_cast<double>(bytes))));
+            derived_->setText(tr("On %1:<br>").arg(device) + lines.join(" &nbsp; "));
+          });
   connect(worker_, &WorkerClient::progress, this,
           [this](const QString& id, int done, int total, double eta, const QString& text) {
             if (id != job_) return;
@@ -222,7 +253,8 @@ void MainWindow::connectWorker() {
           });
   connect(worker_, &WorkerClient::jobError, this,
           [this](const QString& id, const QString&, const QString& message, const QString& param) {
-            if (!id.isEmpty() && id != job_) return;
+            if (id == resolveId_) derived_->setText(tr("Not valid: %1").arg(message));
+            if (!id.isEmpty() && id != job_ && id != resolveId_) return;
             if (!param.isEmpty() && !problem_->showError(param, message))
               launch_->showError(param, message);
             if (id == job_) endJob(message);
@@ -253,6 +285,21 @@ void MainWindow::onVariantSelected() {
   }
   sweepAxes();
   updateButtons();
+  derived_->clear();
+  requestDerived();
+}
+
+nlohmann::json MainWindow::currentParams() const {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [name, value] : problem_->values()) params[name] = value;
+  for (const auto& [name, value] : launch_->values()) params[name] = value;
+  return params;
+}
+
+void MainWindow::requestDerived() {
+  resolveId_.clear();
+  if (!selected_ || !problem_->isValid() || !launch_->isValid()) return;
+  resolveId_ = worker_->requestResolve(selected_->family, selected_->name, currentParams());
 }
 
 std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
@@ -286,13 +333,10 @@ void MainWindow::updateButtons() {
 
 void MainWindow::start(bool sweep) {
   if (!selected_) return;
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& [name, value] : problem_->values()) params[name] = value;
-  for (const auto& [name, value] : launch_->values()) params[name] = value;
   nlohmann::json request = {{"type", sweep ? "sweep" : "run"},
                             {"family", selected_->family},
                             {"variant", selected_->name},
-                            {"params", params},
+                            {"params", currentParams()},
                             {"options", {{"budget_s", budget_->value()}}}};
   sweptParam_.clear();
   if (sweep) {

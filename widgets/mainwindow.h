@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "core/variantinfo.h"
 
 class QLabel;
@@ -13,6 +15,7 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+class QTimer;
 class QTreeView;
 
 namespace kwb {
@@ -47,6 +50,8 @@ class MainWindow : public QMainWindow {
   void endJob(const QString& message);
   std::optional<std::vector<std::string>> sweepAxes();
   void updateButtons();
+  void requestDerived();
+  nlohmann::json currentParams() const;
 
   WorkerClient* worker_;
   KernelTreeModel* kernels_;
@@ -56,6 +61,9 @@ class MainWindow : public QMainWindow {
   ParamEditor* problem_;
   ParamEditor* launch_;
   QLineEdit* axis_[2];
+  QLabel* derived_;
+  QTimer* derivedDelay_;
+  QString resolveId_;
   QLabel* axisError_;
   QDoubleSpinBox* budget_;
   QPushButton* run_;

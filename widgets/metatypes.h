@@ -11,6 +11,7 @@
 #include "core/variantinfo.h"
 
 Q_DECLARE_METATYPE(kwb::RunResult)
+Q_DECLARE_METATYPE(kwb::ParamSet)
 Q_DECLARE_METATYPE(std::vector<kwb::FamilyInfo>)
 Q_DECLARE_METATYPE(std::vector<kwb::DeviceInfo>)
 
@@ -18,6 +19,7 @@ namespace kwb {
 
 inline void registerMetaTypes() {
   qRegisterMetaType<kwb::RunResult>();
+  qRegisterMetaType<kwb::ParamSet>();
   qRegisterMetaType<std::vector<kwb::FamilyInfo>>();
   qRegisterMetaType<std::vector<kwb::DeviceInfo>>();
 }

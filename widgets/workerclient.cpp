@@ -72,6 +72,12 @@ void WorkerClient::requestDevices() {
   submit(protocol::devicesRequest(""));
 }
 
+QString WorkerClient::requestResolve(const std::string& family, const std::string& variant,
+                                     const nlohmann::json& params) {
+  return submit(
+      {{"type", "resolve"}, {"family", family}, {"variant", variant}, {"params", params}});
+}
+
 void WorkerClient::cancel(const QString& id) {
   if (!jobs_.contains(id) || !running()) return;
   process_.write(QByteArray::fromStdString(
@@ -115,6 +121,13 @@ void WorkerClient::handle(const nlohmann::json& message) {
       for (const auto& device : message.at("devices"))
         devices.push_back(deviceInfoFromJson(device));
       emit devicesReceived(devices);
+    } else if (type == "resolved") {
+      const auto& derived = message.at("derived");
+      const auto& bytes = message.at("bytes");
+      emit resolved(id, paramSetFromJson(message.at("params")),
+                    derived.is_null() ? ParamSet() : paramSetFromJson(derived),
+                    bytes.is_number() ? bytes.get<qint64>() : -1, str(message, "device"),
+                    str(message, "no_device"));
     } else if (type == "progress") {
       emit progress(id, message.value("done", 0), message.value("total", 0),
                     message.value("eta_s", 0.0), str(message, "text"));

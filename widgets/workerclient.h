@@ -33,6 +33,10 @@ class WorkerClient : public QObject {
   QString submit(nlohmann::json request);
   void requestCatalog();
   void requestDevices();
+  // Asks what a variant derives from these parameters on the worker's device; answered by
+  // resolved or jobError with the returned id.
+  QString requestResolve(const std::string& family, const std::string& variant,
+                         const nlohmann::json& params);
   // Asks the worker to stop a job; one that has not ended after the grace period ends the worker.
   void cancel(const QString& id);
   // Ends the worker now, without waiting; running jobs are reported through workerLost.
@@ -52,6 +56,9 @@ class WorkerClient : public QObject {
   void devicesReceived(const std::vector<kwb::DeviceInfo>& devices);
   // No CUDA device, in the worker's words.
   void noDevice(const QString& message);
+  // derived and bytes are empty and noDevice says why where the worker has no device.
+  void resolved(const QString& id, const kwb::ParamSet& params, const kwb::ParamSet& derived,
+                qint64 bytes, const QString& device, const QString& noDevice);
   void progress(const QString& id, int done, int total, double etaSeconds, const QString& text);
   void resultReceived(const QString& id, int index, const kwb::RunResult& run, qint64 runId);
   void jobDone(const QString& id, int completed, bool cancelled);

@@ -40,12 +40,8 @@ std::string valueText(const json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-// Reads a run or sweep request into a validated job; throws Error(Usage/Param) as the CLI does.
-std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
-  const json& body = message.body;
-  auto job = std::make_shared<Job>();
-  job->id = message.id;
-  job->type = message.type;
+// The family, variant and parameters of a request, as the CLI would have read them.
+MeasureCliOptions kernelOf(const json& body) {
   MeasureCliOptions o;
   o.family = body.value("family", "");
   o.variant = body.value("variant", "");
@@ -53,6 +49,16 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   if (!params.is_object()) throw Error(ErrorKind::Usage, "\"params\" must be an object");
   for (const auto& [name, value] : params.items())
     o.params.push_back(name + "=" + valueText(value));
+  return o;
+}
+
+// Reads a run or sweep request into a validated job; throws Error(Usage/Param) as the CLI does.
+std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
+  const json& body = message.body;
+  auto job = std::make_shared<Job>();
+  job->id = message.id;
+  job->type = message.type;
+  MeasureCliOptions o = kernelOf(body);
   const json options = body.value("options", json::object());
   if (!options.is_object()) throw Error(ErrorKind::Usage, "\"options\" must be an object");
   try {
@@ -85,10 +91,33 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   return job;
 }
 
+// A resolve request: the parameters with defaults applied and, where there is a device, what the
+// variant derives from them there (grid, blocks per SM, waves, ...) and the bytes it moves.
+json resolveReply(const protocol::Message& message, int deviceOrdinal) {
+  const MeasureCliOptions o = kernelOf(message.body);
+  const Registry& registry = Registry::instance();
+  const ParamSet params = registry.resolve(o.family, o.variant, o.rawParams());
+  json reply = {{"v", protocol::kVersion},  {"type", "resolved"}, {"id", message.id},
+                {"params", toJson(params)}, {"derived", nullptr}, {"bytes", nullptr},
+                {"device", nullptr}};
+  const auto devices = queryDevices();
+  if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size()) {
+    reply["no_device"] =
+        devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal);
+    return reply;
+  }
+  const DeviceInfo& device = devices[static_cast<std::size_t>(deviceOrdinal)];
+  const auto workload = registry.find(o.family, o.variant).create(params, device);
+  reply["derived"] = toJson(workload->derived());
+  reply["bytes"] = workload->bytesMoved();
+  reply["device"] = device.name;
+  return reply;
+}
+
 class Worker {
  public:
   Worker(std::ostream& out, RunStore* store, int deviceOrdinal)
-      : out_(out), executor_(store, deviceOrdinal), store_(store) {}
+      : out_(out), executor_(store, deviceOrdinal), store_(store), deviceOrdinal_(deviceOrdinal) {}
 
   int serve(std::istream& in) {
     send(protocol::hello(kAppVersion));
@@ -124,6 +153,8 @@ class Worker {
         send(protocol::list(message.id, Registry::instance().families()));
       } else if (message.type == "run" || message.type == "sweep") {
         enqueue(parseMeasureJob(message));
+      } else if (message.type == "resolve") {
+        send(resolveReply(message, deviceOrdinal_));
       } else if (message.type == "devices") {
         // Cheap and thread-safe: answered at once, even while a job runs.
         auto devices = queryDevices();
@@ -136,7 +167,7 @@ class Worker {
       } else {
         throw Error(ErrorKind::Usage,
                     "unknown request type '" + message.type +
-                        "'; allowed: run, sweep, devices, list, cancel, shutdown");
+                        "'; allowed: run, sweep, resolve, devices, list, cancel, shutdown");
       }
     } catch (const Error& error) {
       send(protocol::error(message.id, error));
@@ -239,6 +270,7 @@ class Worker {
   std::mutex outMutex_;
   JobExecutor executor_;
   RunStore* store_;
+  int deviceOrdinal_;
   std::mutex jobsMutex_;
   std::condition_variable jobsChanged_;
   std::deque<std::shared_ptr<Job>> queue_;
