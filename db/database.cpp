@@ -123,21 +123,24 @@ std::string Statement::text(int column) const {
   return p ? reinterpret_cast<const char*>(p) : "";
 }
 
-Transaction::Transaction(Database& db) : db_(db) {
-  db_.exec("BEGIN IMMEDIATE");
+// Inside another transaction a savepoint stands in, so that writes compose: a batch of inserts
+// can run as one transaction while each insert keeps its own all-or-nothing guarantee.
+Transaction::Transaction(Database& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+  db_.exec(nested_ ? "SAVEPOINT kwb_nested" : "BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction() {
   if (!done_) {
     try {
-      db_.exec("ROLLBACK");
+      db_.exec(nested_ ? "ROLLBACK TO kwb_nested; RELEASE kwb_nested" : "ROLLBACK");
     } catch (...) {  // a failed rollback leaves SQLite to roll back on close
     }
   }
 }
 
 void Transaction::commit() {
-  db_.exec("COMMIT");
+  db_.exec(nested_ ? "RELEASE kwb_nested" : "COMMIT");
   done_ = true;
 }
 

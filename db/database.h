@@ -72,6 +72,7 @@ class Transaction {
 
  private:
   Database& db_;
+  bool nested_;
   bool done_ = false;
 };
 

@@ -109,7 +109,7 @@ Where buildWhere(const HistoryFilter& f) {
   if (!f.text.empty()) {
     const std::string p = w.param(likePattern(f.text));
     w.add(
-        "(r.family || ' ' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
+        "(r.family || '/' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
         "r.error LIKE " +
         p +
         " ESCAPE '\\' OR EXISTS (SELECT 1 FROM tags t WHERE t.run_id = "
@@ -254,6 +254,12 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
 }
 
 std::vector<RunRecord> RunStore::query(const HistoryFilter& filter) {
+  std::vector<RunRecord> out;
+  forEach(filter, [&](RunRecord&& record) { out.push_back(std::move(record)); });
+  return out;
+}
+
+void RunStore::forEach(const HistoryFilter& filter, const std::function<void(RunRecord&&)>& visit) {
   const Where where = buildWhere(filter);
   std::string sql = std::string("SELECT ") + kRunColumns +
                     " FROM runs r LEFT JOIN devices d ON d.id = r.device_id" + where.sql +
@@ -263,9 +269,7 @@ std::vector<RunRecord> RunStore::query(const HistoryFilter& filter) {
     sql += " LIMIT " + std::to_string(filter.limit) + " OFFSET " + std::to_string(filter.offset);
   auto s = db_->prepare(sql);
   where.bind(s);
-  std::vector<RunRecord> out;
-  while (s.step()) out.push_back(readRun(s));
-  return out;
+  while (s.step()) visit(readRun(s));
 }
 
 std::size_t RunStore::count(const HistoryFilter& filter) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -52,6 +53,9 @@ class RunStore {
   std::int64_t insertRun(const RunResult& result, std::optional<std::int64_t> sweepId = {});
 
   std::vector<RunRecord> query(const HistoryFilter& filter);
+  // The same runs one at a time, so that a caller keeping less than a RunRecord per run never
+  // holds them all.
+  void forEach(const HistoryFilter& filter, const std::function<void(RunRecord&&)>& visit);
   std::size_t count(const HistoryFilter& filter);
   // One run in full: samples and metrics included.
   std::optional<RunRecord> run(std::int64_t id);

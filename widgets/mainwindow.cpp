@@ -16,12 +16,27 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+
+#include <fstream>
+
+#include <qcustomplot.h>
+
 #include "core/error.h"
 #include "core/format.h"
 #include "core/sweep.h"
+#include "db/exporter.h"
+#include "widgets/chartexport.h"
+#include "widgets/chartexportdialog.h"
+#include "widgets/heatmapplot.h"
+#include "widgets/historymodel.h"
+#include "widgets/historypage.h"
 #include "widgets/kerneltreemodel.h"
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
 #include "widgets/workerclient.h"
 
@@ -44,12 +59,18 @@ QString etaText(double seconds) {
 
 }  // namespace
 
-MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, QWidget* parent)
+MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
+                       QWidget* parent)
     : QMainWindow(parent),
-      worker_(new WorkerClient(std::move(workerProgram), std::move(workerArguments), this)),
+      worker_(new WorkerClient(std::move(workerProgram),
+                               workerArguments << "--db" << settings.databasePath << "--device"
+                                               << QString::number(settings.device),
+                               this)),
       kernels_(new KernelTreeModel(this)),
-      results_(new ResultsModel(this)) {
+      results_(new ResultsModel(this)),
+      settings_(settings) {
   buildUi();
+  buildMenus();
   connectWorker();
   worker_->requestCatalog();
   worker_->requestDevices();
@@ -114,7 +135,7 @@ void MainWindow::buildUi() {
   auto* measureForm = new QFormLayout(measureBox);
   budget_ = new QDoubleSpinBox(measureBox);
   budget_->setRange(0.01, 60);
-  budget_->setValue(0.5);
+  budget_->setValue(settings_.budgetSeconds);
   budget_->setSuffix(" s");
   budget_->setToolTip(
       tr("Timing budget per point: sampling stops when the spread is below 0.5 % "
@@ -152,8 +173,14 @@ void MainWindow::buildUi() {
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->verticalHeader()->hide();
   plot_ = new SweepPlot(tabs_);
+  heatmap_ = new HeatmapPlot(tabs_);
+  history_ = new HistoryPage(settings_.databasePath, tabs_);
   tabs_->addTab(plot_, tr("Sweep plot"));
+  tabs_->addTab(heatmap_, tr("Heatmap"));
   tabs_->addTab(table_, tr("Results"));
+  tabs_->addTab(history_, tr("History"));
+  connect(history_, &HistoryPage::status, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 8000); });
 
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 2);
@@ -193,9 +220,11 @@ void MainWindow::connectWorker() {
     pending_.reset();
   });
   connect(worker_, &WorkerClient::devicesReceived, this, [this](const auto& devices) {
-    hasDevice_ = !devices.empty();
+    const auto ordinal = static_cast<std::size_t>(settings_.device);
+    hasDevice_ = ordinal < devices.size();
     if (hasDevice_) {
-      const DeviceInfo& d = devices.front();
+      const DeviceInfo& d = devices[ordinal];
+      deviceName_ = d.name;
       device_->setText(QString("%1 (sm_%2, %3 SMs, peak %4)")
                            .arg(QString::fromStdString(d.name))
                            .arg(d.ccMajor * 10 + d.ccMinor)
@@ -244,6 +273,8 @@ void MainWindow::connectWorker() {
             if (!sweptParam_.isEmpty())
               plot_->setRuns(results_->runs(), sweptParam_,
                              selected_ && sweptParam_.toStdString() == selected_->sizeParam);
+            if (!secondParam_.isEmpty())
+              heatmap_->setRuns(results_->runs(), sweptParam_, secondParam_);
           });
   connect(worker_, &WorkerClient::jobDone, this,
           [this](const QString& id, int completed, bool cancelled) {
@@ -268,6 +299,11 @@ void MainWindow::connectWorker() {
 void MainWindow::selectWhenReady(const QString& family, const QString& variant,
                                  QStringList sweepAxes) {
   pending_ = Pending{family, variant, std::move(sweepAxes)};
+}
+
+void MainWindow::showHistory(const QString& text) {
+  tabs_->setCurrentWidget(history_);
+  history_->plotMatching(text);
 }
 
 void MainWindow::onVariantSelected() {
@@ -339,11 +375,14 @@ void MainWindow::start(bool sweep) {
                             {"params", currentParams()},
                             {"options", {{"budget_s", budget_->value()}}}};
   sweptParam_.clear();
+  secondParam_.clear();
   if (sweep) {
     const auto axes = sweepAxes();
     if (!axes || axes->empty()) return;
     request["axes"] = *axes;
     sweptParam_ = QString::fromStdString(parseSweepAxis(axes->front(), selected_->params).param);
+    if (axes->size() > 1)
+      secondParam_ = QString::fromStdString(parseSweepAxis((*axes)[1], selected_->params).param);
   }
   results_->clear();
   plot_->setRuns({}, sweptParam_, false);
@@ -353,7 +392,9 @@ void MainWindow::start(bool sweep) {
   // The watchdog allows a point its budget several times over, plus verification and start-up.
   worker_->setWatchdogSeconds(std::max(120.0, 20 * budget_->value()));
   job_ = worker_->submit(request);
-  tabs_->setCurrentWidget(sweep ? static_cast<QWidget*>(plot_) : table_);
+  QWidget* show = table_;
+  if (sweep) show = secondParam_.isEmpty() ? static_cast<QWidget*>(plot_) : heatmap_;
+  tabs_->setCurrentWidget(show);
   updateButtons();
 }
 
@@ -364,7 +405,82 @@ void MainWindow::endJob(const QString& message) {
   eta_->clear();
   message_->setText(message);
   updateButtons();
+  history_->model()->reload();  // the worker stored what it ran
   emit jobEnded();
+}
+
+}  // namespace kwb
+
+namespace kwb {
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("Export chart..."), QKeySequence::Save, this, &MainWindow::exportChart);
+  file->addAction(tr("Copy chart"), QKeySequence::Copy, this, [this] {
+    if (QCustomPlot* chart = currentChart()) {
+      copyChart(chart, chart->width(), chart->height());
+      statusBar()->showMessage(tr("Chart copied to the clipboard."), 5000);
+    }
+  });
+  file->addAction(tr("Export results..."), this, &MainWindow::exportResults);
+  file->addSeparator();
+  file->addAction(tr("Settings..."), this, [this] {
+    SettingsDialog dialog(settings_, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    settings_ = dialog.settings();
+    settings_.save();
+    budget_->setValue(settings_.budgetSeconds);
+  });
+  file->addSeparator();
+  file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+QCustomPlot* MainWindow::currentChart() const {
+  QWidget* tab = tabs_->currentWidget();
+  if (tab == plot_) return plot_->plot();
+  if (tab == heatmap_) return heatmap_->plot();
+  if (tab == history_) return history_->currentChart();
+  return nullptr;
+}
+
+void MainWindow::exportChart() {
+  QCustomPlot* chart = currentChart();
+  if (!chart) {
+    statusBar()->showMessage(tr("Show a chart first: the sweep plot, the heatmap or the history."),
+                             6000);
+    return;
+  }
+  ChartExportDialog dialog("chart.png", this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  if (saveChart(chart, dialog.path(), dialog.chartWidth(), dialog.chartHeight()))
+    statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 6000);
+  else
+    QMessageBox::warning(this, tr("Export chart"),
+                         tr("Could not write %1: use a .png, .pdf or .jpg file in a folder you "
+                            "can write to.")
+                             .arg(dialog.path()));
+}
+
+void MainWindow::exportResults() {
+  if (results_->runs().empty()) {
+    statusBar()->showMessage(tr("No results yet: run or sweep first."), 6000);
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), "results.csv",
+                                                    tr("CSV (*.csv);;JSON (*.json)"));
+  if (path.isEmpty()) return;
+  std::vector<RunRecord> records;
+  for (const auto& run : results_->runs()) records.push_back({0, {}, deviceName_, run, {}});
+  std::ofstream out(path.toStdString());
+  kwb::exportRuns(
+      out, records,
+      path.endsWith(".json", Qt::CaseInsensitive) ? ExportFormat::Json : ExportFormat::Csv);
+  out.close();
+  if (out)
+    statusBar()->showMessage(
+        tr("Exported %n result(s) to %1", nullptr, int(records.size())).arg(path), 6000);
+  else
+    QMessageBox::warning(this, tr("Export results"), tr("Could not write %1.").arg(path));
 }
 
 }  // namespace kwb

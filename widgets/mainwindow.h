@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/variantinfo.h"
+#include "widgets/settings.h"
 
 class QLabel;
 class QLineEdit;
@@ -17,9 +18,12 @@ class QTabWidget;
 class QTableView;
 class QTimer;
 class QTreeView;
+class QCustomPlot;
 
 namespace kwb {
 
+class HeatmapPlot;
+class HistoryPage;
 class KernelTreeModel;
 class ParamEditor;
 class ResultsModel;
@@ -32,11 +36,16 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  MainWindow(QString workerProgram, QStringList workerArguments, QWidget* parent = nullptr);
+  // workerArguments come before "worker" (e.g. --device); the database is the settings' one.
+  MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
+             QWidget* parent = nullptr);
 
   // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
   // start a sweep over the given axes ("n=2^20:2^28:*4").
   void selectWhenReady(const QString& family, const QString& variant, QStringList sweepAxes);
+  // Opens the history filtered by text, with every matching run plotted over time.
+  void showHistory(const QString& text);
+  HistoryPage* historyPage() const { return history_; }
 
  signals:
   void catalogShown();
@@ -44,6 +53,10 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildUi();
+  void buildMenus();
+  QCustomPlot* currentChart() const;
+  void exportChart();
+  void exportResults();
   void connectWorker();
   void onVariantSelected();
   void start(bool sweep);
@@ -75,12 +88,17 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_;
   QTableView* table_;
   SweepPlot* plot_;
+  HeatmapPlot* heatmap_;
+  HistoryPage* history_;
+  Settings settings_;
   QLabel* device_;
 
   std::optional<VariantInfo> selected_;
   QString job_;
   QString sweptParam_;
+  QString secondParam_;
   bool hasDevice_ = false;
+  std::string deviceName_;
   struct Pending {
     QString family, variant;
     QStringList axes;

@@ -9,9 +9,13 @@
 #include "core/deviceinfo.h"
 #include "core/runresult.h"
 #include "core/variantinfo.h"
+#include "db/historyfilter.h"
+#include "widgets/historyrow.h"
 
 Q_DECLARE_METATYPE(kwb::RunResult)
 Q_DECLARE_METATYPE(kwb::ParamSet)
+Q_DECLARE_METATYPE(kwb::HistoryFilter)
+Q_DECLARE_METATYPE(kwb::HistorySnapshot)
 Q_DECLARE_METATYPE(std::vector<kwb::FamilyInfo>)
 Q_DECLARE_METATYPE(std::vector<kwb::DeviceInfo>)
 
@@ -20,6 +24,8 @@ namespace kwb {
 inline void registerMetaTypes() {
   qRegisterMetaType<kwb::RunResult>();
   qRegisterMetaType<kwb::ParamSet>();
+  qRegisterMetaType<kwb::HistoryFilter>();
+  qRegisterMetaType<kwb::HistorySnapshot>();
   qRegisterMetaType<std::vector<kwb::FamilyInfo>>();
   qRegisterMetaType<std::vector<kwb::DeviceInfo>>();
 }

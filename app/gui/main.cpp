@@ -5,6 +5,7 @@
 #include <QTimer>
 
 #include "core/version.h"
+#include "widgets/historypage.h"
 #include "widgets/mainwindow.h"
 
 int main(int argc, char** argv) {
@@ -19,19 +20,22 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   QCommandLineOption worker("worker", "the kwb executable that runs GPU jobs", "path",
                             QDir(QApplication::applicationDirPath()).filePath("kwb"));
-  QCommandLineOption db("db", "the history database (default: kwb's)", "path");
+  QCommandLineOption db("db", "the history database for this session (default: the settings')",
+                        "path");
   QCommandLineOption select("select", "select a kernel at start-up", "family/variant");
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
+  QCommandLineOption history(
+      "history", "open the history filtered by this text, its runs plotted over time", "text");
   QCommandLineOption screenshot("screenshot",
-                                "save the window as an image once the catalog is shown, or once "
-                                "the sweep is done, and quit",
+                                "save the window as an image once the catalog is shown, the sweep "
+                                "is done or the history is plotted, and quit",
                                 "file");
-  parser.addOptions({worker, db, select, sweep, screenshot});
+  parser.addOptions({worker, db, select, sweep, history, screenshot});
   parser.process(app);
 
-  QStringList workerArgs;
-  if (parser.isSet(db)) workerArgs << "--db" << parser.value(db);
-  kwb::MainWindow window(parser.value(worker), workerArgs);
+  kwb::Settings settings = kwb::Settings::load();
+  if (parser.isSet(db)) settings.databasePath = parser.value(db);  // this session only
+  kwb::MainWindow window(parser.value(worker), {}, settings);
   window.resize(1500, 860);
   if (parser.isSet(select)) {
     const QStringList parts = parser.value(select).split('/');
@@ -39,17 +43,22 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot);
-    const auto grab = [&] {
+    // Copies, not references: the connections outlive this block.
+    const auto grab = [&window, file] {
       // Let the last replot and layout settle before grabbing.
-      QTimer::singleShot(300, &window, [&] {
-        window.grab().save(file);
+      QTimer::singleShot(300, &window, [&window, file] {
+        if (!window.grab().save(file)) qWarning("could not write %s", qPrintable(file));
         QApplication::quit();
       });
     };
-    QObject::connect(
-        &window, parser.isSet(sweep) ? &kwb::MainWindow::jobEnded : &kwb::MainWindow::catalogShown,
-        &window, grab);
+    if (parser.isSet(history))
+      QObject::connect(window.historyPage(), &kwb::HistoryPage::plotted, &window, grab);
+    else if (parser.isSet(sweep))
+      QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, grab);
+    else
+      QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, grab);
   }
+  if (parser.isSet(history)) window.showHistory(parser.value(history));
   window.show();
   return QApplication::exec();
 }

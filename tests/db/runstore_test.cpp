@@ -42,6 +42,25 @@ TEST_F(RunStoreTest, StoresAndReadsBackARunInFull) {
   EXPECT_FALSE(store.run(id + 100));
 }
 
+TEST_F(RunStoreTest, InsertsInsideABatchCommitOrRollBackTogether) {
+  {
+    Transaction batch(store.database());
+    store.insertRun(fakeRun("memcpy", "f32", 1000));
+    store.insertRun(fakeRun("memcpy", "f32", 1001));
+  }  // left without commit: both inserts go
+  EXPECT_EQ(store.count({}), 0u);
+  {
+    Transaction batch(store.database());
+    store.insertRun(fakeRun("memcpy", "f32", 1000));
+    {
+      Transaction inner(store.database());
+      store.insertRun(fakeRun("memcpy", "f32", 1001));
+    }  // the inner one rolls back alone
+    batch.commit();
+  }
+  EXPECT_EQ(store.count({}), 1u);
+}
+
 TEST_F(RunStoreTest, FailedRunsAreStoredWithTheirError) {
   RunResult r = fakeRun("vectorized", "f32", 1000);
   r.status = RunStatus::Failed;
@@ -74,6 +93,7 @@ TEST_F(RunStoreTest, FiltersByEveryField) {
   EXPECT_EQ(count([](HistoryFilter& f) { f.since = 2000; }), 2u);
   EXPECT_EQ(count([](HistoryFilter& f) { f.until = 2000; }), 1u);
   EXPECT_EQ(count([](HistoryFilter& f) { f.text = "memcpy"; }), 1u);
+  EXPECT_EQ(count([](HistoryFilter& f) { f.text = "copy/memcpy"; }), 1u);  // as the GUI shows it
   EXPECT_EQ(count([](HistoryFilter& f) { f.text = "f16"; }), 1u);
   EXPECT_EQ(count([](HistoryFilter& f) { f.text = "100%"; }), 0u);  // % is literal
   EXPECT_EQ(count([](HistoryFilter& f) { f.limit = 2; }), 2u);

@@ -1,0 +1,124 @@
+#include <QAbstractItemModelTester>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/stats.h"
+#include "db/runstore.h"
+#include "widgets/historymodel.h"
+
+namespace kwb {
+
+// The history model over a real database: loading, filtering, sorting, changes and export, all
+// through the loader's thread.
+class HistoryModelTest : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+  QString path_;
+
+  static RunResult run(const std::string& family, const std::string& variant, double seconds,
+                       std::int64_t startedAt) {
+    RunResult r;
+    r.family = family;
+    r.variant = variant;
+    r.problem.set("n", "1048576");
+    r.problem.set("dtype", "f32");
+    r.launch.set("block_size", "256");
+    r.samples = {seconds, seconds * 1.01, seconds * 0.99};
+    r.stats = summarize(r.samples);
+    r.bytes = 8 << 20;
+    r.bandwidth = static_cast<double>(r.bytes) / r.stats.median;
+    r.ceilingBandwidth = 3e12;
+    r.verification = {true, true, 0, 1e-6};
+    r.deviceUuid = "GPU-test";
+    r.startedAt = startedAt;
+    return r;
+  }
+
+  // Waits for the model's next complete load.
+  static void waitLoaded(HistoryModel& model) {
+    QSignalSpy loaded(&model, &HistoryModel::loaded);
+    QVERIFY(loaded.wait(10000));
+  }
+
+ private slots:
+  void initTestCase() {
+    path_ = dir_.filePath("history.sqlite");
+    RunStore store(path_.toStdString());
+    DeviceInfo device;
+    device.uuid = "GPU-test";
+    device.name = "Test GPU";
+    store.upsertDevice(device);
+    store.insertRun(run("copy", "memcpy", 10e-6, 1000));
+    store.insertRun(run("copy", "vectorized", 11e-6, 2000));
+    store.insertRun(run("elementwise", "packed", 12e-6, 3000));
+    store.insertRun(run("elementwise", "packed", 9e-6, 4000));
+  }
+
+  void loadsFiltersAndSortsInTheBackground() {
+    HistoryModel model(path_);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    waitLoaded(model);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.row(0).startedAt, 4000);  // newest first
+    QCOMPARE(model.data(model.index(0, HistoryModel::KernelColumn)).toString(),
+             QString("elementwise/packed"));
+    QCOMPARE(model.data(model.index(0, HistoryModel::DeviceColumn)).toString(),
+             QString("Test GPU"));
+
+    HistoryFilter copies;
+    copies.family = "copy";
+    model.setFilter(copies);
+    waitLoaded(model);
+    QCOMPARE(model.rowCount(), 2);
+
+    model.setFilter({});
+    waitLoaded(model);
+    model.sort(HistoryModel::MedianColumn, Qt::AscendingOrder);
+    waitLoaded(model);
+    QCOMPARE(model.row(0).median, 9e-6);
+    QCOMPARE(model.row(3).median, 12e-6);
+    // Runs of one kernel and problem share a series number; others do not.
+    QCOMPARE(model.row(0).seriesId, model.row(3).seriesId);
+    QVERIFY(model.row(1).seriesId != model.row(0).seriesId);
+  }
+
+  void tagsExportsAndDeletes() {
+    HistoryModel model(path_);
+    waitLoaded(model);
+    const qint64 newest = model.row(0).id;
+    model.addTag({newest}, "baseline");
+    waitLoaded(model);
+    QCOMPARE(model.data(model.index(0, HistoryModel::TagsColumn)).toString(), QString("baseline"));
+
+    QSignalSpy exported(&model, &HistoryModel::exported);
+    const QString csv = dir_.filePath("runs.csv"), json = dir_.filePath("runs.json");
+    model.exportRuns({newest, model.row(1).id}, csv, 0);
+    model.exportRuns({newest}, json, 1);
+    QVERIFY(exported.wait(10000));
+    if (exported.count() < 2) QVERIFY(exported.wait(10000));
+    QCOMPARE(exported.at(0).at(1).toInt(), 2);
+    QVERIFY(QFileInfo(csv).size() > 0);
+    QVERIFY(QFileInfo(json).size() > 0);
+
+    model.deleteRuns({newest});
+    waitLoaded(model);
+    QCOMPARE(model.rowCount(), 3);
+    QVERIFY(model.row(0).id != newest);
+  }
+
+  void aMissingFolderIsReportedNotFatal() {
+    HistoryModel model("/nonexistent/folder/history.sqlite");
+    QSignalSpy failed(&model, &HistoryModel::failed);
+    QVERIFY(failed.wait(10000));
+    QCOMPARE(model.rowCount(), 0);
+  }
+};
+
+}  // namespace kwb
+
+QTEST_MAIN(kwb::HistoryModelTest)
+#include "historymodel_test.moc"

@@ -1,0 +1,111 @@
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+#include "core/stats.h"
+#include "widgets/chartexport.h"
+#include "widgets/compareplot.h"
+#include "widgets/heatmapplot.h"
+#include "widgets/historyplot.h"
+#include "widgets/sweepplot.h"
+
+namespace kwb {
+
+// What the charts draw from the data they are given, and that exports write real files.
+class PlotsTest : public QObject {
+  Q_OBJECT
+
+ private:
+  static RunResult point(std::int64_t n, int block, double seconds) {
+    RunResult r;
+    r.family = "copy";
+    r.variant = "vectorized";
+    r.problem.set("n", std::to_string(n));
+    r.launch.set("block_size", std::to_string(block));
+    r.samples = {seconds, seconds * 1.1, seconds * 0.9};
+    r.stats = summarize(r.samples);
+    r.bytes = static_cast<std::uint64_t>(8 * n);
+    r.bandwidth = static_cast<double>(r.bytes) / r.stats.median;
+    r.ceilingBandwidth = 3e12;
+    r.peakBandwidth = 3.35e12;
+    return r;
+  }
+
+  static HistoryRow historyRow(std::int64_t id, int series, std::int64_t at, double seconds) {
+    HistoryRow row;
+    row.id = id;
+    row.startedAt = at;
+    row.kernel = "copy/vectorized";
+    row.series = QString("series %1").arg(series);
+    row.seriesId = series;
+    row.median = seconds;
+    row.min = seconds * 0.9;
+    row.max = seconds * 1.1;
+    row.bandwidth = 1e12;
+    row.ceilingFraction = 0.5;
+    return row;
+  }
+
+ private slots:
+  void sweepPlotBindsPointsAndSkipsUntimedRuns() {
+    SweepPlot plot;
+    std::vector<RunResult> runs = {point(1 << 20, 256, 8e-6), point(1 << 22, 256, 20e-6)};
+    RunResult failed = point(1 << 24, 256, 0);
+    failed.status = RunStatus::Failed;
+    failed.stats = {};
+    runs.push_back(failed);
+    plot.setRuns(runs, "n", true);
+    QCOMPARE(plot.points().size(), std::size_t{2});
+    QCOMPARE(plot.points()[1].x, double(1 << 22));
+    QCOMPARE(plot.points()[1].seconds, 20e-6);
+    QCOMPARE(plot.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+  }
+
+  void heatmapHasACellPerPoint() {
+    HeatmapPlot plot;
+    std::vector<RunResult> runs;
+    for (int n : {1 << 20, 1 << 22})
+      for (int block : {128, 256, 512}) runs.push_back(point(n, block, 1e-5));
+    plot.setRuns(runs, "n", "block_size");
+    QCOMPARE(plot.cellCount(), 6);
+  }
+
+  void historyPlotDrawsOneLinePerSeries() {
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    for (int i = 0; i < 6; ++i) rows->push_back(historyRow(i, i % 2, 1000 * i, 1e-5));
+    HistorySelection selection{rows, {}};
+    for (const auto& row : *rows) selection.rows.push_back(&row);
+    HistoryPlot plot;
+    plot.setRows(selection);
+    QCOMPARE(plot.seriesCount(), 2);
+    QCOMPARE(plot.pointCount(), 6);
+  }
+
+  void comparePlotHasABarPerRun() {
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    for (int i = 0; i < 3; ++i) rows->push_back(historyRow(i, i, 1000, 1e-5 * (i + 1)));
+    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[2]}};
+    ComparePlot plot;
+    plot.setRows(selection);
+    QCOMPARE(plot.barCount(), 2);
+  }
+
+  void exportsWriteNonEmptyFiles() {
+    QTemporaryDir dir;
+    SweepPlot plot;
+    plot.setRuns({point(1 << 20, 256, 8e-6), point(1 << 22, 256, 20e-6)}, "n", true);
+    for (const QString name : {"chart.png", "chart.jpg", "chart.pdf"}) {
+      const QString path = dir.filePath(name);
+      QVERIFY2(saveChart(plot.plot(), path, 800, 500), qPrintable(name));
+      QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(name));
+    }
+    QVERIFY(!saveChart(plot.plot(), dir.filePath("chart.bmpx"), 800, 500));
+  }
+};
+
+}  // namespace kwb
+
+QTEST_MAIN(kwb::PlotsTest)
+#include "plots_test.moc"

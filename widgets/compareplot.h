@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "widgets/historyrow.h"
+
+class QCustomPlot;
+
+namespace kwb {
+
+// Runs side by side as bars (bandwidth, or median runtime with its min-max spread), each labelled
+// with its kernel and launch configuration: which variant or configuration wins, and by how much.
+class ComparePlot : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Metric { Runtime, Bandwidth };
+
+  explicit ComparePlot(QWidget* parent = nullptr);
+  void setRows(HistorySelection rows);
+  void setMetric(Metric metric);
+  QCustomPlot* plot() const { return plot_; }
+  int barCount() const;
+
+ private:
+  void redraw();
+
+  QCustomPlot* plot_;
+  HistorySelection rows_;
+  Metric metric_ = Metric::Bandwidth;
+};
+
+}  // namespace kwb

@@ -1,0 +1,87 @@
+#include "widgets/heatmapplot.h"
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include <qcustomplot.h>
+
+namespace kwb {
+namespace {
+
+std::string valueOf(const RunResult& run, const std::string& param) {
+  if (run.problem.has(param)) return run.problem.get(param);
+  if (run.launch.has(param)) return run.launch.get(param);
+  return {};
+}
+
+// The distinct values of a parameter in the order they first appear: the sweep's order.
+QStringList orderedValues(const std::vector<RunResult>& runs, const std::string& param) {
+  QStringList values;
+  for (const auto& run : runs) {
+    const QString v = QString::fromStdString(valueOf(run, param));
+    if (!values.contains(v)) values << v;
+  }
+  return values;
+}
+
+QSharedPointer<QCPAxisTickerText> ticksFor(const QStringList& values) {
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int i = 0; i < values.size(); ++i) ticker->addTick(i, values[i]);
+  return ticker;
+}
+
+}  // namespace
+
+HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+  scale_ = new QCPColorScale(plot_);
+  plot_->plotLayout()->addElement(0, 1, scale_);
+  scale_->axis()->setLabel(tr("bandwidth [GB/s]"));
+  map_->setColorScale(scale_);
+  map_->setGradient(QCPColorGradient::gpThermal);
+  map_->setInterpolate(false);
+  auto* margins = new QCPMarginGroup(plot_);
+  plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xParam,
+                          const QString& yParam) {
+  plot_->clearItems();
+  const std::string xName = xParam.toStdString(), yName = yParam.toStdString();
+  const QStringList xs = orderedValues(runs, xName), ys = orderedValues(runs, yName);
+  cells_ = 0;
+  map_->data()->setSize(std::max<int>(1, static_cast<int>(xs.size())),
+                        std::max<int>(1, static_cast<int>(ys.size())));
+  map_->data()->setRange(QCPRange(0, std::max<double>(0, static_cast<double>(xs.size()) - 1)),
+                         QCPRange(0, std::max<double>(0, static_cast<double>(ys.size()) - 1)));
+  map_->data()->fill(std::nan(""));
+  for (const auto& run : runs) {
+    if (run.stats.count == 0) continue;
+    const int x = static_cast<int>(xs.indexOf(QString::fromStdString(valueOf(run, xName))));
+    const int y = static_cast<int>(ys.indexOf(QString::fromStdString(valueOf(run, yName))));
+    const double gb = run.bandwidth * 1e-9;
+    map_->data()->setCell(x, y, gb);
+    auto* label = new QCPItemText(plot_);
+    label->position->setCoords(x, y);
+    label->setText(QString::number(gb, 'f', 0));
+    label->setColor(Qt::white);
+    label->setBrush(QColor(0, 0, 0, 110));  // readable on light and dark cells alike
+    ++cells_;
+  }
+  plot_->xAxis->setTicker(ticksFor(xs));
+  plot_->yAxis->setTicker(ticksFor(ys));
+  plot_->xAxis->setLabel(xParam);
+  plot_->yAxis->setLabel(yParam);
+  map_->rescaleDataRange(true);
+  plot_->xAxis->setRange(-0.5, static_cast<double>(xs.size()) - 0.5);
+  plot_->yAxis->setRange(-0.5, static_cast<double>(ys.size()) - 0.5);
+  plot_->replot();
+}
+
+}  // namespace kwb

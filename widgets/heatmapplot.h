@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+#include "core/runresult.h"
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+
+namespace kwb {
+
+// A two-parameter sweep as a heatmap: one cell per point, coloured by bandwidth, each cell
+// labelled with its value, so the best region of a launch space shows at a glance.
+class HeatmapPlot : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit HeatmapPlot(QWidget* parent = nullptr);
+
+  // Cells at (x value, y value) of params xParam and yParam; values keep their sweep order.
+  void setRuns(const std::vector<RunResult>& runs, const QString& xParam, const QString& yParam);
+  QCustomPlot* plot() const { return plot_; }
+  int cellCount() const { return cells_; }
+
+ private:
+  QCustomPlot* plot_;
+  QCPColorMap* map_;
+  QCPColorScale* scale_;
+  int cells_ = 0;
+};
+
+}  // namespace kwb

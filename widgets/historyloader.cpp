@@ -1,0 +1,122 @@
+#include "widgets/historyloader.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+
+#include <fstream>
+
+#include "core/error.h"
+#include "db/exporter.h"
+#include "db/runstore.h"
+#include "widgets/historymodel.h"
+
+namespace kwb {
+namespace {
+
+constexpr std::size_t kFirstPage = 2000;
+
+double elapsedSeconds(const QElapsedTimer& clock) {
+  return static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+}
+
+QStringList toQt(const std::vector<std::string>& values) {
+  QStringList list;
+  for (const auto& v : values)
+    if (!v.empty()) list << QString::fromStdString(v);
+  return list;
+}
+
+}  // namespace
+
+HistoryLoader::HistoryLoader(QString databasePath) : path_(std::move(databasePath)) {}
+
+HistoryLoader::~HistoryLoader() = default;
+
+RunStore& HistoryLoader::store() {
+  if (!store_) store_ = std::make_unique<RunStore>(path_.toStdString());
+  return *store_;
+}
+
+void HistoryLoader::load(quint64 generation, const HistoryFilter& filter, int sortColumn,
+                         Qt::SortOrder order) {
+  QElapsedTimer clock;
+  clock.start();
+  try {
+    // Time order comes from SQL, so the newest runs can be shown while the rest still load.
+    const bool byTime = sortColumn == HistoryModel::TimeColumn;
+    HistoryFilter ordered = filter;
+    if (byTime) ordered.newestFirst = order == Qt::DescendingOrder;
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    QHash<QString, int> seriesIds;  // numbering series here saves the plots hashing strings
+    store().forEach(ordered, [&](RunRecord&& record) {
+      HistoryRow row = toHistoryRow(record);
+      auto id = seriesIds.constFind(row.series);
+      if (id == seriesIds.cend())
+        id = seriesIds.insert(row.series, static_cast<int>(seriesIds.size()));
+      row.seriesId = *id;
+      rows->push_back(std::move(row));
+      if (byTime && rows->size() == kFirstPage)
+        emit loaded(generation, std::make_shared<const std::vector<HistoryRow>>(*rows),
+                    elapsedSeconds(clock), false);
+    });
+    if (!byTime) HistoryModel::sortRows(*rows, sortColumn, order);
+    emit loaded(generation, rows, elapsedSeconds(clock), true);
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryLoader::loadChoices() {
+  try {
+    emit choicesLoaded(toQt(store().distinct("family")), toQt(store().distinct("variant")),
+                       toQt(store().distinct("dtype")));
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryLoader::deleteRuns(const QList<qint64>& ids) {
+  try {
+    const std::vector<std::int64_t> list(ids.begin(), ids.end());
+    store().deleteRuns(list);
+    emit changed();
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryLoader::addTag(const QList<qint64>& ids, const QString& tag) {
+  try {
+    for (const qint64 id : ids) store().addTag(id, tag.toStdString());
+    emit changed();
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryLoader::addNote(const QList<qint64>& ids, const QString& text) {
+  try {
+    for (const qint64 id : ids) store().addNote(id, text.toStdString());
+    emit changed();
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryLoader::exportRuns(const QList<qint64>& ids, const QString& path, int format) {
+  try {
+    std::vector<RunRecord> records;
+    for (const qint64 id : ids)
+      if (auto record = store().run(id)) records.push_back(std::move(*record));
+    std::ofstream out(path.toStdString());
+    if (!out) throw Error(ErrorKind::Database, "cannot write " + path.toStdString());
+    kwb::exportRuns(out, records, format == 0 ? ExportFormat::Csv : ExportFormat::Json);
+    out.close();
+    if (!out) throw Error(ErrorKind::Database, "writing " + path.toStdString() + " failed");
+    emit exported(path, static_cast<int>(records.size()));
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace kwb

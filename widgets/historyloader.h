@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "db/historyfilter.h"
+#include "widgets/historyrow.h"
+
+namespace kwb {
+
+class RunStore;
+
+// The history's database work, off the GUI thread: lives in a thread of its own with its own
+// SQLite connection, and hands the GUI immutable snapshots. Runs stream from SQLite one at a time,
+// so a large history is never held as full records.
+class HistoryLoader : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit HistoryLoader(QString databasePath);
+  ~HistoryLoader() override;
+
+ public slots:
+  void load(quint64 generation, const kwb::HistoryFilter& filter, int sortColumn,
+            Qt::SortOrder order);
+  void loadChoices();
+  void deleteRuns(const QList<qint64>& ids);
+  void addTag(const QList<qint64>& ids, const QString& tag);
+  void addNote(const QList<qint64>& ids, const QString& text);
+  // CSV (format 0) or JSON (1) of the runs, in full (samples included), in the given order.
+  void exportRuns(const QList<qint64>& ids, const QString& path, int format);
+
+ signals:
+  // A first part (complete false) may come before the whole.
+  void loaded(quint64 generation, const kwb::HistorySnapshot& rows, double seconds, bool complete);
+  void choicesLoaded(const QStringList& families, const QStringList& variants,
+                     const QStringList& dtypes);
+  void changed();
+  void exported(const QString& path, int count);
+  void failed(const QString& message);
+
+ private:
+  RunStore& store();
+
+  QString path_;
+  std::unique_ptr<RunStore> store_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "widgets/historyrow.h"
+
+class QCustomPlot;
+
+namespace kwb {
+
+// Runtime or bandwidth of runs over time, one line per kernel and problem, the min-max spread of
+// each run's samples as error bars: does a kernel get faster across a tuning session, does a
+// driver update change it?
+class HistoryPlot : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Metric { Runtime, Bandwidth };
+
+  explicit HistoryPlot(QWidget* parent = nullptr);
+  void setRows(HistorySelection rows);
+  void setMetric(Metric metric);
+  QCustomPlot* plot() const { return plot_; }
+  // Series plotted and points in each, for tests.
+  int seriesCount() const;
+  int pointCount() const;
+
+ private:
+  void redraw();
+
+  QCustomPlot* plot_;
+  HistorySelection rows_;
+  Metric metric_ = Metric::Bandwidth;
+};
+
+}  // namespace kwb

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "db/runstore.h"
+
+namespace kwb {
+
+// One stored run as the history table and its plots need it: display text made once, numbers kept
+// as numbers. Far smaller than a RunRecord, so 100 000 of them fit comfortably in a snapshot.
+struct HistoryRow {
+  std::int64_t id = 0;
+  std::int64_t startedAt = 0;  // unix ms
+  QString kernel;              // family/variant
+  QString dtype;
+  QString problem;  // "n=1048576 op=relu"
+  QString launch;
+  QString device;
+  QString status;
+  QString tags;      // comma separated
+  QString series;    // kernel and problem: the runs a history plot follows over time
+  int seriesId = 0;  // the same number for the same series within one snapshot
+  double median = 0, min = 0, max = 0;  // seconds; 0 when not timed
+  double bandwidth = 0;
+  double ceilingFraction = 0;
+};
+
+HistoryRow toHistoryRow(const RunRecord& record);
+
+using HistorySnapshot = std::shared_ptr<const std::vector<HistoryRow>>;
+
+// Some rows of a snapshot, which the selection keeps alive: a selection of 100 000 runs is a
+// vector of pointers, not of copies.
+struct HistorySelection {
+  HistorySnapshot snapshot;
+  std::vector<const HistoryRow*> rows;
+};
+
+}  // namespace kwb
