@@ -86,6 +86,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
+  table_->setWordWrap(false);  // one line per run: rows of equal height, quick to lay out
   // Highlighting header sections walks every selected row: 100 000 of them would stall a click.
   table_->verticalHeader()->setHighlightSections(false);
   table_->horizontalHeader()->setHighlightSections(false);

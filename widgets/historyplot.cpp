@@ -23,9 +23,8 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
-  auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-  ticker->setDateTimeFormat("MM-dd\nhh:mm");
-  plot_->xAxis->setTicker(ticker);
+  dateTicker_ = QSharedPointer<QCPAxisTickerDateTime>::create();
+  plot_->xAxis->setTicker(dateTicker_);
   plot_->xAxis->setLabel(tr("time run"));
   // Up to ten long series names: beside the axes, not over the data.
   plot_->legend->setVisible(true);
@@ -33,8 +32,12 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   small.setPointSizeF(small.pointSizeF() * 0.85);
   plot_->legend->setFont(small);
   plot_->axisRect()->insetLayout()->take(plot_->legend);
-  plot_->plotLayout()->addElement(0, 1, plot_->legend);
+  auto* side = new QCPLayoutGrid;  // the legend on top, an empty cell taking the rest
+  plot_->plotLayout()->addElement(0, 1, side);
   plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+  side->addElement(0, 0, plot_->legend);
+  side->addElement(1, 0, new QCPLayoutElement(plot_));
+  side->setRowStretchFactors({0.001, 1});
   setUpInteractions(plot_);
   redraw();
 }
@@ -131,6 +134,10 @@ void HistoryPlot::redraw() {
   plot_->legend->setVisible(!series.empty());
   plot_->rescaleAxes();
   padRanges(plot_);
+  // Tick labels as fine as the span needs: seconds within a session, dates across months.
+  const double span = plot_->xAxis->range().size();
+  dateTicker_->setDateTimeFormat(span < 3600 ? "hh:mm:ss" : span < 2 * 86400 ? "MM-dd\nhh:mm"
+                                                                            : "yyyy-MM-dd");
   plot_->replot();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QSharedPointer>
 #include <QWidget>
 
 #include <vector>
@@ -7,6 +8,7 @@
 #include "widgets/historyrow.h"
 
 class QCustomPlot;
+class QCPAxisTickerDateTime;
 
 namespace kwb {
 
@@ -31,6 +33,7 @@ class HistoryPlot : public QWidget {
   void redraw();
 
   QCustomPlot* plot_;
+  QSharedPointer<QCPAxisTickerDateTime> dateTicker_;
   HistorySelection rows_;
   Metric metric_ = Metric::Bandwidth;
 };
