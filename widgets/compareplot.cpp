@@ -13,6 +13,23 @@ ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
   setUpInteractions(plot_);
+  ceiling_ = new QCPItemStraightLine(plot_);
+  ceiling_->setPen(QPen(QColor(44, 160, 44), 1.5, Qt::DashLine));
+  ceilingLabel_ = new QCPItemText(plot_);
+  ceilingLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+  ceilingLabel_->setText(tr("copy ceiling"));
+  ceilingLabel_->setColor(QColor(44, 160, 44));
+  installReadout(plot_, [this](QCPAbstractPlottable* hit, int index) {
+    if (auto* bars = qobject_cast<QCPErrorBars*>(hit)) hit = bars->dataPlottable();
+    const auto* data = hit ? hit->interface1D() : nullptr;
+    if (!data || index >= data->dataCount()) return QString();
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot_->xAxis->ticker().data());
+    const QString label = ticker ? ticker->ticks().value(data->dataMainKey(index)) : QString();
+    const double value = data->dataMainValue(index);
+    return QString("%1\n%2").arg(label, metric_ == Metric::Runtime
+                                            ? QString("%1 µs").arg(value, 0, 'f', 2)
+                                            : QString("%1 GB/s").arg(value, 0, 'f', 0));
+  });
   redraw();
 }
 
@@ -33,7 +50,6 @@ int ComparePlot::barCount() const {
 
 void ComparePlot::redraw() {
   plot_->clearPlottables();
-  plot_->clearItems();
   const bool runtime = metric_ == Metric::Runtime;
   plot_->yAxis->setLabel(runtime ? tr("median runtime [µs]") : tr("bandwidth [GB/s]"));
   auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -71,16 +87,12 @@ void ComparePlot::redraw() {
   plot_->xAxis->setRange(0.3, static_cast<double>(x.size()) + 0.7);
   plot_->yAxis->rescale();
   double top = plot_->yAxis->range().upper;
+  ceiling_->setVisible(ceiling > 0);
+  ceilingLabel_->setVisible(ceiling > 0);
   if (ceiling > 0) {
-    auto* line = new QCPItemStraightLine(plot_);
-    line->point1->setCoords(0, ceiling * 1e-9);
-    line->point2->setCoords(1, ceiling * 1e-9);
-    line->setPen(QPen(QColor(44, 160, 44), 1.5, Qt::DashLine));
-    auto* label = new QCPItemText(plot_);
-    label->position->setCoords(0.35, ceiling * 1e-9);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    label->setText(tr("copy ceiling"));
-    label->setColor(QColor(44, 160, 44));
+    ceiling_->point1->setCoords(0, ceiling * 1e-9);
+    ceiling_->point2->setCoords(1, ceiling * 1e-9);
+    ceilingLabel_->position->setCoords(0.35, ceiling * 1e-9);
     top = std::max(top, ceiling * 1e-9);
   }
   plot_->yAxis->setRange(0, top * 1.12);

@@ -7,6 +7,8 @@
 #include "widgets/historyrow.h"
 
 class QCustomPlot;
+class QCPItemStraightLine;
+class QCPItemText;
 
 namespace kwb {
 
@@ -28,6 +30,8 @@ class ComparePlot : public QWidget {
   void redraw();
 
   QCustomPlot* plot_;
+  QCPItemStraightLine* ceiling_;
+  QCPItemText* ceilingLabel_;
   HistorySelection rows_;
   Metric metric_ = Metric::Bandwidth;
 };

@@ -52,7 +52,8 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
 
 void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xParam,
                           const QString& yParam) {
-  plot_->clearItems();
+  for (auto* label : labels_) plot_->removeItem(label);
+  labels_.clear();
   const std::string xName = xParam.toStdString(), yName = yParam.toStdString();
   const QStringList xs = orderedValues(runs, xName), ys = orderedValues(runs, yName);
   cells_ = 0;
@@ -72,6 +73,7 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
     label->setText(QString::number(gb, 'f', 0));
     label->setColor(Qt::white);
     label->setBrush(QColor(0, 0, 0, 110));  // readable on light and dark cells alike
+    labels_.push_back(label);
     ++cells_;
   }
   plot_->xAxis->setTicker(ticksFor(xs));

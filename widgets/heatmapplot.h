@@ -10,6 +10,7 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemText;
 
 namespace kwb {
 
@@ -30,6 +31,7 @@ class HeatmapPlot : public QWidget {
   QCustomPlot* plot_;
   QCPColorMap* map_;
   QCPColorScale* scale_;
+  std::vector<QCPItemText*> labels_;  // one per cell, with its value
   int cells_ = 0;
 };
 

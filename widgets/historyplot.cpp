@@ -1,5 +1,6 @@
 #include "widgets/historyplot.h"
 
+#include <QDateTime>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -39,6 +40,24 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   side->addElement(1, 0, new QCPLayoutElement(plot_));
   side->setRowStretchFactors({0.001, 1});
   setUpInteractions(plot_);
+  note_ = new QCPItemText(plot_);
+  note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  note_->position->setCoords(0.01, 0.01);
+  note_->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+  note_->setBrush(QColor(255, 255, 255, 220));
+  note_->setPadding(QMargins(4, 2, 4, 2));
+  installReadout(plot_, [this](QCPAbstractPlottable* hit, int index) {
+    if (auto* bars = qobject_cast<QCPErrorBars*>(hit)) hit = bars->dataPlottable();
+    const auto* data = hit ? hit->interface1D() : nullptr;
+    if (!data || index >= data->dataCount()) return QString();
+    const auto when =
+        QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(data->dataMainKey(index) * 1000.0));
+    const double value = data->dataMainValue(index);
+    return QString("%1\n%2: %3")
+        .arg(hit->name(), when.toString("yyyy-MM-dd hh:mm:ss"),
+             metric_ == Metric::Runtime ? QString("%1 µs").arg(value, 0, 'f', 2)
+                                        : QString("%1 GB/s").arg(value, 0, 'f', 0));
+  });
   redraw();
 }
 
@@ -64,7 +83,6 @@ int HistoryPlot::pointCount() const {
 
 void HistoryPlot::redraw() {
   plot_->clearPlottables();
-  plot_->clearItems();
   const bool runtime = metric_ == Metric::Runtime;
   plot_->yAxis->setLabel(runtime ? tr("median runtime [µs]") : tr("bandwidth [GB/s]"));
   std::unordered_map<int, std::vector<const HistoryRow*>> bySeries;
@@ -118,26 +136,21 @@ void HistoryPlot::redraw() {
     spread->setPen(QPen(graph->pen().color(), 1.0));
     spread->removeFromLegend();
   }
-  if (hidden > 0 || !bars) {
-    auto* note = new QCPItemText(plot_);
-    note->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note->position->setCoords(0.01, 0.01);
-    note->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
-    note->setBrush(QColor(255, 255, 255, 220));
-    note->setPadding(QMargins(4, 2, 4, 2));
-    QStringList text;
-    if (hidden > 0) text << tr("%n more series not shown: select fewer runs", nullptr, int(hidden));
-    if (!bars) text << tr("min-max bars are shown for up to %1 runs").arg(kMaxPointsWithBars);
-    note->setText(text.join("\n"));
-  }
+  QStringList note;
+  if (hidden > 0) note << tr("%n more series not shown: select fewer runs", nullptr, int(hidden));
+  if (!bars && shown > 0)
+    note << tr("min-max bars are shown for up to %1 runs").arg(kMaxPointsWithBars);
+  note_->setText(note.join("\n"));
+  note_->setVisible(!note.isEmpty());
   plot_->setNotAntialiasedElements(widePens ? QCP::aeNone : QCP::aeAll);
   plot_->legend->setVisible(!series.empty());
   plot_->rescaleAxes();
   padRanges(plot_);
   // Tick labels as fine as the span needs: seconds within a session, dates across months.
   const double span = plot_->xAxis->range().size();
-  dateTicker_->setDateTimeFormat(span < 3600 ? "hh:mm:ss" : span < 2 * 86400 ? "MM-dd\nhh:mm"
-                                                                            : "yyyy-MM-dd");
+  dateTicker_->setDateTimeFormat(span < 3600        ? "hh:mm:ss"
+                                 : span < 2 * 86400 ? "MM-dd\nhh:mm"
+                                                    : "yyyy-MM-dd");
   plot_->replot();
 }
 

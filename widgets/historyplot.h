@@ -9,6 +9,7 @@
 
 class QCustomPlot;
 class QCPAxisTickerDateTime;
+class QCPItemText;
 
 namespace kwb {
 
@@ -34,6 +35,7 @@ class HistoryPlot : public QWidget {
 
   QCustomPlot* plot_;
   QSharedPointer<QCPAxisTickerDateTime> dateTicker_;
+  QCPItemText* note_;  // what the plot leaves out, when it leaves something out
   HistorySelection rows_;
   Metric metric_ = Metric::Bandwidth;
 };

@@ -301,6 +301,17 @@ void MainWindow::selectWhenReady(const QString& family, const QString& variant,
   pending_ = Pending{family, variant, std::move(sweepAxes)};
 }
 
+bool MainWindow::showView(const QString& name) {
+  const std::pair<const char*, QWidget*> views[] = {
+      {"sweep", plot_}, {"heatmap", heatmap_}, {"results", table_}, {"history", history_}};
+  for (const auto& [view, widget] : views)
+    if (name == view) {
+      tabs_->setCurrentWidget(widget);
+      return true;
+    }
+  return false;
+}
+
 void MainWindow::showHistory(const QString& text) {
   tabs_->setCurrentWidget(history_);
   history_->plotMatching(text);

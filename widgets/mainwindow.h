@@ -46,6 +46,8 @@ class MainWindow : public QMainWindow {
   // Opens the history filtered by text, with every matching run plotted over time.
   void showHistory(const QString& text);
   HistoryPage* historyPage() const { return history_; }
+  // Brings a view to the front: "sweep", "heatmap", "results" or "history"; false for others.
+  bool showView(const QString& name);
 
  signals:
   void catalogShown();

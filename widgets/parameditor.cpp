@@ -39,16 +39,12 @@ void ParamEditor::setSpecs(std::vector<ParamSpec> specs) {
     field.error = new QLabel(this);
     field.error->setStyleSheet("color: #b41e1e");
     field.error->setWordWrap(true);
-    field.error->hide();
     QString label = QString::fromStdString(field.spec.name);
     if (!field.spec.unit.empty()) label += " [" + QString::fromStdString(field.spec.unit) + "]";
-    auto* column = new QWidget(this);
-    auto* box = new QVBoxLayout(column);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(1);
-    box->addWidget(field.input);
-    box->addWidget(field.error);
-    form_->addRow(label, column);
+    form_->addRow(label, field.input);
+    // The explanation spans the form's width under its field, shown only while there is one.
+    form_->addRow(field.error);
+    form_->setRowVisible(field.error, false);
     fields_.push_back(std::move(field));
   }
   // Connections after the vector is final: the lambdas hold indices, not pointers into it.
@@ -77,7 +73,7 @@ void ParamEditor::check(Field& field) {
     }
   }
   field.error->setText(message);
-  field.error->setVisible(!message.isEmpty());
+  form_->setRowVisible(field.error, !message.isEmpty());
 }
 
 RawParams ParamEditor::values() const {
@@ -110,7 +106,7 @@ bool ParamEditor::showError(const QString& param, const QString& message) {
   for (auto& field : fields_) {
     if (QString::fromStdString(field.spec.name) != param) continue;
     field.error->setText(message);
-    field.error->setVisible(true);
+    form_->setRowVisible(field.error, true);
     return true;
   }
   return false;

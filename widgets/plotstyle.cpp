@@ -30,3 +30,28 @@ void padRanges(QCustomPlot* plot) {
 }
 
 }  // namespace kwb
+
+namespace kwb {
+
+void installReadout(QCustomPlot* plot, Describe describe) {
+  auto* text = new QCPItemText(plot);
+  text->setLayer("overlay");
+  text->position->setType(QCPItemPosition::ptAxisRectRatio);
+  text->position->setCoords(0.99, 0.01);
+  text->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+  text->setPadding(QMargins(4, 2, 4, 2));
+  text->setBrush(QBrush(QColor(255, 255, 255, 230)));
+  text->setPen(QPen(QColor(160, 160, 160)));
+  text->setVisible(false);
+  QObject::connect(plot, &QCustomPlot::mouseMove, plot, [plot, text, describe](QMouseEvent* event) {
+    int index = -1;
+    QCPAbstractPlottable* hit = plot->plottableAt(event->position(), false, &index);
+    const QString line = hit && index >= 0 ? describe(hit, index) : QString();
+    if (line == text->text() && text->visible() == !line.isEmpty()) return;
+    text->setText(line);
+    text->setVisible(!line.isEmpty());
+    plot->replot(QCustomPlot::rpQueuedReplot);
+  });
+}
+
+}  // namespace kwb

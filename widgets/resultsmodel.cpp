@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 
 #include "core/format.h"
 
@@ -25,14 +26,39 @@ QString verificationText(const Verification& v) {
 void ResultsModel::clear() {
   beginResetModel();
   runs_.clear();
+  varying_.clear();
   endResetModel();
 }
 
 void ResultsModel::append(const RunResult& run) {
+  const std::size_t before = varying_.size();
+  if (!runs_.empty()) {
+    const RunResult& first = runs_.front();
+    if (run.variant != first.variant) varying_.insert("variant");
+    for (const ParamSet* set : {&run.problem, &run.launch})
+      for (const auto& [name, value] : set->values()) {
+        const ParamSet& other = first.problem.has(name) ? first.problem : first.launch;
+        if (!other.has(name) || other.get(name) != value) varying_.insert(name);
+      }
+  }
   const int row = static_cast<int>(runs_.size());
   beginInsertRows({}, row, row);
   runs_.push_back(run);
   endInsertRows();
+  if (varying_.size() != before)  // earlier rows now show the new column of change too
+    emit dataChanged(index(0, ParamsColumn), index(row, ParamsColumn), {Qt::DisplayRole});
+}
+
+QString ResultsModel::paramsText(const RunResult& r) const {
+  if (varying_.empty())
+    return QStringList{text(r.variant), text(r.problem.toText()), text(r.launch.toText())}
+        .filter(QRegularExpression("."))
+        .join("  ");
+  ParamSet shown;
+  for (const ParamSet* set : {&r.problem, &r.launch})
+    for (const auto& [name, value] : set->values())
+      if (varying_.contains(name)) shown.set(name, value);
+  return text((varying_.contains("variant") ? r.variant + "  " : std::string()) + shown.toText());
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
@@ -64,8 +90,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
       case PointColumn: return index.row() + 1;
-      case ParamsColumn:
-        return text(r.variant + "  " + r.problem.toText() + "  " + r.launch.toText());
+      case ParamsColumn: return paramsText(r);
       case StatusColumn: return text(std::string(toString(r.status)));
       case MedianColumn: return timed ? text(formatSeconds(r.stats.median)) : QString();
       case MinColumn: return timed ? text(formatSeconds(r.stats.min)) : QString();
@@ -83,7 +108,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ToolTipRole) {
     if (!r.error.empty()) return text(r.error);
-    if (index.column() == ParamsColumn) return text("derived: " + r.derived.toText());
+    if (index.column() == ParamsColumn)
+      return text(r.variant + "  " + r.problem.toText() + "  " + r.launch.toText() +
+                  "\nderived: " + r.derived.toText());
     return {};
   }
   if (role == Qt::ForegroundRole && r.status != RunStatus::Ok) return QBrush(QColor(180, 30, 30));
@@ -97,7 +124,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case PointColumn: return tr("#");
-    case ParamsColumn: return tr("Variant and parameters");
+    case ParamsColumn: return tr("Parameters (those that change)");
     case StatusColumn: return tr("Status");
     case MedianColumn: return tr("Median");
     case MinColumn: return tr("Min");

@@ -2,6 +2,8 @@
 
 #include <QAbstractTableModel>
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/runresult.h"
@@ -43,7 +45,12 @@ class ResultsModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
  private:
+  QString paramsText(const RunResult& run) const;
+
   std::vector<RunResult> runs_;
+  // Parameters whose value differs between the runs: what a sweep's rows show, so that the
+  // column says what changed instead of repeating everything else.
+  std::set<std::string> varying_;
 };
 
 }  // namespace kwb

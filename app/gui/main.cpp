@@ -26,11 +26,13 @@ int main(int argc, char** argv) {
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
   QCommandLineOption history(
       "history", "open the history filtered by this text, its runs plotted over time", "text");
+  QCommandLineOption view(
+      "view", "the view the screenshot shows: sweep, heatmap, results or history", "name");
   QCommandLineOption screenshot("screenshot",
                                 "save the window as an image once the catalog is shown, the sweep "
                                 "is done or the history is plotted, and quit",
                                 "file");
-  parser.addOptions({worker, db, select, sweep, history, screenshot});
+  parser.addOptions({worker, db, select, sweep, history, view, screenshot});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
@@ -42,9 +44,11 @@ int main(int argc, char** argv) {
     window.selectWhenReady(parts.value(0), parts.value(1), parser.values(sweep));
   }
   if (parser.isSet(screenshot)) {
-    const QString file = parser.value(screenshot);
+    const QString file = parser.value(screenshot), shown = parser.value(view);
     // Copies, not references: the connections outlive this block.
-    const auto grab = [&window, file] {
+    const auto grab = [&window, file, shown] {
+      if (!shown.isEmpty() && !window.showView(shown))
+        qWarning("no view '%s'; the views are sweep, heatmap, results, history", qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {
         if (!window.grab().save(file)) qWarning("could not write %s", qPrintable(file));

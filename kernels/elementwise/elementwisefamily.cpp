@@ -255,13 +255,16 @@ void registerElementwiseFamily(Registry& registry) {
            "what misalignment costs. Sweep unroll to see what several loads in flight per "
            "thread are worth.",
            true, true)));
-  registry.addVariant(std::make_unique<ElementwiseVariant>(
-      ElementwiseWalk::PackedPairs,
+  VariantInfo pairs =
       info("packed_half2", "packs with math on half2/bfloat162 pairs (Apply2)",
            "For 16-bit data the math runs on pairs: one instruction for two elements where the "
            "hardware has it (max, mul, fma), and one conversion for two elements where the math "
            "goes through float. Compare with packed at the same pack size.",
-           true, true)));
+           true, true);
+  for (auto& spec : pairs.params)
+    if (spec.name == "dtype") spec.defaultValue = "f16";  // pairs need 16-bit data
+  registry.addVariant(
+      std::make_unique<ElementwiseVariant>(ElementwiseWalk::PackedPairs, std::move(pairs)));
 }
 
 }  // namespace kwb

@@ -66,6 +66,7 @@ TEST(Elementwise, PacksAboveSixteenBytesAreRejectedWithTheReason) {
 TEST(Elementwise, PairsNeedSixteenBitData) {
   EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f32"}}).substr(0, 6), "dtype:");
   EXPECT_EQ(errorOf("packed_half2", {{"dtype", "bf16"}}), "(accepted)");
+  EXPECT_EQ(errorOf("packed_half2", {}), "(accepted)");  // its dtype defaults to f16
   EXPECT_EQ(errorOf("packed_half2", {{"dtype", "f16"}, {"pack_size", "1"}}).substr(0, 10),
             "pack_size:");
   EXPECT_EQ(errorOf("packed_half2", {{"op", "cast"}, {"dtype", "f32"}, {"out_dtype", "bf16"}}),

@@ -83,6 +83,28 @@ class PlotsTest : public QObject {
     QCOMPARE(plot.pointCount(), 6);
   }
 
+  void historyPlotReadsOutThePointUnderTheMouse() {
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    for (int i = 0; i < 3; ++i)
+      rows->push_back(historyRow(i, 0, 1'700'000'000'000 + 60'000 * i, 1e-5));
+    HistorySelection selection{rows, {}};
+    for (const auto& row : *rows) selection.rows.push_back(&row);
+    HistoryPlot plot;
+    plot.resize(700, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setRows(selection);
+    QCustomPlot* chart = plot.plot();
+    const double x = chart->xAxis->coordToPixel(1'700'000'060.0);
+    const double y = chart->yAxis->coordToPixel(1000.0);  // 1e12 B/s
+    QTest::mouseMove(chart, QPoint(static_cast<int>(x), static_cast<int>(y)));
+    QString shown;
+    for (int i = 0; i < chart->itemCount(); ++i)
+      if (auto* text = qobject_cast<QCPItemText*>(chart->item(i)); text && text->visible())
+        shown += text->text();
+    QVERIFY2(shown.contains("1000 GB/s") && shown.contains("series 0"), qPrintable(shown));
+  }
+
   void comparePlotHasABarPerRun() {
     auto rows = std::make_shared<std::vector<HistoryRow>>();
     for (int i = 0; i < 3; ++i) rows->push_back(historyRow(i, i, 1000, 1e-5 * (i + 1)));

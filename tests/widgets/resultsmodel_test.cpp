@@ -21,6 +21,9 @@ class ResultsModelTest : public QObject {
     run.ceilingBandwidth = 3e12;
     run.verification = {true, true, 0, 1e-6};
     model.append(run);
+    QCOMPARE(model.data(model.index(0, ResultsModel::ParamsColumn)).toString(),
+             QString("vectorized  n=1024"));  // one run: everything
+    run.problem.set("n", "2048");
     run.status = RunStatus::Failed;
     run.error = "an illegal memory access";
     run.stats = {};
@@ -36,6 +39,9 @@ class ResultsModelTest : public QObject {
     QCOMPARE(model.data(model.index(1, ResultsModel::MedianColumn)).toString(), QString());
     QCOMPARE(model.data(model.index(1, ResultsModel::StatusColumn), Qt::ToolTipRole).toString(),
              QString("an illegal memory access"));
+    // The parameters column shows what changes between the points, in every row.
+    QCOMPARE(model.data(model.index(0, ResultsModel::ParamsColumn)).toString(), QString("n=1024"));
+    QCOMPARE(model.data(model.index(1, ResultsModel::ParamsColumn)).toString(), QString("n=2048"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
   }

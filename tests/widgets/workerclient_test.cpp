@@ -102,6 +102,31 @@ class WorkerClientTest : public QObject {
     QVERIFY(results.wait(10000));
   }
 
+  void cancelStopsTheJobAndKeepsTheWorker() {
+    // Replays the start of the run, then answers the cancel as the worker does.
+    WorkerClient client(
+        fakeWorker("cancel.sh",
+                   "read -r cancel\n"
+                   "printf '{\"v\":1,\"type\":\"done\",\"id\":\"%s\",\"completed\":0,"
+                   "\"cancelled\":true}\\n' \"$id\"\n"
+                   "sleep 30",
+                   3),
+        {});
+    client.setCancelGraceMs(300);
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    QSignalSpy done(&client, &WorkerClient::jobDone);
+    QSignalSpy lost(&client, &WorkerClient::workerLost);
+    const QString id = client.submit(runRequest());
+    QVERIFY(progress.wait(10000));
+    client.cancel(id);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(done.at(0).at(0).toString(), id);
+    QCOMPARE(done.at(0).at(2).toBool(), true);
+    QTest::qWait(500);  // past the grace period: a job that stopped leaves its worker alone
+    QVERIFY(client.running());
+    QCOMPARE(lost.count(), 0);
+  }
+
   void cancelEndsAWorkerThatDoesNotStop() {
     WorkerClient client(fakeWorker("hang.sh", "sleep 30", 3), {});
     client.setCancelGraceMs(300);
