@@ -51,7 +51,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
 }
 
 void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xParam,
-                          const QString& yParam) {
+                          const QString& yParam, const QString& xUnit, const QString& yUnit) {
   for (auto* label : labels_) plot_->removeItem(label);
   labels_.clear();
   const std::string xName = xParam.toStdString(), yName = yParam.toStdString();
@@ -78,8 +78,11 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
   }
   plot_->xAxis->setTicker(ticksFor(xs));
   plot_->yAxis->setTicker(ticksFor(ys));
-  plot_->xAxis->setLabel(xParam);
-  plot_->yAxis->setLabel(yParam);
+  const auto label = [](const QString& name, const QString& unit) {
+    return unit.isEmpty() ? name : name + " [" + unit + "]";
+  };
+  plot_->xAxis->setLabel(label(xParam, xUnit));
+  plot_->yAxis->setLabel(label(yParam, yUnit));
   map_->rescaleDataRange(true);
   plot_->xAxis->setRange(-0.5, static_cast<double>(xs.size()) - 0.5);
   plot_->yAxis->setRange(-0.5, static_cast<double>(ys.size()) - 0.5);

@@ -23,7 +23,8 @@ class HeatmapPlot : public QWidget {
   explicit HeatmapPlot(QWidget* parent = nullptr);
 
   // Cells at (x value, y value) of params xParam and yParam; values keep their sweep order.
-  void setRuns(const std::vector<RunResult>& runs, const QString& xParam, const QString& yParam);
+  void setRuns(const std::vector<RunResult>& runs, const QString& xParam, const QString& yParam,
+               const QString& xUnit = {}, const QString& yUnit = {});
   QCustomPlot* plot() const { return plot_; }
   int cellCount() const { return cells_; }
 

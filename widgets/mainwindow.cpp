@@ -1,24 +1,19 @@
 #include "widgets/mainwindow.h"
 
 #include <QDoubleSpinBox>
-#include <QFormLayout>
-#include <QGroupBox>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeView>
-#include <QVBoxLayout>
-
-#include <QFileDialog>
-#include <QMenuBar>
-#include <QMessageBox>
 
 #include <fstream>
 
@@ -27,7 +22,9 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/sweep.h"
+#include "core/validation.h"
 #include "db/exporter.h"
+#include "ui_mainwindow.h"
 #include "widgets/chartexport.h"
 #include "widgets/chartexportdialog.h"
 #include "widgets/heatmapplot.h"
@@ -62,6 +59,7 @@ QString etaText(double seconds) {
 MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
                        QWidget* parent)
     : QMainWindow(parent),
+      ui_(std::make_unique<Ui::MainWindow>()),
       worker_(new WorkerClient(std::move(workerProgram),
                                workerArguments << "--db" << settings.databasePath << "--device"
                                                << QString::number(settings.device),
@@ -77,130 +75,56 @@ MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, const
 }
 
 void MainWindow::buildUi() {
-  setWindowTitle(tr("Kernel Workbench"));
-  auto* splitter = new QSplitter(this);
-
-  auto* left = new QWidget(splitter);
-  auto* leftLayout = new QVBoxLayout(left);
-  tree_ = new QTreeView(left);
-  tree_->setModel(kernels_);
-  tree_->header()->setSectionResizeMode(KernelTreeModel::NameColumn, QHeaderView::ResizeToContents);
-  teaches_ = new QLabel(left);
-  teaches_->setWordWrap(true);
-  teaches_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  teaches_->setMinimumHeight(90);
-  teaches_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  leftLayout->addWidget(tree_, 3);
-  leftLayout->addWidget(new QLabel(tr("<b>What this teaches</b>"), left));
-  leftLayout->addWidget(teaches_, 1);
-
-  auto* middle = new QWidget(splitter);
-  auto* middleLayout = new QVBoxLayout(middle);
-  auto* problemBox = new QGroupBox(tr("Problem"), middle);
-  problem_ = new ParamEditor(problemBox);
-  (new QVBoxLayout(problemBox))->addWidget(problem_);
-  auto* launchBox = new QGroupBox(tr("Launch configuration"), middle);
-  launch_ = new ParamEditor(launchBox);
-  auto* launchLayout = new QVBoxLayout(launchBox);
-  launchLayout->addWidget(launch_);
-  derived_ = new QLabel(launchBox);
-  derived_->setWordWrap(true);
-  derived_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  derived_->setToolTip(tr("What the variant computes from these parameters on this device"));
-  launchLayout->addWidget(derived_);
+  ui_->setupUi(this);
+  ui_->kernelTree->setModel(kernels_);
+  ui_->kernelTree->header()->setSectionResizeMode(KernelTreeModel::NameColumn,
+                                                  QHeaderView::ResizeToContents);
+  ui_->axisErrorLabel->hide();
+  ui_->budgetSpin->setValue(settings_.budgetSeconds);
+  axis_[0] = ui_->axis1Edit;
+  axis_[1] = ui_->axis2Edit;
+  for (auto* axis : axis_)
+    connect(axis, &QLineEdit::textChanged, this, [this] {
+      sweepAxes();
+      updateButtons();
+    });
   // Typing fast asks once: the worker is asked when the values have rested this long.
   derivedDelay_ = new QTimer(this);
   derivedDelay_->setSingleShot(true);
   derivedDelay_->setInterval(150);
   connect(derivedDelay_, &QTimer::timeout, this, &MainWindow::requestDerived);
-  auto* sweepBox = new QGroupBox(tr("Sweep (one or two parameters)"), middle);
-  auto* sweepForm = new QFormLayout(sweepBox);
-  for (int i = 0; i < 2; ++i) {
-    axis_[i] = new QLineEdit(sweepBox);
-    axis_[i]->setPlaceholderText(i == 0 ? "block_size=64,128,256  or  n=2^20:2^28:*4"
-                                        : tr("optional"));
-    axis_[i]->setClearButtonEnabled(true);
-    sweepForm->addRow(tr("Axis %1").arg(i + 1), axis_[i]);
-    connect(axis_[i], &QLineEdit::textChanged, this, [this] {
-      sweepAxes();
-      updateButtons();
-    });
-  }
-  axisError_ = new QLabel(sweepBox);
-  axisError_->setStyleSheet("color: #b41e1e");
-  axisError_->setWordWrap(true);
-  axisError_->hide();
-  sweepForm->addRow(axisError_);
-  auto* measureBox = new QGroupBox(tr("Measurement"), middle);
-  auto* measureForm = new QFormLayout(measureBox);
-  budget_ = new QDoubleSpinBox(measureBox);
-  budget_->setRange(0.01, 60);
-  budget_->setValue(settings_.budgetSeconds);
-  budget_->setSuffix(" s");
-  budget_->setToolTip(
-      tr("Timing budget per point: sampling stops when the spread is below 0.5 % "
-         "or this time is spent"));
-  measureForm->addRow(tr("Budget per point"), budget_);
 
-  auto* buttons = new QHBoxLayout;
-  run_ = new QPushButton(tr("Run"), middle);
-  sweep_ = new QPushButton(tr("Sweep"), middle);
-  stop_ = new QPushButton(tr("Stop"), middle);
-  buttons->addWidget(run_);
-  buttons->addWidget(sweep_);
-  buttons->addWidget(stop_);
-  progress_ = new QProgressBar(middle);
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
-  eta_ = new QLabel(middle);
-  message_ = new QLabel(middle);
-  message_->setWordWrap(true);
-  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-  middleLayout->addWidget(problemBox);
-  middleLayout->addWidget(launchBox);
-  middleLayout->addWidget(sweepBox);
-  middleLayout->addWidget(measureBox);
-  middleLayout->addLayout(buttons);
-  middleLayout->addWidget(progress_);
-  middleLayout->addWidget(eta_);
-  middleLayout->addWidget(message_);
-  middleLayout->addStretch();
-
-  tabs_ = new QTabWidget(splitter);
-  table_ = new QTableView(tabs_);
+  // The views, placed here as the plots are: they take models and settings the .ui cannot.
+  table_ = new QTableView(ui_->viewTabs);
   table_->setModel(results_);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->verticalHeader()->hide();
-  plot_ = new SweepPlot(tabs_);
-  heatmap_ = new HeatmapPlot(tabs_);
-  history_ = new HistoryPage(settings_.databasePath, tabs_);
-  tabs_->addTab(plot_, tr("Sweep plot"));
-  tabs_->addTab(heatmap_, tr("Heatmap"));
-  tabs_->addTab(table_, tr("Results"));
-  tabs_->addTab(history_, tr("History"));
+  plot_ = new SweepPlot(ui_->viewTabs);
+  heatmap_ = new HeatmapPlot(ui_->viewTabs);
+  history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
+  ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
+  ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
+  ui_->viewTabs->addTab(table_, tr("Results"));
+  ui_->viewTabs->addTab(history_, tr("History"));
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 2);
-  splitter->setStretchFactor(2, 5);
-  setCentralWidget(splitter);
+  ui_->splitter->setStretchFactor(2, 1);  // the views take what the window gains
+  ui_->splitter->setSizes({300, 330, 900});
   device_ = new QLabel(tr("Looking for a CUDA device..."), this);
   statusBar()->addPermanentWidget(device_);
 
-  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+  connect(ui_->kernelTree->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &MainWindow::onVariantSelected);
-  for (auto* editor : {problem_, launch_})
+  for (auto* editor : {ui_->problemEditor, ui_->launchEditor})
     connect(editor, &ParamEditor::valuesChanged, this, [this] {
       updateButtons();
       derivedDelay_->start();
     });
-  connect(run_, &QPushButton::clicked, this, [this] { start(false); });
-  connect(sweep_, &QPushButton::clicked, this, [this] { start(true); });
-  connect(stop_, &QPushButton::clicked, this, [this] {
+  connect(ui_->runButton, &QPushButton::clicked, this, [this] { start(false); });
+  connect(ui_->sweepButton, &QPushButton::clicked, this, [this] { start(true); });
+  connect(ui_->stopButton, &QPushButton::clicked, this, [this] {
     if (!job_.isEmpty()) worker_->cancel(job_);
-    message_->setText(tr("Stopping..."));
+    ui_->messageLabel->setText(tr("Stopping..."));
   });
   updateButtons();
 }
@@ -208,10 +132,10 @@ void MainWindow::buildUi() {
 void MainWindow::connectWorker() {
   connect(worker_, &WorkerClient::catalogReceived, this, [this](const auto& families) {
     kernels_->setCatalog(families);
-    tree_->expandAll();
+    ui_->kernelTree->expandAll();
     QModelIndex first = kernels_->index(0, 0, kernels_->index(0, 0));
     if (pending_) first = kernels_->indexOf(pending_->family, pending_->variant);
-    tree_->setCurrentIndex(first);
+    ui_->kernelTree->setCurrentIndex(first);
     emit catalogShown();
     if (pending_ && !pending_->axes.isEmpty()) {
       for (int i = 0; i < pending_->axes.size() && i < 2; ++i) axis_[i]->setText(pending_->axes[i]);
@@ -245,7 +169,7 @@ void MainWindow::connectWorker() {
                  const QString& device, const QString& noDevice) {
             if (id != resolveId_) return;
             if (!noDevice.isEmpty()) {
-              derived_->setText(tr("Grid and waves need a device: %1").arg(noDevice));
+              ui_->derivedLabel->setText(tr("Grid and waves need a device: %1").arg(noDevice));
               return;
             }
             QStringList lines;
@@ -254,17 +178,17 @@ void MainWindow::connectWorker() {
                            .arg(QString::fromStdString(name), QString::fromStdString(value));
             lines << tr("bytes to move: <b>%1</b>")
                          .arg(QString::fromStdString(formatBytes(static_cast<double>(bytes))));
-            derived_->setText(tr("On %1:<br>").arg(device) + lines.join(" &nbsp; "));
+            ui_->derivedLabel->setText(tr("On %1:<br>").arg(device) + lines.join(" &nbsp; "));
           });
   connect(worker_, &WorkerClient::progress, this,
           [this](const QString& id, int done, int total, double eta, const QString& text) {
             if (id != job_) return;
             if (total > 0) {
-              progress_->setRange(0, total);
-              progress_->setValue(done);
+              ui_->progressBar->setRange(0, total);
+              ui_->progressBar->setValue(done);
             }
-            eta_->setText(etaText(eta));
-            message_->setText(text);
+            ui_->etaLabel->setText(etaText(eta));
+            ui_->messageLabel->setText(text);
           });
   connect(worker_, &WorkerClient::resultReceived, this,
           [this](const QString& id, int, const RunResult& run, qint64) {
@@ -272,9 +196,11 @@ void MainWindow::connectWorker() {
             results_->append(run);
             if (!sweptParam_.isEmpty())
               plot_->setRuns(results_->runs(), sweptParam_,
-                             selected_ && sweptParam_.toStdString() == selected_->sizeParam);
+                             selected_ && sweptParam_.toStdString() == selected_->sizeParam,
+                             unitOf(sweptParam_));
             if (!secondParam_.isEmpty())
-              heatmap_->setRuns(results_->runs(), sweptParam_, secondParam_);
+              heatmap_->setRuns(results_->runs(), sweptParam_, secondParam_, unitOf(sweptParam_),
+                                unitOf(secondParam_));
           });
   connect(worker_, &WorkerClient::jobDone, this,
           [this](const QString& id, int completed, bool cancelled) {
@@ -284,10 +210,10 @@ void MainWindow::connectWorker() {
           });
   connect(worker_, &WorkerClient::jobError, this,
           [this](const QString& id, const QString&, const QString& message, const QString& param) {
-            if (id == resolveId_) derived_->setText(tr("Not valid: %1").arg(message));
+            if (id == resolveId_) ui_->derivedLabel->setText(tr("Not valid: %1").arg(message));
             if (!id.isEmpty() && id != job_ && id != resolveId_) return;
-            if (!param.isEmpty() && !problem_->showError(param, message))
-              launch_->showError(param, message);
+            if (!param.isEmpty() && !ui_->problemEditor->showError(param, message))
+              ui_->launchEditor->showError(param, message);
             if (id == job_) endJob(message);
           });
   connect(worker_, &WorkerClient::workerLost, this,
@@ -306,46 +232,52 @@ bool MainWindow::showView(const QString& name) {
       {"sweep", plot_}, {"heatmap", heatmap_}, {"results", table_}, {"history", history_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
-      tabs_->setCurrentWidget(widget);
+      ui_->viewTabs->setCurrentWidget(widget);
       return true;
     }
   return false;
 }
 
 void MainWindow::showHistory(const QString& text) {
-  tabs_->setCurrentWidget(history_);
+  ui_->viewTabs->setCurrentWidget(history_);
   history_->plotMatching(text);
 }
 
 void MainWindow::onVariantSelected() {
-  const VariantInfo* variant = kernels_->variant(tree_->currentIndex());
+  const VariantInfo* variant = kernels_->variant(ui_->kernelTree->currentIndex());
   if (!variant) {
     selected_.reset();
-    teaches_->setText(tree_->currentIndex().data(KernelTreeModel::TeachesRole).toString());
-    problem_->setSpecs({});
-    launch_->setSpecs({});
+    ui_->teachesLabel->setText(
+        ui_->kernelTree->currentIndex().data(KernelTreeModel::TeachesRole).toString());
+    ui_->problemEditor->setSpecs({});
+    ui_->launchEditor->setSpecs({});
   } else {
     selected_ = *variant;
-    teaches_->setText(QString::fromStdString(variant->teaches));
-    problem_->setSpecs(withRole(*variant, ParamRole::Problem));
-    launch_->setSpecs(withRole(*variant, ParamRole::Launch));
+    ui_->teachesLabel->setText(QString::fromStdString(variant->teaches));
+    ui_->problemEditor->setSpecs(withRole(*variant, ParamRole::Problem));
+    ui_->launchEditor->setSpecs(withRole(*variant, ParamRole::Launch));
   }
   sweepAxes();
   updateButtons();
-  derived_->clear();
+  ui_->derivedLabel->clear();
   requestDerived();
+}
+
+QString MainWindow::unitOf(const QString& param) const {
+  const ParamSpec* spec = selected_ ? findSpec(selected_->params, param.toStdString()) : nullptr;
+  return spec ? QString::fromStdString(spec->unit) : QString();
 }
 
 nlohmann::json MainWindow::currentParams() const {
   nlohmann::json params = nlohmann::json::object();
-  for (const auto& [name, value] : problem_->values()) params[name] = value;
-  for (const auto& [name, value] : launch_->values()) params[name] = value;
+  for (const auto& [name, value] : ui_->problemEditor->values()) params[name] = value;
+  for (const auto& [name, value] : ui_->launchEditor->values()) params[name] = value;
   return params;
 }
 
 void MainWindow::requestDerived() {
   resolveId_.clear();
-  if (!selected_ || !problem_->isValid() || !launch_->isValid()) return;
+  if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
   resolveId_ = worker_->requestResolve(selected_->family, selected_->name, currentParams());
 }
 
@@ -363,19 +295,20 @@ std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
       error = QString::fromStdString(e.what());
     }
   }
-  axisError_->setText(error);
-  axisError_->setVisible(!error.isEmpty());
+  ui_->axisErrorLabel->setText(error);
+  ui_->axisErrorLabel->setVisible(!error.isEmpty());
   if (!error.isEmpty()) return std::nullopt;
   return axes;
 }
 
 void MainWindow::updateButtons() {
   const bool idle = job_.isEmpty();
-  const bool ready = idle && hasDevice_ && selected_ && problem_->isValid() && launch_->isValid();
+  const bool ready = idle && hasDevice_ && selected_ && ui_->problemEditor->isValid() &&
+                     ui_->launchEditor->isValid();
   const auto axes = sweepAxes();
-  run_->setEnabled(ready);
-  sweep_->setEnabled(ready && axes && !axes->empty());
-  stop_->setEnabled(!idle);
+  ui_->runButton->setEnabled(ready);
+  ui_->sweepButton->setEnabled(ready && axes && !axes->empty());
+  ui_->stopButton->setEnabled(!idle);
 }
 
 void MainWindow::start(bool sweep) {
@@ -384,7 +317,7 @@ void MainWindow::start(bool sweep) {
                             {"family", selected_->family},
                             {"variant", selected_->name},
                             {"params", currentParams()},
-                            {"options", {{"budget_s", budget_->value()}}}};
+                            {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
   sweptParam_.clear();
   secondParam_.clear();
   if (sweep) {
@@ -397,32 +330,30 @@ void MainWindow::start(bool sweep) {
   }
   results_->clear();
   plot_->setRuns({}, sweptParam_, false);
-  progress_->setRange(0, 0);  // busy until the first progress message gives a total
-  eta_->clear();
-  message_->setText(tr("Starting..."));
+  ui_->progressBar->setRange(0, 0);  // busy until the first progress message gives a total
+  ui_->etaLabel->clear();
+  ui_->messageLabel->setText(tr("Starting..."));
   // The watchdog allows a point its budget several times over, plus verification and start-up.
-  worker_->setWatchdogSeconds(std::max(120.0, 20 * budget_->value()));
+  worker_->setWatchdogSeconds(std::max(120.0, 20 * ui_->budgetSpin->value()));
   job_ = worker_->submit(request);
   QWidget* show = table_;
   if (sweep) show = secondParam_.isEmpty() ? static_cast<QWidget*>(plot_) : heatmap_;
-  tabs_->setCurrentWidget(show);
+  ui_->viewTabs->setCurrentWidget(show);
   updateButtons();
 }
 
 void MainWindow::endJob(const QString& message) {
   job_.clear();
-  progress_->setRange(0, 1);
-  progress_->setValue(1);
-  eta_->clear();
-  message_->setText(message);
+  ui_->progressBar->setRange(0, 1);
+  ui_->progressBar->setValue(1);
+  ui_->etaLabel->clear();
+  ui_->messageLabel->setText(message);
   updateButtons();
   history_->model()->reload();  // the worker stored what it ran
   emit jobEnded();
 }
 
-}  // namespace kwb
-
-namespace kwb {
+MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -440,14 +371,14 @@ void MainWindow::buildMenus() {
     if (dialog.exec() != QDialog::Accepted) return;
     settings_ = dialog.settings();
     settings_.save();
-    budget_->setValue(settings_.budgetSeconds);
+    ui_->budgetSpin->setValue(settings_.budgetSeconds);
   });
   file->addSeparator();
   file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
 
 QCustomPlot* MainWindow::currentChart() const {
-  QWidget* tab = tabs_->currentWidget();
+  QWidget* tab = ui_->viewTabs->currentWidget();
   if (tab == plot_) return plot_->plot();
   if (tab == heatmap_) return heatmap_->plot();
   if (tab == history_) return history_->currentChart();

@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 
+#include <memory>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -11,14 +12,13 @@
 
 class QLabel;
 class QLineEdit;
-class QDoubleSpinBox;
-class QProgressBar;
-class QPushButton;
-class QTabWidget;
 class QTableView;
 class QTimer;
-class QTreeView;
 class QCustomPlot;
+
+namespace Ui {
+class MainWindow;
+}
 
 namespace kwb {
 
@@ -39,6 +39,7 @@ class MainWindow : public QMainWindow {
   // workerArguments come before "worker" (e.g. --device); the database is the settings' one.
   MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
              QWidget* parent = nullptr);
+  ~MainWindow() override;
 
   // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
   // start a sweep over the given axes ("n=2^20:2^28:*4").
@@ -67,27 +68,15 @@ class MainWindow : public QMainWindow {
   void updateButtons();
   void requestDerived();
   nlohmann::json currentParams() const;
+  QString unitOf(const QString& param) const;
 
+  std::unique_ptr<Ui::MainWindow> ui_;
   WorkerClient* worker_;
   KernelTreeModel* kernels_;
   ResultsModel* results_;
-  QTreeView* tree_;
-  QLabel* teaches_;
-  ParamEditor* problem_;
-  ParamEditor* launch_;
   QLineEdit* axis_[2];
-  QLabel* derived_;
   QTimer* derivedDelay_;
   QString resolveId_;
-  QLabel* axisError_;
-  QDoubleSpinBox* budget_;
-  QPushButton* run_;
-  QPushButton* sweep_;
-  QPushButton* stop_;
-  QProgressBar* progress_;
-  QLabel* eta_;
-  QLabel* message_;
-  QTabWidget* tabs_;
   QTableView* table_;
   SweepPlot* plot_;
   HeatmapPlot* heatmap_;

@@ -81,7 +81,8 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
           [this](QMouseEvent* event) { showReadout(event->position().x()); });
 }
 
-void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX) {
+void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX,
+                        const QString& unit) {
   param_ = param;
   points_.clear();
   labels_.clear();
@@ -122,7 +123,7 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   } else {
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
   }
-  plot_->xAxis->setLabel(param);
+  plot_->xAxis->setLabel(unit.isEmpty() ? param : param + " [" + unit + "]");
 
   // The ceiling and the peak span the plotted x range.
   const auto span = [&](QCPGraph* graph, double value) {

@@ -25,8 +25,9 @@ class SweepPlot : public QWidget {
  public:
   explicit SweepPlot(QWidget* parent = nullptr);
 
-  // Plots runs against param; logX for size parameters.
-  void setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX);
+  // Plots runs against param (its unit goes into the axis label); logX for size parameters.
+  void setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX,
+               const QString& unit = {});
   QCustomPlot* plot() const { return plot_; }
   // The points plotted, for tests and export: x, median runtime (s), bandwidth (bytes/s).
   struct Point {
