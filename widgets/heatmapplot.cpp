@@ -3,6 +3,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 #include <qcustomplot.h>
 
@@ -48,6 +49,30 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  readout_ = new QCPItemText(plot_);
+  readout_->setLayer("overlay");
+  readout_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  readout_->position->setCoords(0.99, 0.01);
+  readout_->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+  readout_->setPadding(QMargins(4, 2, 4, 2));
+  readout_->setBrush(QBrush(QColor(255, 255, 255, 230)));
+  readout_->setVisible(false);
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+    // The cell under the mouse: cells sit on whole coordinates, one per swept value.
+    const int x = static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(event->position().x())));
+    const int y = static_cast<int>(std::lround(plot_->yAxis->pixelToCoord(event->position().y())));
+    const bool inside = x >= 0 && y >= 0 && x < xs_.size() && y < ys_.size();
+    const double value = inside ? map_->data()->cell(x, y) : std::nan("");
+    const QString text =
+        std::isnan(value) ? QString()
+                          : QString("%1 = %2, %3 = %4\n%5 GB/s")
+                                .arg(plot_->xAxis->label(), xs_[x], plot_->yAxis->label(), ys_[y])
+                                .arg(value, 0, 'f', 0);
+    if (text == readout_->text() && readout_->visible() == !text.isEmpty()) return;
+    readout_->setText(text);
+    readout_->setVisible(!text.isEmpty());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
 }
 
 void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xParam,
@@ -55,7 +80,10 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
   for (auto* label : labels_) plot_->removeItem(label);
   labels_.clear();
   const std::string xName = xParam.toStdString(), yName = yParam.toStdString();
-  const QStringList xs = orderedValues(runs, xName), ys = orderedValues(runs, yName);
+  xs_ = orderedValues(runs, xName);
+  ys_ = orderedValues(runs, yName);
+  const QStringList& xs = xs_;
+  const QStringList& ys = ys_;
   cells_ = 0;
   map_->data()->setSize(std::max<int>(1, static_cast<int>(xs.size())),
                         std::max<int>(1, static_cast<int>(ys.size())));

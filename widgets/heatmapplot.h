@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -33,6 +34,8 @@ class HeatmapPlot : public QWidget {
   QCPColorMap* map_;
   QCPColorScale* scale_;
   std::vector<QCPItemText*> labels_;  // one per cell, with its value
+  QCPItemText* readout_;
+  QStringList xs_, ys_;  // the swept values along each axis, in sweep order
   int cells_ = 0;
 };
 

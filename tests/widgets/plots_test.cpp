@@ -68,8 +68,22 @@ class PlotsTest : public QObject {
     std::vector<RunResult> runs;
     for (int n : {1 << 20, 1 << 22})
       for (int block : {128, 256, 512}) runs.push_back(point(n, block, 1e-5));
-    plot.setRuns(runs, "n", "block_size");
+    plot.setRuns(runs, "n", "block_size", "elements", "threads");
     QCOMPARE(plot.cellCount(), 6);
+
+    plot.resize(700, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.plot()->replot();
+    QCustomPlot* chart = plot.plot();
+    QTest::mouseMove(chart, QPoint(static_cast<int>(chart->xAxis->coordToPixel(1)),
+                                   static_cast<int>(chart->yAxis->coordToPixel(2))));
+    QString shown;
+    for (int i = 0; i < chart->itemCount(); ++i)
+      if (auto* text = qobject_cast<QCPItemText*>(chart->item(i)); text && text->visible())
+        shown += text->text() + "|";
+    QVERIFY2(shown.contains("n [elements] = 4194304, block_size [threads] = 512"),
+             qPrintable(shown));
   }
 
   void historyPlotDrawsOneLinePerSeries() {
