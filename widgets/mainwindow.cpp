@@ -327,9 +327,13 @@ void MainWindow::start(bool sweep) {
     sweptParam_ = QString::fromStdString(parseSweepAxis(axes->front(), selected_->params).param);
     if (axes->size() > 1)
       secondParam_ = QString::fromStdString(parseSweepAxis((*axes)[1], selected_->params).param);
+    // A swept parameter takes its values from the axis, not from its editor.
+    request["params"].erase(sweptParam_.toStdString());
+    request["params"].erase(secondParam_.toStdString());
   }
   results_->clear();
   plot_->setRuns({}, sweptParam_, false);
+  if (!secondParam_.isEmpty()) heatmap_->setRuns({}, sweptParam_, secondParam_);
   ui_->progressBar->setRange(0, 0);  // busy until the first progress message gives a total
   ui_->etaLabel->clear();
   ui_->messageLabel->setText(tr("Starting..."));

@@ -20,6 +20,10 @@ WorkerClient::WorkerClient(QString program, QStringList arguments, QObject* pare
   registerMetaTypes();
   process_.setProcessChannelMode(QProcess::SeparateChannels);
   connect(&process_, &QProcess::readyReadStandardOutput, this, &WorkerClient::readLines);
+  // The worker's last words on stderr (a CUDA error, an abort message) go into the sentence
+  // that reports its end; only the tail is kept.
+  connect(&process_, &QProcess::readyReadStandardError, this,
+          [this] { stderrTail_ = (stderrTail_ + process_.readAllStandardError()).right(2048); });
   connect(&process_, &QProcess::finished, this, &WorkerClient::onFinished);
   connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
     if (error == QProcess::FailedToStart) onFinished(-1, QProcess::CrashExit);
@@ -46,6 +50,7 @@ WorkerClient::~WorkerClient() {
 void WorkerClient::ensureStarted() {
   if (running()) return;
   pending_.clear();
+  stderrTail_.clear();
   lostReason_.clear();
   process_.start(program_, arguments_ + QStringList{"worker"});
 }
@@ -167,6 +172,7 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status) {
   watchdog_.stop();
   cancelGrace_.stop();
   readLines();  // replies written just before the end still count
+  stderrTail_ = (stderrTail_ + process_.readAllStandardError()).right(2048);
   QString why = lostReason_;
   if (why.isEmpty()) {
     if (exitCode == -1)
@@ -175,6 +181,8 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status) {
       why = "crashed";
     else
       why = "exited with status " + QString::number(exitCode);
+    const QStringList said = QString::fromUtf8(stderrTail_).trimmed().split('\n');
+    if (!said.back().isEmpty()) why += " (" + said.back().trimmed() + ")";
   }
   auto jobs = std::move(jobs_);
   jobs_.clear();

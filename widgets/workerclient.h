@@ -85,6 +85,7 @@ class WorkerClient : public QObject {
   QStringList arguments_;
   QProcess process_;
   QByteArray pending_;
+  QByteArray stderrTail_;
   QTimer watchdog_;
   QTimer cancelGrace_;
   std::map<QString, Job> jobs_;

@@ -88,7 +88,10 @@ class WorkerClientTest : public QObject {
 
   void crashKeepsPartialResultsAndSaysSo() {
     // Replays up to and including the result, then dies as a kernel fault would end it.
-    WorkerClient client(fakeWorker("crash.sh", "kill -SEGV $$", 4), {});
+    WorkerClient client(
+        fakeWorker("crash.sh", "echo 'an illegal memory access was encountered' >&2\nkill -SEGV $$",
+                   4),
+        {});
     QSignalSpy results(&client, &WorkerClient::resultReceived);
     QSignalSpy lost(&client, &WorkerClient::workerLost);
     const QString id = client.submit(runRequest());
@@ -96,7 +99,9 @@ class WorkerClientTest : public QObject {
     QCOMPARE(results.count(), 1);
     QCOMPARE(lost.at(0).at(0).toString(), id);
     const QString sentence = lost.at(0).at(1).toString();
-    QVERIFY2(sentence.contains("crashed") && sentence.contains("1 result"), qPrintable(sentence));
+    QVERIFY2(sentence.contains("crashed (an illegal memory access was encountered)") &&
+                 sentence.contains("1 result"),
+             qPrintable(sentence));
     // The next job starts a new worker.
     client.submit(runRequest());
     QVERIFY(results.wait(10000));
