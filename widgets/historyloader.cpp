@@ -15,6 +15,8 @@ namespace {
 
 constexpr std::size_t kFirstPage = 2000;
 
+struct Superseded {};
+
 double elapsedSeconds(const QElapsedTimer& clock) {
   return static_cast<double>(clock.nsecsElapsed()) * 1e-9;
 }
@@ -28,7 +30,9 @@ QStringList toQt(const std::vector<std::string>& values) {
 
 }  // namespace
 
-HistoryLoader::HistoryLoader(QString databasePath) : path_(std::move(databasePath)) {}
+HistoryLoader::HistoryLoader(QString databasePath,
+                             std::shared_ptr<const std::atomic<quint64>> latest)
+    : path_(std::move(databasePath)), latest_(std::move(latest)) {}
 
 HistoryLoader::~HistoryLoader() = default;
 
@@ -49,6 +53,7 @@ void HistoryLoader::load(quint64 generation, const HistoryFilter& filter, int so
     auto rows = std::make_shared<std::vector<HistoryRow>>();
     QHash<QString, int> seriesIds;  // numbering series here saves the plots hashing strings
     store().forEach(ordered, [&](RunRecord&& record) {
+      if (rows->size() % 1024 == 0 && latest_->load() != generation) throw Superseded{};
       HistoryRow row = toHistoryRow(record);
       auto id = seriesIds.constFind(row.series);
       if (id == seriesIds.cend())
@@ -61,6 +66,8 @@ void HistoryLoader::load(quint64 generation, const HistoryFilter& filter, int so
     });
     if (!byTime) HistoryModel::sortRows(*rows, sortColumn, order);
     emit loaded(generation, rows, elapsedSeconds(clock), true);
+  } catch (const Superseded&) {
+    // A newer filter or sort was asked for while this one loaded: its result would be dropped.
   } catch (const std::exception& e) {
     emit failed(QString::fromStdString(e.what()));
   }

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 
 #include "db/historyfilter.h"
@@ -21,7 +22,8 @@ class HistoryLoader : public QObject {
   Q_OBJECT
 
  public:
-  explicit HistoryLoader(QString databasePath);
+  // latest: the newest generation asked for; a load that falls behind it stops early.
+  HistoryLoader(QString databasePath, std::shared_ptr<const std::atomic<quint64>> latest);
   ~HistoryLoader() override;
 
  public slots:
@@ -47,6 +49,7 @@ class HistoryLoader : public QObject {
   RunStore& store();
 
   QString path_;
+  std::shared_ptr<const std::atomic<quint64>> latest_;
   std::unique_ptr<RunStore> store_;
 };
 

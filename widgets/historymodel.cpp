@@ -13,7 +13,7 @@ namespace kwb {
 
 HistoryModel::HistoryModel(const QString& databasePath, QObject* parent)
     : QAbstractTableModel(parent),
-      loader_(new HistoryLoader(databasePath)),
+      loader_(new HistoryLoader(databasePath, generation_)),
       rows_(std::make_shared<const std::vector<HistoryRow>>()) {
   registerMetaTypes();
   loader_->moveToThread(&thread_);
@@ -45,7 +45,7 @@ void HistoryModel::reload() {
   loading_ = true;
   emit loadingChanged(true);
   // Queued into the loader's thread; the lambdas carry copies, never references to this model.
-  QMetaObject::invokeMethod(loader_, [loader = loader_, generation = ++generation_,
+  QMetaObject::invokeMethod(loader_, [loader = loader_, generation = ++*generation_,
                                       filter = filter_, column = sortColumn_, order = sortOrder_] {
     loader->load(generation, filter, column, order);
   });
@@ -54,7 +54,7 @@ void HistoryModel::reload() {
 
 void HistoryModel::onLoaded(quint64 generation, const HistorySnapshot& rows, double seconds,
                             bool complete) {
-  if (generation != generation_) return;  // a newer request is on its way
+  if (generation != *generation_) return;  // a newer request is on its way
   beginResetModel();
   HistorySnapshot old = std::exchange(rows_, rows);
   endResetModel();

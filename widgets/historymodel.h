@@ -3,6 +3,8 @@
 #include <QAbstractTableModel>
 #include <QThread>
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "db/historyfilter.h"
@@ -73,12 +75,14 @@ class HistoryModel : public QAbstractTableModel {
   void onLoaded(quint64 generation, const HistorySnapshot& rows, double seconds, bool complete);
 
   QThread thread_;
+  // Shared with the loader, which abandons a load once a newer one is asked for; declared before
+  // the loader, which is given it.
+  std::shared_ptr<std::atomic<quint64>> generation_ = std::make_shared<std::atomic<quint64>>(0);
   HistoryLoader* loader_;
   HistorySnapshot rows_;
   HistoryFilter filter_;
   int sortColumn_ = TimeColumn;
   Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
-  quint64 generation_ = 0;
   bool loading_ = false;
 };
 
