@@ -3,19 +3,16 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSplitter>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
-#include <QVBoxLayout>
 
+#include "ui_historypage.h"
 #include "widgets/compareplot.h"
 #include "widgets/historymodel.h"
 #include "widgets/historyplot.h"
@@ -37,123 +34,65 @@ void setChoices(QComboBox* box, const QStringList& values) {
 }  // namespace
 
 HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
-    : QWidget(parent), model_(new HistoryModel(databasePath, this)) {
-  auto* layout = new QVBoxLayout(this);
-  auto* filters = new QHBoxLayout;
-  family_ = new QComboBox(this);
-  variant_ = new QComboBox(this);
-  dtype_ = new QComboBox(this);
-  for (auto* box : {family_, variant_, dtype_}) {
-    box->addItem(tr("any"));
-    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    : QWidget(parent),
+      ui_(std::make_unique<Ui::HistoryPage>()),
+      model_(new HistoryModel(databasePath, this)) {
+  ui_->setupUi(this);
+  for (auto* box : {ui_->familyFilter, ui_->variantFilter, ui_->dtypeFilter})
     connect(box, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
-  }
-  device_ = new QLineEdit(this);
-  device_->setPlaceholderText(tr("device name or UUID"));
-  since_ = new QComboBox(this);
-  since_->addItem(tr("any time"), 0);
-  since_->addItem(tr("last hour"), 3600);
-  since_->addItem(tr("last day"), 86400);
-  since_->addItem(tr("last week"), 7 * 86400);
-  since_->addItem(tr("last 30 days"), 30 * 86400);
-  connect(since_, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
-  text_ = new QLineEdit(this);
-  text_->setPlaceholderText(tr("text in kernel, parameters, errors, tags, notes"));
-  text_->setClearButtonEnabled(true);
+  const int seconds[] = {0, 3600, 86400, 7 * 86400, 30 * 86400};  // the window of each entry
+  for (int i = 0; i < ui_->sinceFilter->count(); ++i) ui_->sinceFilter->setItemData(i, seconds[i]);
+  connect(ui_->sinceFilter, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
   // Typing filters once the text rests, not on every key.
   filterDelay_ = new QTimer(this);
   filterDelay_->setSingleShot(true);
   filterDelay_->setInterval(250);
   connect(filterDelay_, &QTimer::timeout, this, &HistoryPage::applyFilter);
-  for (auto* edit : {device_, text_})
+  for (auto* edit : {ui_->deviceFilter, ui_->textFilter})
     connect(edit, &QLineEdit::textChanged, filterDelay_, qOverload<>(&QTimer::start));
-  filters->addWidget(new QLabel(tr("Family"), this));
-  filters->addWidget(family_);
-  filters->addWidget(new QLabel(tr("Variant"), this));
-  filters->addWidget(variant_);
-  filters->addWidget(new QLabel(tr("Dtype"), this));
-  filters->addWidget(dtype_);
-  filters->addWidget(device_, 1);
-  filters->addWidget(since_);
-  filters->addWidget(text_, 2);
-  layout->addLayout(filters);
 
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  table_ = new QTableView(splitter);
-  table_->setModel(model_);
-  table_->setSortingEnabled(true);
-  table_->horizontalHeader()->setSortIndicator(HistoryModel::TimeColumn, Qt::DescendingOrder);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->verticalHeader()->hide();
-  table_->setWordWrap(false);  // one line per run: rows of equal height, quick to lay out
-  // Highlighting header sections walks every selected row: 100 000 of them would stall a click.
-  table_->verticalHeader()->setHighlightSections(false);
-  table_->horizontalHeader()->setHighlightSections(false);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  QTableView* table = ui_->runTable;
+  table->setModel(model_);
+  table->horizontalHeader()->setSortIndicator(HistoryModel::TimeColumn, Qt::DescendingOrder);
+  // Header highlighting is off in the .ui: it walks every selected row, and 100 000 of them
+  // would stall a click.
   for (auto [column, width] : {std::pair{HistoryModel::TimeColumn, 140},
                                {HistoryModel::KernelColumn, 170},
                                {HistoryModel::ProblemColumn, 190},
                                {HistoryModel::LaunchColumn, 230},
                                {HistoryModel::DeviceColumn, 170}})
-    table_->setColumnWidth(column, width);
+    table->setColumnWidth(column, width);
 
-  auto* lower = new QWidget(splitter);
-  auto* lowerLayout = new QVBoxLayout(lower);
-  lowerLayout->setContentsMargins(0, 0, 0, 0);
-  auto* actions = new QHBoxLayout;
-  const auto button = [&](const QString& text, auto slot, const QString& tip) {
-    auto* b = new QPushButton(text, lower);
-    b->setToolTip(tip);
-    connect(b, &QPushButton::clicked, this, slot);
-    actions->addWidget(b);
-  };
-  button(tr("Plot over time"), &HistoryPage::plotSelection,
-         tr("The selected runs' runtime or bandwidth over time, one line per kernel and problem"));
-  button(tr("Compare"), &HistoryPage::compareSelection, tr("The selected runs side by side"));
-  button(tr("Tag..."), &HistoryPage::tagSelection, tr("Tag the selected runs"));
-  button(tr("Note..."), &HistoryPage::annotateSelection, tr("Add a note to the selected runs"));
-  button(tr("Export data..."), &HistoryPage::exportSelection,
-         tr("The selected runs (all shown when none is selected) as CSV or JSON"));
-  button(tr("Delete..."), &HistoryPage::deleteSelection, tr("Delete the selected runs"));
-  actions->addStretch();
-  metric_ = new QComboBox(lower);
-  metric_->addItems({tr("bandwidth"), tr("runtime")});
-  connect(metric_, &QComboBox::currentIndexChanged, this, [this](int index) {
+  connect(ui_->plotButton, &QPushButton::clicked, this, &HistoryPage::plotSelection);
+  connect(ui_->compareButton, &QPushButton::clicked, this, &HistoryPage::compareSelection);
+  connect(ui_->tagButton, &QPushButton::clicked, this, &HistoryPage::tagSelection);
+  connect(ui_->noteButton, &QPushButton::clicked, this, &HistoryPage::annotateSelection);
+  connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
+  connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
+  connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
     historyPlot_->setMetric(index == 0 ? HistoryPlot::Metric::Bandwidth
                                        : HistoryPlot::Metric::Runtime);
     comparePlot_->setMetric(index == 0 ? ComparePlot::Metric::Bandwidth
                                        : ComparePlot::Metric::Runtime);
   });
-  actions->addWidget(new QLabel(tr("Plot"), lower));
-  actions->addWidget(metric_);
-  count_ = new QLabel(lower);
-  actions->addWidget(count_);
-  lowerLayout->addLayout(actions);
-  charts_ = new QTabWidget(lower);
-  historyPlot_ = new HistoryPlot(charts_);
-  comparePlot_ = new ComparePlot(charts_);
-  charts_->addTab(historyPlot_, tr("Over time"));
-  charts_->addTab(comparePlot_, tr("Compare"));
-  lowerLayout->addWidget(charts_);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 1);
-  layout->addWidget(splitter);
+  historyPlot_ = new HistoryPlot(ui_->chartTabs);
+  comparePlot_ = new ComparePlot(ui_->chartTabs);
+  ui_->chartTabs->addTab(historyPlot_, tr("Over time"));
+  ui_->chartTabs->addTab(comparePlot_, tr("Compare"));
 
   connect(
       model_, &HistoryModel::choicesLoaded, this,
       [this](const QStringList& families, const QStringList& variants, const QStringList& dtypes) {
-        setChoices(family_, families);
-        setChoices(variant_, variants);
-        setChoices(dtype_, dtypes);
+        setChoices(ui_->familyFilter, families);
+        setChoices(ui_->variantFilter, variants);
+        setChoices(ui_->dtypeFilter, dtypes);
       });
   connect(model_, &HistoryModel::loadingChanged, this, [this](bool loading) {
-    if (loading) count_->setText(tr("loading..."));
+    if (loading) ui_->countLabel->setText(tr("loading..."));
   });
   connect(model_, &HistoryModel::loaded, this, [this](int rows, double seconds) {
-    count_->setText(tr("%n run(s)", nullptr, rows) +
-                    QString(" (%1 ms)").arg(seconds * 1e3, 0, 'f', 0));
+    ui_->countLabel->setText(tr("%n run(s)", nullptr, rows) +
+                             QString(" (%1 ms)").arg(seconds * 1e3, 0, 'f', 0));
   });
   connect(model_, &HistoryModel::failed, this, &HistoryPage::status);
   connect(model_, &HistoryModel::exported, this, [this](const QString& path, int count) {
@@ -166,12 +105,12 @@ void HistoryPage::applyFilter() {
   const auto choice = [](QComboBox* box) {
     return box->currentIndex() > 0 ? box->currentText().toStdString() : std::string();
   };
-  filter.family = choice(family_);
-  filter.variant = choice(variant_);
-  filter.dtype = choice(dtype_);
-  filter.device = device_->text().trimmed().toStdString();
-  filter.text = text_->text().trimmed().toStdString();
-  if (const int seconds = since_->currentData().toInt(); seconds > 0)
+  filter.family = choice(ui_->familyFilter);
+  filter.variant = choice(ui_->variantFilter);
+  filter.dtype = choice(ui_->dtypeFilter);
+  filter.device = ui_->deviceFilter->text().trimmed().toStdString();
+  filter.text = ui_->textFilter->text().trimmed().toStdString();
+  if (const int seconds = ui_->sinceFilter->currentData().toInt(); seconds > 0)
     filter.since = QDateTime::currentMSecsSinceEpoch() - std::int64_t{seconds} * 1000;
   model_->setFilter(filter);
 }
@@ -179,7 +118,7 @@ void HistoryPage::applyFilter() {
 HistorySelection HistoryPage::selection() const {
   // By ranges, not by index: selecting all of 100 000 rows is one range, not 100 000 indexes.
   std::vector<std::pair<int, int>> ranges;
-  for (const auto& range : table_->selectionModel()->selection())
+  for (const auto& range : ui_->runTable->selectionModel()->selection())
     ranges.emplace_back(range.top(), range.bottom());
   std::sort(ranges.begin(), ranges.end());
   HistorySelection selected{model_->snapshot(), {}};
@@ -199,19 +138,26 @@ QList<qint64> HistoryPage::selectedIds(bool allWhenNone) const {
   return ids;
 }
 
+HistoryPage::~HistoryPage() = default;
+
+QTableView* HistoryPage::table() const {
+  return ui_->runTable;
+}
+
 QCustomPlot* HistoryPage::currentChart() const {
-  return charts_->currentWidget() == historyPlot_ ? historyPlot_->plot() : comparePlot_->plot();
+  return ui_->chartTabs->currentWidget() == historyPlot_ ? historyPlot_->plot()
+                                                         : comparePlot_->plot();
 }
 
 void HistoryPage::plotSelection() {
   historyPlot_->setRows(selection());
-  charts_->setCurrentWidget(historyPlot_);
+  ui_->chartTabs->setCurrentWidget(historyPlot_);
   emit plotted();
 }
 
 void HistoryPage::compareSelection() {
   comparePlot_->setRows(selection());
-  charts_->setCurrentWidget(comparePlot_);
+  ui_->chartTabs->setCurrentWidget(comparePlot_);
   emit plotted();
 }
 
@@ -219,10 +165,10 @@ void HistoryPage::plotMatching(const QString& text) {
   auto once = std::make_shared<QMetaObject::Connection>();
   *once = connect(model_, &HistoryModel::loaded, this, [this, once] {
     disconnect(*once);
-    table_->selectAll();
+    ui_->runTable->selectAll();
     plotSelection();
   });
-  text_->setText(text);
+  ui_->textFilter->setText(text);
   filterDelay_->stop();
   applyFilter();
 }

@@ -2,17 +2,18 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 #include "widgets/historyrow.h"
 
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QTabWidget;
 class QTableView;
 class QTimer;
 class QCustomPlot;
+
+namespace Ui {
+class HistoryPage;
+}
 
 namespace kwb {
 
@@ -27,9 +28,10 @@ class HistoryPage : public QWidget {
 
  public:
   explicit HistoryPage(const QString& databasePath, QWidget* parent = nullptr);
+  ~HistoryPage() override;
 
   HistoryModel* model() const { return model_; }
-  QTableView* table() const { return table_; }
+  QTableView* table() const;
   // The chart on show (history or compare), for export.
   QCustomPlot* currentChart() const;
   // The selected runs' ids, in table order; all shown runs when none is selected.
@@ -51,18 +53,9 @@ class HistoryPage : public QWidget {
   void deleteSelection();
   void exportSelection();
 
+  std::unique_ptr<Ui::HistoryPage> ui_;
   HistoryModel* model_;
-  QComboBox* family_;
-  QComboBox* variant_;
-  QComboBox* dtype_;
-  QLineEdit* device_;
-  QComboBox* since_;
-  QLineEdit* text_;
   QTimer* filterDelay_;
-  QLabel* count_;
-  QTableView* table_;
-  QComboBox* metric_;
-  QTabWidget* charts_;
   HistoryPlot* historyPlot_;
   ComparePlot* comparePlot_;
 };

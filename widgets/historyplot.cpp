@@ -41,6 +41,7 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   side->setRowStretchFactors({0.001, 1});
   setUpInteractions(plot_);
   note_ = new QCPItemText(plot_);
+  note_->setLayer("overlay");  // above the lines it would otherwise sit among
   note_->position->setType(QCPItemPosition::ptAxisRectRatio);
   note_->position->setCoords(0.01, 0.01);
   note_->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);

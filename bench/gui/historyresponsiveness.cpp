@@ -118,11 +118,10 @@ int main(int argc, char** argv) {
     loaded = false;
     measure(step, action, [&] { return loaded; });
   };
-  reloadStep("filter: free text 'relu'", [&] {
-    page->findChildren<QLineEdit*>().back()->setText("relu");  // the free-text field
-  });
+  reloadStep("filter: free text 'relu'",
+             [&] { page->findChild<QLineEdit*>("textFilter")->setText("relu"); });
   const int filtered = page->model()->rowCount();
-  reloadStep("filter: cleared again", [&] { page->findChildren<QLineEdit*>().back()->clear(); });
+  reloadStep("filter: cleared again", [&] { page->findChild<QLineEdit*>("textFilter")->clear(); });
   reloadStep("sort: by bandwidth", [&] {
     page->table()->sortByColumn(kwb::HistoryModel::BandwidthColumn, Qt::DescendingOrder);
   });
