@@ -1,54 +1,33 @@
 #include "widgets/chartexportdialog.h"
 
-#include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QFormLayout>
-#include <QHBoxLayout>
-#include <QLineEdit>
-#include <QPushButton>
-#include <QSpinBox>
+
+#include "ui_chartexportdialog.h"
 
 namespace kwb {
 
 ChartExportDialog::ChartExportDialog(const QString& suggestedPath, QWidget* parent)
-    : QDialog(parent) {
-  setWindowTitle(tr("Export chart"));
-  auto* form = new QFormLayout(this);
-  path_ = new QLineEdit(suggestedPath, this);
-  auto* browse = new QPushButton(tr("Browse..."), this);
-  connect(browse, &QPushButton::clicked, this, [this] {
-    const QString chosen = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), path_->text(), tr("PNG (*.png);;PDF (*.pdf);;JPG (*.jpg)"));
-    if (!chosen.isEmpty()) path_->setText(chosen);
+    : QDialog(parent), ui_(std::make_unique<Ui::ChartExportDialog>()) {
+  ui_->setupUi(this);
+  ui_->pathEdit->setText(suggestedPath);
+  connect(ui_->browseButton, &QPushButton::clicked, this, [this] {
+    const QString chosen =
+        QFileDialog::getSaveFileName(this, tr("Export chart"), ui_->pathEdit->text(),
+                                     tr("PNG (*.png);;PDF (*.pdf);;JPG (*.jpg)"));
+    if (!chosen.isEmpty()) ui_->pathEdit->setText(chosen);
   });
-  auto* row = new QHBoxLayout;
-  row->addWidget(path_, 1);
-  row->addWidget(browse);
-  form->addRow(tr("File (.png, .pdf, .jpg)"), row);
-  width_ = new QSpinBox(this);
-  height_ = new QSpinBox(this);
-  for (auto* box : {width_, height_}) {
-    box->setRange(200, 8000);
-    box->setSuffix(" px");
-  }
-  width_->setValue(1600);
-  height_->setValue(900);
-  form->addRow(tr("Width"), width_);
-  form->addRow(tr("Height"), height_);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  form->addRow(buttons);
 }
 
+ChartExportDialog::~ChartExportDialog() = default;
+
 QString ChartExportDialog::path() const {
-  return path_->text().trimmed();
+  return ui_->pathEdit->text().trimmed();
 }
 int ChartExportDialog::chartWidth() const {
-  return width_->value();
+  return ui_->widthSpin->value();
 }
 int ChartExportDialog::chartHeight() const {
-  return height_->value();
+  return ui_->heightSpin->value();
 }
 
 }  // namespace kwb

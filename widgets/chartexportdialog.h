@@ -2,8 +2,11 @@
 
 #include <QDialog>
 
-class QLineEdit;
-class QSpinBox;
+#include <memory>
+
+namespace Ui {
+class ChartExportDialog;
+}
 
 namespace kwb {
 
@@ -13,14 +16,13 @@ class ChartExportDialog : public QDialog {
 
  public:
   explicit ChartExportDialog(const QString& suggestedPath, QWidget* parent = nullptr);
+  ~ChartExportDialog() override;
   QString path() const;
   int chartWidth() const;
   int chartHeight() const;
 
  private:
-  QLineEdit* path_;
-  QSpinBox* width_;
-  QSpinBox* height_;
+  std::unique_ptr<Ui::ChartExportDialog> ui_;
 };
 
 }  // namespace kwb

@@ -2,11 +2,13 @@
 
 #include <QDialog>
 
+#include <memory>
+
 #include "widgets/settings.h"
 
-class QDoubleSpinBox;
-class QLineEdit;
-class QSpinBox;
+namespace Ui {
+class SettingsDialog;
+}
 
 namespace kwb {
 
@@ -17,12 +19,11 @@ class SettingsDialog : public QDialog {
 
  public:
   SettingsDialog(const Settings& settings, QWidget* parent = nullptr);
+  ~SettingsDialog() override;
   Settings settings() const;
 
  private:
-  QLineEdit* database_;
-  QSpinBox* device_;
-  QDoubleSpinBox* budget_;
+  std::unique_ptr<Ui::SettingsDialog> ui_;
 };
 
 }  // namespace kwb

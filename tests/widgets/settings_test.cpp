@@ -1,0 +1,51 @@
+#include <QCoreApplication>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "widgets/settings.h"
+#include "widgets/settingsdialog.h"
+
+namespace kwb {
+
+class SettingsTest : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+
+ private slots:
+  void initTestCase() {
+    // Settings go to a folder of the test's own, never to the user's.
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+    QCoreApplication::setOrganizationName("kwb-test");
+    QCoreApplication::setApplicationName("settings-test");
+  }
+
+  void rememberedAcrossStarts() {
+    const Settings defaults = Settings::load();
+    QVERIFY(defaults.databasePath.endsWith("history.sqlite"));
+    QCOMPARE(defaults.device, 0);
+    Settings changed{dir_.filePath("other.sqlite"), 1, 2.5};
+    changed.save();
+    const Settings back = Settings::load();
+    QCOMPARE(back.databasePath, changed.databasePath);
+    QCOMPARE(back.device, 1);
+    QCOMPARE(back.budgetSeconds, 2.5);
+  }
+
+  void dialogReturnsWhatItShows() {
+    const Settings shown{"/tmp/h.sqlite", 2, 0.25};
+    SettingsDialog dialog(shown);
+    const Settings back = dialog.settings();
+    QCOMPARE(back.databasePath, shown.databasePath);
+    QCOMPARE(back.device, 2);
+    QCOMPARE(back.budgetSeconds, 0.25);
+  }
+};
+
+}  // namespace kwb
+
+QTEST_MAIN(kwb::SettingsTest)
+#include "settings_test.moc"
