@@ -59,6 +59,26 @@ json cancelRequest(const std::string& id, const std::string& target) {
   return out;
 }
 
+json resolveRequest(const std::string& id, const std::string& family, const std::string& variant,
+                    const json& params) {
+  json out = envelope("resolve", id);
+  out["family"] = family;
+  out["variant"] = variant;
+  out["params"] = params;
+  return out;
+}
+
+json resolved(const std::string& id, const ParamSet& params, const std::optional<ParamSet>& derived,
+              std::uint64_t bytes, const std::string& device, const std::string& noDevice) {
+  json out = envelope("resolved", id);
+  out["params"] = toJson(params);
+  out["derived"] = derived ? toJson(*derived) : json();
+  out["bytes"] = derived ? json(bytes) : json();
+  out["device"] = derived ? json(device) : json();
+  if (!derived) out["no_device"] = noDevice;
+  return out;
+}
+
 json hello(const std::string& appVersion) {
   json out = envelope("hello", "");
   out["app_version"] = appVersion;

@@ -34,6 +34,8 @@ std::string encode(const nlohmann::json& message);  // one line, '\n' included
 nlohmann::json listRequest(const std::string& id);
 nlohmann::json devicesRequest(const std::string& id);
 nlohmann::json cancelRequest(const std::string& id, const std::string& target);
+nlohmann::json resolveRequest(const std::string& id, const std::string& family,
+                              const std::string& variant, const nlohmann::json& params);
 nlohmann::json shutdownRequest(const std::string& id);
 
 // Replies (worker to client).
@@ -46,5 +48,10 @@ nlohmann::json error(const std::string& id, const Error& error);
 nlohmann::json done(const std::string& id, std::size_t completed, bool cancelled);
 nlohmann::json devices(const std::string& id, const std::vector<DeviceInfo>& devices);
 nlohmann::json list(const std::string& id, const std::vector<FamilyInfo>& families);
+// The parameters with defaults applied and, on a device, what the variant derives from them and
+// the bytes it moves; without derived values, noDevice says why.
+nlohmann::json resolved(const std::string& id, const ParamSet& params,
+                        const std::optional<ParamSet>& derived, std::uint64_t bytes,
+                        const std::string& device, const std::string& noDevice);
 
 }  // namespace kwb::protocol

@@ -58,6 +58,11 @@ struct RunResult {
 
   // "dtype" from the problem, empty when the family has none.
   std::string dtype() const { return problem.has("dtype") ? problem.get("dtype") : std::string(); }
+  // A problem or launch parameter's value; empty when the run has no such parameter.
+  std::string param(std::string_view name) const {
+    if (problem.has(name)) return problem.get(name);
+    return launch.has(name) ? launch.get(name) : std::string();
+  }
   double ceilingFraction() const { return ceilingBandwidth > 0 ? bandwidth / ceilingBandwidth : 0; }
   double peakFraction() const { return peakBandwidth > 0 ? bandwidth / peakBandwidth : 0; }
 };

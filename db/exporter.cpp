@@ -1,7 +1,9 @@
 #include "db/exporter.h"
 
 #include <cstdio>
+#include <fstream>
 
+#include "core/error.h"
 #include "core/jsoncodec.h"
 #include "core/timeformat.h"
 
@@ -66,6 +68,19 @@ void exportRuns(std::ostream& out, const std::vector<RunRecord>& records, Export
     writeCsv(out, records);
   else
     writeJson(out, records);
+}
+
+}  // namespace kwb
+
+namespace kwb {
+
+void exportRuns(const std::string& path, const std::vector<RunRecord>& records,
+                ExportFormat format) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw Error(ErrorKind::Database, "cannot write " + path);
+  exportRuns(file, records, format);
+  file.close();
+  if (!file) throw Error(ErrorKind::Database, "writing " + path + " failed");
 }
 
 }  // namespace kwb

@@ -19,16 +19,10 @@ ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   ceilingLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
   ceilingLabel_->setText(tr("copy ceiling"));
   ceilingLabel_->setColor(QColor(44, 160, 44));
-  installReadout(plot_, [this](QCPAbstractPlottable* hit, int index) {
-    if (auto* bars = qobject_cast<QCPErrorBars*>(hit)) hit = bars->dataPlottable();
-    const auto* data = hit ? hit->interface1D() : nullptr;
-    if (!data || index >= data->dataCount()) return QString();
+  installReadout(plot_, [this](const QString&, double key, double value) {
     auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot_->xAxis->ticker().data());
-    const QString label = ticker ? ticker->ticks().value(data->dataMainKey(index)) : QString();
-    const double value = data->dataMainValue(index);
-    return QString("%1\n%2").arg(label, metric_ == Metric::Runtime
-                                            ? QString("%1 µs").arg(value, 0, 'f', 2)
-                                            : QString("%1 GB/s").arg(value, 0, 'f', 0));
+    return QString("%1\n%2").arg(ticker ? ticker->ticks().value(key) : QString(),
+                                 valueText(metric_, value));
   });
   redraw();
 }
@@ -38,7 +32,7 @@ void ComparePlot::setRows(HistorySelection rows) {
   redraw();
 }
 
-void ComparePlot::setMetric(Metric metric) {
+void ComparePlot::setMetric(ChartMetric metric) {
   metric_ = metric;
   redraw();
 }
@@ -50,8 +44,8 @@ int ComparePlot::barCount() const {
 
 void ComparePlot::redraw() {
   plot_->clearPlottables();
-  const bool runtime = metric_ == Metric::Runtime;
-  plot_->yAxis->setLabel(runtime ? tr("median runtime [µs]") : tr("bandwidth [GB/s]"));
+  const bool runtime = metric_ == ChartMetric::Runtime;
+  plot_->yAxis->setLabel(axisLabel(metric_));
   auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
   bars->setName(runtime ? tr("median runtime") : tr("bandwidth"));
   bars->setBrush(seriesColour(0).lighter(130));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "widgets/historyrow.h"
+#include "widgets/plotstyle.h"
 
 class QCustomPlot;
 class QCPItemStraightLine;
@@ -18,11 +19,9 @@ class ComparePlot : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Metric { Runtime, Bandwidth };
-
   explicit ComparePlot(QWidget* parent = nullptr);
   void setRows(HistorySelection rows);
-  void setMetric(Metric metric);
+  void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
   int barCount() const;
 
@@ -33,7 +32,7 @@ class ComparePlot : public QWidget {
   QCPItemStraightLine* ceiling_;
   QCPItemText* ceilingLabel_;
   HistorySelection rows_;
-  Metric metric_ = Metric::Bandwidth;
+  ChartMetric metric_ = ChartMetric::Bandwidth;
 };
 
 }  // namespace kwb

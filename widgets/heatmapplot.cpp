@@ -7,20 +7,16 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/plotstyle.h"
+
 namespace kwb {
 namespace {
-
-std::string valueOf(const RunResult& run, const std::string& param) {
-  if (run.problem.has(param)) return run.problem.get(param);
-  if (run.launch.has(param)) return run.launch.get(param);
-  return {};
-}
 
 // The distinct values of a parameter in the order they first appear: the sweep's order.
 QStringList orderedValues(const std::vector<RunResult>& runs, const std::string& param) {
   QStringList values;
   for (const auto& run : runs) {
-    const QString v = QString::fromStdString(valueOf(run, param));
+    const QString v = QString::fromStdString(run.param(param));
     if (!values.contains(v)) values << v;
   }
   return values;
@@ -49,14 +45,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  readout_ = new QCPItemText(plot_);
-  readout_->setLayer("overlay");
-  readout_->position->setType(QCPItemPosition::ptAxisRectRatio);
-  readout_->position->setCoords(0.99, 0.01);
-  readout_->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
-  readout_->setPadding(QMargins(4, 2, 4, 2));
-  readout_->setBrush(QBrush(QColor(255, 255, 255, 230)));
-  readout_->setVisible(false);
+  readout_ = addCornerText(plot_, Qt::AlignRight);
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     // The cell under the mouse: cells sit on whole coordinates, one per swept value.
     const int x = static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(event->position().x())));
@@ -68,10 +57,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
                           : QString("%1 = %2, %3 = %4\n%5 GB/s")
                                 .arg(plot_->xAxis->label(), xs_[x], plot_->yAxis->label(), ys_[y])
                                 .arg(value, 0, 'f', 0);
-    if (text == readout_->text() && readout_->visible() == !text.isEmpty()) return;
-    readout_->setText(text);
-    readout_->setVisible(!text.isEmpty());
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    showText(plot_, readout_, text);
   });
 }
 
@@ -92,8 +78,8 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
   map_->data()->fill(std::nan(""));
   for (const auto& run : runs) {
     if (run.stats.count == 0) continue;
-    const int x = static_cast<int>(xs.indexOf(QString::fromStdString(valueOf(run, xName))));
-    const int y = static_cast<int>(ys.indexOf(QString::fromStdString(valueOf(run, yName))));
+    const int x = static_cast<int>(xs.indexOf(QString::fromStdString(run.param(xName))));
+    const int y = static_cast<int>(ys.indexOf(QString::fromStdString(run.param(yName))));
     const double gb = run.bandwidth * 1e-9;
     map_->data()->setCell(x, y, gb);
     auto* label = new QCPItemText(plot_);

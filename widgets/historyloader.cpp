@@ -3,9 +3,8 @@
 #include <QElapsedTimer>
 #include <QHash>
 
-#include <fstream>
-
 #include "core/error.h"
+#include "db/database.h"
 #include "db/exporter.h"
 #include "db/runstore.h"
 #include "widgets/historymodel.h"
@@ -41,6 +40,15 @@ RunStore& HistoryLoader::store() {
   return *store_;
 }
 
+template <typename Work>
+void HistoryLoader::reporting(Work&& work) {
+  try {
+    work();
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+  }
+}
+
 void HistoryLoader::load(quint64 generation, const HistoryFilter& filter, int sortColumn,
                          Qt::SortOrder order) {
   QElapsedTimer clock;
@@ -74,56 +82,45 @@ void HistoryLoader::load(quint64 generation, const HistoryFilter& filter, int so
 }
 
 void HistoryLoader::loadChoices() {
-  try {
+  reporting([&] {
     emit choicesLoaded(toQt(store().distinct("family")), toQt(store().distinct("variant")),
                        toQt(store().distinct("dtype")));
-  } catch (const std::exception& e) {
-    emit failed(QString::fromStdString(e.what()));
-  }
+  });
 }
 
 void HistoryLoader::deleteRuns(const QList<qint64>& ids) {
-  try {
-    const std::vector<std::int64_t> list(ids.begin(), ids.end());
-    store().deleteRuns(list);
+  reporting([&] {
+    store().deleteRuns(std::vector<std::int64_t>(ids.begin(), ids.end()));
     emit changed();
-  } catch (const std::exception& e) {
-    emit failed(QString::fromStdString(e.what()));
-  }
+  });
 }
 
 void HistoryLoader::addTag(const QList<qint64>& ids, const QString& tag) {
-  try {
+  reporting([&] {
+    Transaction batch(store().database());  // one commit for the lot, not one per run
     for (const qint64 id : ids) store().addTag(id, tag.toStdString());
+    batch.commit();
     emit changed();
-  } catch (const std::exception& e) {
-    emit failed(QString::fromStdString(e.what()));
-  }
+  });
 }
 
 void HistoryLoader::addNote(const QList<qint64>& ids, const QString& text) {
-  try {
+  reporting([&] {
+    Transaction batch(store().database());
     for (const qint64 id : ids) store().addNote(id, text.toStdString());
+    batch.commit();
     emit changed();
-  } catch (const std::exception& e) {
-    emit failed(QString::fromStdString(e.what()));
-  }
+  });
 }
 
-void HistoryLoader::exportRuns(const QList<qint64>& ids, const QString& path, int format) {
-  try {
+void HistoryLoader::exportRuns(const QList<qint64>& ids, const QString& path, ExportFormat format) {
+  reporting([&] {
     std::vector<RunRecord> records;
     for (const qint64 id : ids)
       if (auto record = store().run(id)) records.push_back(std::move(*record));
-    std::ofstream out(path.toStdString());
-    if (!out) throw Error(ErrorKind::Database, "cannot write " + path.toStdString());
-    kwb::exportRuns(out, records, format == 0 ? ExportFormat::Csv : ExportFormat::Json);
-    out.close();
-    if (!out) throw Error(ErrorKind::Database, "writing " + path.toStdString() + " failed");
+    kwb::exportRuns(path.toStdString(), records, format);
     emit exported(path, static_cast<int>(records.size()));
-  } catch (const std::exception& e) {
-    emit failed(QString::fromStdString(e.what()));
-  }
+  });
 }
 
 }  // namespace kwb

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 
+#include "db/exporter.h"
 #include "db/historyfilter.h"
 #include "widgets/historyrow.h"
 
@@ -33,8 +34,8 @@ class HistoryLoader : public QObject {
   void deleteRuns(const QList<qint64>& ids);
   void addTag(const QList<qint64>& ids, const QString& tag);
   void addNote(const QList<qint64>& ids, const QString& text);
-  // CSV (format 0) or JSON (1) of the runs, in full (samples included), in the given order.
-  void exportRuns(const QList<qint64>& ids, const QString& path, int format);
+  // The runs in full (samples included), in the given order.
+  void exportRuns(const QList<qint64>& ids, const QString& path, kwb::ExportFormat format);
 
  signals:
   // A first part (complete false) may come before the whole.
@@ -47,6 +48,9 @@ class HistoryLoader : public QObject {
 
  private:
   RunStore& store();
+  // Runs work, turning what it throws into failed(): the GUI shows it, the thread goes on.
+  template <typename Work>
+  void reporting(Work&& work);
 
   QString path_;
   std::shared_ptr<const std::atomic<quint64>> latest_;

@@ -78,7 +78,7 @@ void HistoryModel::addNote(const QList<qint64>& ids, const QString& text) {
   QMetaObject::invokeMethod(loader_, [loader = loader_, ids, text] { loader->addNote(ids, text); });
 }
 
-void HistoryModel::exportRuns(const QList<qint64>& ids, const QString& path, int format) {
+void HistoryModel::exportRuns(const QList<qint64>& ids, const QString& path, ExportFormat format) {
   QMetaObject::invokeMethod(
       loader_, [loader = loader_, ids, path, format] { loader->exportRuns(ids, path, format); });
 }

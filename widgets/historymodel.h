@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "db/exporter.h"
 #include "db/historyfilter.h"
 #include "widgets/historyrow.h"
 
@@ -50,7 +51,7 @@ class HistoryModel : public QAbstractTableModel {
   void deleteRuns(const QList<qint64>& ids);
   void addTag(const QList<qint64>& ids, const QString& tag);
   void addNote(const QList<qint64>& ids, const QString& text);
-  void exportRuns(const QList<qint64>& ids, const QString& path, int format);
+  void exportRuns(const QList<qint64>& ids, const QString& path, ExportFormat format);
 
   // Sorts rows by a column, as the loader does before handing a snapshot over.
   static void sortRows(std::vector<HistoryRow>& rows, int column, Qt::SortOrder order);

@@ -70,10 +70,9 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
   connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
   connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
-    historyPlot_->setMetric(index == 0 ? HistoryPlot::Metric::Bandwidth
-                                       : HistoryPlot::Metric::Runtime);
-    comparePlot_->setMetric(index == 0 ? ComparePlot::Metric::Bandwidth
-                                       : ComparePlot::Metric::Runtime);
+    const ChartMetric metric = index == 0 ? ChartMetric::Bandwidth : ChartMetric::Runtime;
+    historyPlot_->setMetric(metric);
+    comparePlot_->setMetric(metric);
   });
   historyPlot_ = new HistoryPlot(ui_->chartTabs);
   comparePlot_ = new ComparePlot(ui_->chartTabs);
@@ -211,7 +210,9 @@ void HistoryPage::exportSelection() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export runs"), "runs.csv",
                                                     tr("CSV (*.csv);;JSON (*.json)"), &filter);
   if (path.isEmpty()) return;
-  model_->exportRuns(ids, path, path.endsWith(".json", Qt::CaseInsensitive) ? 1 : 0);
+  model_->exportRuns(
+      ids, path,
+      path.endsWith(".json", Qt::CaseInsensitive) ? ExportFormat::Json : ExportFormat::Csv);
 }
 
 }  // namespace kwb

@@ -40,24 +40,11 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   side->addElement(1, 0, new QCPLayoutElement(plot_));
   side->setRowStretchFactors({0.001, 1});
   setUpInteractions(plot_);
-  note_ = new QCPItemText(plot_);
-  note_->setLayer("overlay");  // above the lines it would otherwise sit among
-  note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-  note_->position->setCoords(0.01, 0.01);
-  note_->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
-  note_->setBrush(QColor(255, 255, 255, 220));
-  note_->setPadding(QMargins(4, 2, 4, 2));
-  installReadout(plot_, [this](QCPAbstractPlottable* hit, int index) {
-    if (auto* bars = qobject_cast<QCPErrorBars*>(hit)) hit = bars->dataPlottable();
-    const auto* data = hit ? hit->interface1D() : nullptr;
-    if (!data || index >= data->dataCount()) return QString();
-    const auto when =
-        QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(data->dataMainKey(index) * 1000.0));
-    const double value = data->dataMainValue(index);
+  note_ = addCornerText(plot_, Qt::AlignLeft);
+  installReadout(plot_, [this](const QString& name, double key, double value) {
+    const auto when = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(key * 1000.0));
     return QString("%1\n%2: %3")
-        .arg(hit->name(), when.toString("yyyy-MM-dd hh:mm:ss"),
-             metric_ == Metric::Runtime ? QString("%1 µs").arg(value, 0, 'f', 2)
-                                        : QString("%1 GB/s").arg(value, 0, 'f', 0));
+        .arg(name, when.toString("yyyy-MM-dd hh:mm:ss"), valueText(metric_, value));
   });
   redraw();
 }
@@ -67,7 +54,7 @@ void HistoryPlot::setRows(HistorySelection rows) {
   redraw();
 }
 
-void HistoryPlot::setMetric(Metric metric) {
+void HistoryPlot::setMetric(ChartMetric metric) {
   metric_ = metric;
   redraw();
 }
@@ -84,8 +71,8 @@ int HistoryPlot::pointCount() const {
 
 void HistoryPlot::redraw() {
   plot_->clearPlottables();
-  const bool runtime = metric_ == Metric::Runtime;
-  plot_->yAxis->setLabel(runtime ? tr("median runtime [µs]") : tr("bandwidth [GB/s]"));
+  const bool runtime = metric_ == ChartMetric::Runtime;
+  plot_->yAxis->setLabel(axisLabel(metric_));
   std::unordered_map<int, std::vector<const HistoryRow*>> bySeries;
   for (const HistoryRow* row : rows_.rows)
     if (row->median > 0) bySeries[row->seriesId].push_back(row);

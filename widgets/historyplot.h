@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "widgets/historyrow.h"
+#include "widgets/plotstyle.h"
 
 class QCustomPlot;
 class QCPAxisTickerDateTime;
@@ -20,11 +21,9 @@ class HistoryPlot : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Metric { Runtime, Bandwidth };
-
   explicit HistoryPlot(QWidget* parent = nullptr);
   void setRows(HistorySelection rows);
-  void setMetric(Metric metric);
+  void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
   // Series plotted and points in each, for tests.
   int seriesCount() const;
@@ -37,7 +36,7 @@ class HistoryPlot : public QWidget {
   QSharedPointer<QCPAxisTickerDateTime> dateTicker_;
   QCPItemText* note_;  // what the plot leaves out, when it leaves something out
   HistorySelection rows_;
-  Metric metric_ = Metric::Bandwidth;
+  ChartMetric metric_ = ChartMetric::Bandwidth;
 };
 
 }  // namespace kwb

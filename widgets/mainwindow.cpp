@@ -15,8 +15,6 @@
 #include <QTimer>
 #include <QTreeView>
 
-#include <fstream>
-
 #include <qcustomplot.h>
 
 #include "core/error.h"
@@ -83,11 +81,8 @@ void MainWindow::buildUi() {
   ui_->budgetSpin->setValue(settings_.budgetSeconds);
   axis_[0] = ui_->axis1Edit;
   axis_[1] = ui_->axis2Edit;
-  for (auto* axis : axis_)
-    connect(axis, &QLineEdit::textChanged, this, [this] {
-      sweepAxes();
-      updateButtons();
-    });
+  for (auto* axis : axis_)  // updateButtons() checks the axes and explains a bad one
+    connect(axis, &QLineEdit::textChanged, this, &MainWindow::updateButtons);
   // Typing fast asks once: the worker is asked when the values have rested this long.
   derivedDelay_ = new QTimer(this);
   derivedDelay_->setSingleShot(true);
@@ -257,7 +252,6 @@ void MainWindow::onVariantSelected() {
     ui_->problemEditor->setSpecs(withRole(*variant, ParamRole::Problem));
     ui_->launchEditor->setSpecs(withRole(*variant, ParamRole::Launch));
   }
-  sweepAxes();
   updateButtons();
   ui_->derivedLabel->clear();
   requestDerived();
@@ -417,16 +411,15 @@ void MainWindow::exportResults() {
   if (path.isEmpty()) return;
   std::vector<RunRecord> records;
   for (const auto& run : results_->runs()) records.push_back({0, {}, deviceName_, run, {}});
-  std::ofstream out(path.toStdString());
-  kwb::exportRuns(
-      out, records,
-      path.endsWith(".json", Qt::CaseInsensitive) ? ExportFormat::Json : ExportFormat::Csv);
-  out.close();
-  if (out)
+  try {
+    kwb::exportRuns(
+        path.toStdString(), records,
+        path.endsWith(".json", Qt::CaseInsensitive) ? ExportFormat::Json : ExportFormat::Csv);
     statusBar()->showMessage(
         tr("Exported %n result(s) to %1", nullptr, int(records.size())).arg(path), 6000);
-  else
-    QMessageBox::warning(this, tr("Export results"), tr("Could not write %1.").arg(path));
+  } catch (const Error& e) {
+    QMessageBox::warning(this, tr("Export results"), QString::fromStdString(e.what()));
+  }
 }
 
 }  // namespace kwb

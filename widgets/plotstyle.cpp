@@ -33,24 +33,48 @@ void padRanges(QCustomPlot* plot) {
 
 namespace kwb {
 
-void installReadout(QCustomPlot* plot, Describe describe) {
+QString axisLabel(ChartMetric metric) {
+  return metric == ChartMetric::Runtime ? QObject::tr("median runtime [µs]")
+                                        : QObject::tr("bandwidth [GB/s]");
+}
+
+QString valueText(ChartMetric metric, double value) {
+  return metric == ChartMetric::Runtime ? QString("%1 µs").arg(value, 0, 'f', 2)
+                                        : QString("%1 GB/s").arg(value, 0, 'f', 0);
+}
+
+QCPItemText* addCornerText(QCustomPlot* plot, Qt::Alignment corner) {
   auto* text = new QCPItemText(plot);
   text->setLayer("overlay");
   text->position->setType(QCPItemPosition::ptAxisRectRatio);
-  text->position->setCoords(0.99, 0.01);
-  text->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+  text->position->setCoords(corner & Qt::AlignRight ? 0.99 : 0.01, 0.01);
+  text->setPositionAlignment(Qt::AlignTop |
+                             (corner & Qt::AlignRight ? Qt::AlignRight : Qt::AlignLeft));
   text->setPadding(QMargins(4, 2, 4, 2));
   text->setBrush(QBrush(QColor(255, 255, 255, 230)));
-  text->setPen(QPen(QColor(160, 160, 160)));
   text->setVisible(false);
+  return text;
+}
+
+void showText(QCustomPlot* plot, QCPItemText* item, const QString& text) {
+  if (text == item->text() && item->visible() == !text.isEmpty()) return;
+  item->setText(text);
+  item->setVisible(!text.isEmpty());
+  plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void installReadout(QCustomPlot* plot, Describe describe) {
+  QCPItemText* text = addCornerText(plot, Qt::AlignRight);
+  text->setPen(QPen(QColor(160, 160, 160)));
   QObject::connect(plot, &QCustomPlot::mouseMove, plot, [plot, text, describe](QMouseEvent* event) {
     int index = -1;
     QCPAbstractPlottable* hit = plot->plottableAt(event->position(), false, &index);
-    const QString line = hit && index >= 0 ? describe(hit, index) : QString();
-    if (line == text->text() && text->visible() == !line.isEmpty()) return;
-    text->setText(line);
-    text->setVisible(!line.isEmpty());
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    if (auto* bars = qobject_cast<QCPErrorBars*>(hit)) hit = bars->dataPlottable();
+    const QCPPlottableInterface1D* data = hit ? hit->interface1D() : nullptr;
+    const bool onData = data && index >= 0 && index < data->dataCount();
+    showText(plot, text,
+             onData ? describe(hit->name(), data->dataMainKey(index), data->dataMainValue(index))
+                    : QString());
   });
 }
 

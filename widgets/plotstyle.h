@@ -5,8 +5,10 @@
 
 #include <functional>
 
+#include <Qt>
+
 class QCustomPlot;
-class QCPAbstractPlottable;
+class QCPItemText;
 
 namespace kwb {
 
@@ -17,9 +19,19 @@ QColor seriesColour(int index);
 // Room around the data after rescaleAxes(): 5 % on x, and y from zero (or 5 %) up.
 void padRanges(QCustomPlot* plot);
 
-// Reads out the data point under the mouse in the plot's top left corner, in the words of
-// describe(plottable, data index); nothing when the mouse is over no data.
-using Describe = std::function<QString(QCPAbstractPlottable*, int)>;
+// What the history charts show of a run: its median runtime or its bandwidth.
+enum class ChartMetric { Runtime, Bandwidth };
+QString axisLabel(ChartMetric metric);                // "bandwidth [GB/s]"
+QString valueText(ChartMetric metric, double value);  // "2930 GB/s", value in the axis' unit
+
+// A boxed text in a corner of the axis rect, above the data: read-outs and notes. Hidden while
+// empty; showText replots only when the text changes.
+QCPItemText* addCornerText(QCustomPlot* plot, Qt::Alignment corner);
+void showText(QCustomPlot* plot, QCPItemText* item, const QString& text);
+
+// Reads out the data point under the mouse in the plot's top right corner, in the words of
+// describe(series name, key, value); error bars count as their data. Nothing over no data.
+using Describe = std::function<QString(const QString& name, double key, double value)>;
 void installReadout(QCustomPlot* plot, Describe describe);
 
 }  // namespace kwb

@@ -36,10 +36,8 @@ void ResultsModel::append(const RunResult& run) {
     const RunResult& first = runs_.front();
     if (run.variant != first.variant) varying_.insert("variant");
     for (const ParamSet* set : {&run.problem, &run.launch})
-      for (const auto& [name, value] : set->values()) {
-        const ParamSet& other = first.problem.has(name) ? first.problem : first.launch;
-        if (!other.has(name) || other.get(name) != value) varying_.insert(name);
-      }
+      for (const auto& [name, value] : set->values())
+        if (first.param(name) != value) varying_.insert(name);
   }
   const int row = static_cast<int>(runs_.size());
   beginInsertRows({}, row, row);

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "core/format.h"
+#include "widgets/plotstyle.h"
 
 namespace kwb {
 namespace {
@@ -24,12 +25,6 @@ double numeric(const std::string& text) {
   } catch (const std::exception&) {
     return std::nan("");
   }
-}
-
-std::string valueOf(const RunResult& run, const std::string& param) {
-  if (run.problem.has(param)) return run.problem.get(param);
-  if (run.launch.has(param)) return run.launch.get(param);
-  return {};
 }
 
 }  // namespace
@@ -70,13 +65,7 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   plot_->legend->setVisible(true);
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 
-  readout_ = new QCPItemText(plot_);
-  readout_->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
-  readout_->position->setType(QCPItemPosition::ptAxisRectRatio);
-  readout_->position->setCoords(0.01, 0.01);
-  readout_->setPadding(QMargins(4, 2, 4, 2));
-  readout_->setBrush(QBrush(QColor(255, 255, 255, 220)));
-  readout_->setText({});
+  readout_ = addCornerText(plot_, Qt::AlignLeft);
   connect(plot_, &QCustomPlot::mouseMove, this,
           [this](QMouseEvent* event) { showReadout(event->position().x()); });
 }
@@ -89,13 +78,13 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   const std::string name = param.toStdString();
   bool allNumeric = true;
   for (const auto& run : runs)
-    if (run.stats.count > 0 && std::isnan(numeric(valueOf(run, name)))) allNumeric = false;
+    if (run.stats.count > 0 && std::isnan(numeric(run.param(name)))) allNumeric = false;
 
   QVector<double> x, seconds, bandwidth, low, high;
   double ceiling = 0, peak = 0;
   for (const auto& run : runs) {
     if (run.stats.count == 0) continue;  // failed or unverified points have no time
-    const std::string value = valueOf(run, name);
+    const std::string value = run.param(name);
     const double px = allNumeric ? numeric(value) : static_cast<double>(labels_.size() + 1);
     points_.push_back({px, run.stats.median, run.bandwidth});
     labels_.push_back(QString::fromStdString(value));
@@ -147,6 +136,7 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     plot_->yAxis2->setRange(0, std::max(plot_->yAxis2->range().upper, peak * kGiga) * 1.1);
   }
   readout_->setText({});
+  readout_->setVisible(false);
   plot_->replot();
 }
 
@@ -157,11 +147,10 @@ void SweepPlot::showReadout(double pixelX) {
            std::abs(plot_->xAxis->coordToPixel(b.x) - pixelX);
   });
   const auto i = static_cast<std::size_t>(nearest - points_.begin());
-  readout_->setText(QString("%1 = %2\n%3, %4")
-                        .arg(param_, labels_[i],
-                             QString::fromStdString(formatSeconds(nearest->seconds)),
-                             QString::fromStdString(formatBandwidth(nearest->bandwidth))));
-  plot_->replot(QCustomPlot::rpQueuedReplot);
+  showText(plot_, readout_,
+           QString("%1 = %2\n%3, %4")
+               .arg(param_, labels_[i], QString::fromStdString(formatSeconds(nearest->seconds)),
+                    QString::fromStdString(formatBandwidth(nearest->bandwidth))));
 }
 
 }  // namespace kwb

@@ -79,8 +79,7 @@ void WorkerClient::requestDevices() {
 
 QString WorkerClient::requestResolve(const std::string& family, const std::string& variant,
                                      const nlohmann::json& params) {
-  return submit(
-      {{"type", "resolve"}, {"family", family}, {"variant", variant}, {"params", params}});
+  return submit(protocol::resolveRequest("", family, variant, params));
 }
 
 void WorkerClient::cancel(const QString& id) {
@@ -142,19 +141,24 @@ void WorkerClient::handle(const nlohmann::json& message) {
       emit resultReceived(id, message.value("index", 0), runResultFromJson(message.at("run")),
                           runId.is_number_integer() ? runId.get<qint64>() : -1);
     } else if (type == "done") {
-      jobs_.erase(id);
-      if (jobs_.empty()) watchdog_.stop(), cancelGrace_.stop();
+      forget(id);
       emit jobDone(id, message.value("completed", 0), message.value("cancelled", false));
     } else if (type == "error") {
       const QString code = str(message, "code");
       if (code == "no_device") emit noDevice(str(message, "message"));
-      jobs_.erase(id);
-      if (jobs_.empty()) watchdog_.stop();
+      forget(id);
       emit jobError(id, code, str(message, "message"), str(message, "param"));
     }
   } catch (const std::exception& e) {
     emit jobError(id, "usage", QString("unreadable reply from the worker: ") + e.what(), {});
   }
+}
+
+void WorkerClient::forget(const QString& id) {
+  jobs_.erase(id);
+  if (!jobs_.empty()) return;
+  watchdog_.stop();  // nothing left to watch or to wait for
+  cancelGrace_.stop();
 }
 
 void WorkerClient::armWatchdog() {

@@ -73,6 +73,7 @@ class WorkerClient : public QObject {
   void readLines();
   void handle(const nlohmann::json& message);
   void onFinished(int exitCode, QProcess::ExitStatus status);
+  void forget(const QString& id);  // a job ended: drop it, and the timers once none is left
   void armWatchdog();
   void onWatchdog();
 

@@ -59,7 +59,8 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--target-rsd", o.targetRsd, "stop early once stddev / mean falls below this")
       ->capture_default_str();
   command.add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
-  command.add_flag("--verify-only", o.verifyOnly, "check the output against the CPU reference, skip timing");
+  command.add_flag("--verify-only", o.verifyOnly,
+                   "check the output against the CPU reference, skip timing");
 }
 
 HistoryFilter FilterCliOptions::filter() const {

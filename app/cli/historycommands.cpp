@@ -1,10 +1,9 @@
 // `kwb history` and `kwb export`.
-#include <fstream>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "core/format.h"
 #include "app/cli/table.h"
+#include "core/format.h"
 #include "core/timeformat.h"
 #include "db/exporter.h"
 #include "db/runstore.h"
@@ -63,11 +62,7 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
     exportRuns(context.out, records, exportFormat);
     return kExitOk;
   }
-  std::ofstream file(output, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error(ErrorKind::Database, "cannot write " + output);
-  exportRuns(file, records, exportFormat);
-  file.close();
-  if (!file) throw Error(ErrorKind::Database, "writing " + output + " failed");
+  exportRuns(output, records, exportFormat);
   context.err << "exported " << records.size() << " runs to " << output << "\n";
   return kExitOk;
 }

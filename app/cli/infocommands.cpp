@@ -1,8 +1,8 @@
 // `kwb devices` and `kwb list`.
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "core/format.h"
 #include "app/cli/table.h"
+#include "core/format.h"
 #include "core/jsoncodec.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"

@@ -7,8 +7,8 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
-#include "core/format.h"
 #include "app/cli/table.h"
+#include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/valueparse.h"
 #include "db/runstore.h"

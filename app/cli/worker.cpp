@@ -97,21 +97,15 @@ json resolveReply(const protocol::Message& message, int deviceOrdinal) {
   const MeasureCliOptions o = kernelOf(message.body);
   const Registry& registry = Registry::instance();
   const ParamSet params = registry.resolve(o.family, o.variant, o.rawParams());
-  json reply = {{"v", protocol::kVersion},  {"type", "resolved"}, {"id", message.id},
-                {"params", toJson(params)}, {"derived", nullptr}, {"bytes", nullptr},
-                {"device", nullptr}};
   const auto devices = queryDevices();
-  if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size()) {
-    reply["no_device"] =
-        devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal);
-    return reply;
-  }
+  if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size())
+    return protocol::resolved(
+        message.id, params, std::nullopt, 0, "",
+        devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal));
   const DeviceInfo& device = devices[static_cast<std::size_t>(deviceOrdinal)];
   const auto workload = registry.find(o.family, o.variant).create(params, device);
-  reply["derived"] = toJson(workload->derived());
-  reply["bytes"] = workload->bytesMoved();
-  reply["device"] = device.name;
-  return reply;
+  return protocol::resolved(message.id, params, workload->derived(), workload->bytesMoved(),
+                            device.name, "");
 }
 
 class Worker {

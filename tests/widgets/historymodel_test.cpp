@@ -96,8 +96,8 @@ class HistoryModelTest : public QObject {
 
     QSignalSpy exported(&model, &HistoryModel::exported);
     const QString csv = dir_.filePath("runs.csv"), json = dir_.filePath("runs.json");
-    model.exportRuns({newest, model.row(1).id}, csv, 0);
-    model.exportRuns({newest}, json, 1);
+    model.exportRuns({newest, model.row(1).id}, csv, ExportFormat::Csv);
+    model.exportRuns({newest}, json, ExportFormat::Json);
     QVERIFY(exported.wait(10000));
     if (exported.count() < 2) QVERIFY(exported.wait(10000));
     QCOMPARE(exported.at(0).at(1).toInt(), 2);
