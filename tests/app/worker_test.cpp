@@ -74,6 +74,18 @@ TEST(Worker, DevicesWithoutAGpuSaysSo) {
   EXPECT_NE(reply["message"].get<std::string>().find("no CUDA device"), std::string::npos);
 }
 
+TEST(Worker, ResolveWithoutAGpuSaysWhyThereAreNoDerivedValues) {
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  WorkerHarness worker;
+  worker.send(protocol::resolveRequest("q", "elementwise", "packed", {{"n", "2^20"}}));
+  auto reply = worker.output().waitFor(WorkerHarness::is("resolved", "q"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["params"]["n"], "1048576");
+  EXPECT_TRUE(reply["derived"].is_null());
+  EXPECT_TRUE(reply["bytes"].is_null());
+  EXPECT_NE(reply["no_device"].get<std::string>().find("no CUDA device"), std::string::npos);
+}
+
 TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;

@@ -6,6 +6,7 @@
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
 #include "app/workerharness.h"
+#include "core/protocol.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
 
@@ -81,8 +82,8 @@ TEST_F(CliGpu, SweepStoresEveryPointUnderOneSweep) {
 TEST_F(CliGpu, ElementwiseSweepsOverLaunchParametersAreStored) {
   std::string out;
   std::string err;
-  ASSERT_EQ(run({"--json", "sweep", "elementwise", "packed", "op=gelu", "dtype=bf16", "n=2^20", "-s",
-                 "pack_size=2,4,8", "-s", "block_size=128,512", "--budget", "0.05"},
+  ASSERT_EQ(run({"--json", "sweep", "elementwise", "packed", "op=gelu", "dtype=bf16", "n=2^20",
+                 "-s", "pack_size=2,4,8", "-s", "block_size=128,512", "--budget", "0.05"},
                 &out, &err),
             kExitOk)
       << err;
@@ -102,6 +103,18 @@ TEST_F(CliGpu, TooMuchMemoryNamesTheSizeAndStoresNothing) {
   EXPECT_NE(err.find("parameter 'n'"), std::string::npos) << err;
   RunStore store(dir.file("h.sqlite"));
   EXPECT_EQ(store.count({}), 0u);
+}
+
+TEST_F(CliGpu, WorkerResolvesWhatAVariantDerivesOnTheDevice) {
+  WorkerHarness worker;
+  worker.send(protocol::resolveRequest("q", "elementwise", "packed",
+                                       {{"n", "2^24"}, {"dtype", "f16"}, {"block_size", 128}}));
+  auto reply = worker.output().waitFor(WorkerHarness::is("resolved", "q"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["bytes"], 2 * 2 * (1 << 24));  // one f16 input read, one output written
+  EXPECT_EQ(reply["derived"]["pack_size_used"], "8");
+  EXPECT_EQ(reply["derived"]["block"], "128");
+  EXPECT_FALSE(reply["device"].get<std::string>().empty());
 }
 
 TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
