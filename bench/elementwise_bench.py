@@ -53,7 +53,9 @@ def main():
     parser.add_argument("--configs", default="unroll=1,2,4",
                         help="sweep axis tried for the best configuration")
     parser.add_argument("--configs2", default="block_size=64,128,256,512,1024")
-    parser.add_argument("--big-waves", default="64", help="waves also tried from 2^26 on")
+    parser.add_argument("--big-waves", default="auto,64", help="waves tried from 2^26 on")
+    parser.add_argument("--variants", default="packed,packed_half2",
+                        help="variants searched (packed_half2 only for 16-bit types)")
     parser.add_argument("--dtypes", default=",".join(DTYPES))
     parser.add_argument("--ops", default=",".join(OPS))
     args = parser.parse_args()
@@ -68,12 +70,14 @@ def main():
             copy_bw = {int(r["problem"]["n"]): r["bandwidth"] for r in copy["runs"]}
             ceiling = copy["copy_ceiling"]["bandwidth"]
             for op in args.ops.split(","):
-                variants = ["packed"] + (["packed_half2"] if dtype != "f32" else [])
+                variants = [v for v in args.variants.split(",")
+                            if dtype != "f32" or v != "packed_half2"]
                 for e in exps:
                     n = 1 << e
                     best = None
-                    # Below 2^26 the grid covers n before 32 waves; above, more waves can pay.
-                    waves = ["auto"] + (args.big_waves.split(",") if e >= 26 else [])
+                    # Below 2^26 the grid covers n before 32 waves; above, a grid that covers n in
+                    # one pass (64 waves) lets the block scheduler balance the SMs' work.
+                    waves = args.big_waves.split(",") if e >= 26 else ["auto"]
                     for v in variants:
                         for w in waves:
                             res = kwb(args, db, "sweep", "elementwise", v, f"op={op}",
