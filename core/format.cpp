@@ -43,4 +43,23 @@ std::string formatPercent(double fraction) {
   return text;
 }
 
+std::string formatMetricValue(double value, const std::string& unit) {
+  if (!std::isfinite(value)) return "-";
+  char text[48];
+  if (unit == "B") return formatBytes(value);
+  if (unit == "%") {
+    std::snprintf(text, sizeof text, "%.1f%%", value);
+  } else if (unit == "s" || unit == "ns") {
+    return formatSeconds(unit == "ns" ? value * 1e-9 : value);
+  } else if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    std::string digits = std::to_string(static_cast<long long>(std::fabs(value)));
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+      digits.insert(static_cast<std::size_t>(i), ",");
+    return (value < 0 ? "-" : "") + digits + (unit.empty() ? "" : " " + unit);
+  } else {
+    std::snprintf(text, sizeof text, "%.3f", value);
+  }
+  return unit.empty() || unit == "%" ? text : std::string(text) + " " + unit;
+}
+
 }  // namespace kwb

@@ -10,5 +10,8 @@ std::string formatSeconds(double seconds);
 std::string formatBandwidth(double bytesPerSecond);
 std::string formatBytes(double bytes);
 std::string formatPercent(double fraction);
+// A metric's value in its unit: bytes as formatBytes, "%" with one decimal, "s" and "ns" as
+// formatSeconds, counts with thousands separators, ratios with three decimals.
+std::string formatMetricValue(double value, const std::string& unit);
 
 }  // namespace kwb

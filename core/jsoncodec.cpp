@@ -156,8 +156,11 @@ Summary summaryFromJson(const json& in) {
 
 json toJson(const RunResult& r, bool withSamples) {
   json metrics = json::array();
-  for (const auto& m : r.metrics)
-    metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}});
+  for (const auto& m : r.metrics) {
+    json metric{{"name", m.name}, {"value", m.value}, {"unit", m.unit}};
+    if (!m.kernel.empty()) metric["kernel"] = m.kernel;
+    metrics.push_back(std::move(metric));
+  }
   json out{{"family", r.family},
            {"variant", r.variant},
            {"problem", toJson(r.problem)},
@@ -183,6 +186,8 @@ json toJson(const RunResult& r, bool withSamples) {
            {"app_version", r.appVersion},
            {"started_at", r.startedAt},
            {"metrics", metrics}};
+  if (!r.notice.empty()) out["notice"] = r.notice;
+  if (!r.throttledSamples.empty()) out["throttled_samples"] = r.throttledSamples;
   if (withSamples) out["samples_s"] = r.samples;
   return out;
 }
@@ -218,8 +223,10 @@ RunResult runResultFromJson(const json& in) {
   r.startedAt = in.value("started_at", std::int64_t{0});
   if (auto s = in.find("samples_s"); s != in.end()) r.samples = s->get<std::vector<double>>();
   for (const auto& m : in.value("metrics", json::array()))
-    r.metrics.push_back(
-        {m.at("name").get<std::string>(), m.at("value").get<double>(), m.value("unit", "")});
+    r.metrics.push_back({m.at("name").get<std::string>(), m.at("value").get<double>(),
+                         m.value("unit", ""), m.value("kernel", "")});
+  r.notice = in.value("notice", "");
+  r.throttledSamples = in.value("throttled_samples", std::vector<std::size_t>{});
   return r;
 }
 

@@ -26,10 +26,12 @@ struct Verification {
   double tolerance = 0;
 };
 
+// A hardware metric (Nsight Compute's name), a kernel duration or a GPU state reading.
 struct Metric {
   std::string name;
   double value = 0;
   std::string unit;
+  std::string kernel;  // the kernel it was read for; empty for the whole run
   friend bool operator==(const Metric&, const Metric&) = default;
 };
 
@@ -55,6 +57,15 @@ struct RunResult {
   std::string appVersion;
   std::int64_t startedAt = 0;  // unix milliseconds
   std::vector<Metric> metrics;
+  std::vector<std::size_t> throttledSamples;  // indices of samples taken while clocks were held down
+  std::string notice;  // why part of the measurement was skipped (counters unreadable, say)
+
+  // The run-level value of a metric, if the run has it.
+  const Metric* metric(std::string_view name, std::string_view kernel = {}) const {
+    for (const auto& m : metrics)
+      if (m.name == name && m.kernel == kernel) return &m;
+    return nullptr;
+  }
 
   // "dtype" from the problem, empty when the family has none.
   std::string dtype() const { return problem.has("dtype") ? problem.get("dtype") : std::string(); }

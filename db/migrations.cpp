@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<std::string_view, 1> kMigrations{
+constexpr std::array<std::string_view, 2> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
     R"sql(
 CREATE TABLE devices (
@@ -105,6 +105,12 @@ CREATE TABLE notes (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX notes_by_run ON notes(run_id);
+)sql",
+    // v2: why part of a run was skipped (counters unreadable, say), and which timing samples
+    // were taken while the GPU held its clocks down.
+    R"sql(
+ALTER TABLE runs ADD COLUMN notice TEXT NOT NULL DEFAULT '';
+ALTER TABLE samples ADD COLUMN throttled INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 

@@ -24,7 +24,7 @@ constexpr const char* kRunColumns =
     "r.time_mean, r.time_max, r.time_stddev, r.converged, r.bytes, r.bandwidth, "
     "r.ceiling_bandwidth, r.peak_bandwidth, r.app_version, r.started_at, "
     "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
-    "ORDER BY tag))";
+    "ORDER BY tag)), r.notice";
 
 RunRecord readRun(const Statement& s) {
   RunRecord record;
@@ -62,6 +62,7 @@ RunRecord readRun(const Statement& s) {
     record.tags.push_back(tags.substr(start, end - start));
     start = end + 1;
   }
+  r.notice = s.text(30);
   return record;
 }
 
@@ -201,9 +202,9 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
       "INSERT INTO runs (device_id, sweep_id, family, variant, dtype, problem, launch, derived, "
       "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
       "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
-      "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at) VALUES ("
+      "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice) VALUES ("
       "(SELECT id FROM devices WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   int i = 1;
   s.bind(i++, std::string_view(r.deviceUuid));
   s.bind(i++, sweepId);
@@ -233,19 +234,26 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(i++, r.peakBandwidth);
   s.bind(i++, std::string_view(r.appVersion));
   s.bind(i++, r.startedAt);
+  s.bind(i++, std::string_view(r.notice));
   s.run();
   const std::int64_t id = db_->lastInsertId();
 
-  auto sample = db_->prepare("INSERT INTO samples (run_id, seq, seconds) VALUES (?, ?, ?)");
+  std::vector<bool> throttled(r.samples.size());
+  for (std::size_t k : r.throttledSamples)
+    if (k < throttled.size()) throttled[k] = true;
+  auto sample =
+      db_->prepare("INSERT INTO samples (run_id, seq, seconds, throttled) VALUES (?, ?, ?, ?)");
   for (std::size_t k = 0; k < r.samples.size(); ++k) {
     sample.bind(1, id).bind(2, static_cast<std::int64_t>(k)).bind(3, r.samples[k]);
+    sample.bind(4, std::int64_t{throttled[k]});
     sample.run();
     sample.reset();
   }
-  auto metric = db_->prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?, ?, ?, ?)");
+  auto metric = db_->prepare(
+      "INSERT INTO metrics (run_id, name, kernel, value, unit) VALUES (?, ?, ?, ?, ?)");
   for (const auto& m : r.metrics) {
-    metric.bind(1, id).bind(2, std::string_view(m.name)).bind(3, m.value);
-    metric.bind(4, std::string_view(m.unit));
+    metric.bind(1, id).bind(2, std::string_view(m.name)).bind(3, std::string_view(m.kernel));
+    metric.bind(4, m.value).bind(5, std::string_view(m.unit));
     metric.run();
     metric.reset();
   }
@@ -287,14 +295,21 @@ std::optional<RunRecord> RunStore::run(std::int64_t id) {
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   RunRecord record = readRun(s);
-  auto samples = db_->prepare("SELECT seconds FROM samples WHERE run_id = ? ORDER BY seq");
+  auto samples =
+      db_->prepare("SELECT seconds, throttled FROM samples WHERE run_id = ? ORDER BY seq");
   samples.bind(1, id);
-  while (samples.step()) record.result.samples.push_back(samples.real(0));
-  auto metrics =
-      db_->prepare("SELECT name, value, unit FROM metrics WHERE run_id = ? ORDER BY name");
+  while (samples.step()) {
+    if (samples.int64(1) != 0) record.result.throttledSamples.push_back(record.result.samples.size());
+    record.result.samples.push_back(samples.real(0));
+  }
+  // Run-level values first, then each kernel's.
+  auto metrics = db_->prepare(
+      "SELECT name, value, unit, kernel FROM metrics WHERE run_id = ? ORDER BY kernel != '', "
+      "kernel, name");
   metrics.bind(1, id);
   while (metrics.step())
-    record.result.metrics.push_back({metrics.text(0), metrics.real(1), metrics.text(2)});
+    record.result.metrics.push_back(
+        {metrics.text(0), metrics.real(1), metrics.text(2), metrics.text(3)});
   return record;
 }
 

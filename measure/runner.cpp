@@ -7,13 +7,19 @@
 #include "core/version.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
+#include "core/gpustate.h"
 #include "measure/devicebuffer.h"
 #include "measure/devicequery.h"
+#include "measure/gpustatesampler.h"
+#include "measure/kernelprofiler.h"
 #include "measure/randomfill.h"
 #include "measure/verifier.h"
 
 namespace kwb {
 namespace {
+
+// Calls traced for exact kernel durations: enough for a steady median, few enough to be cheap.
+constexpr std::size_t kTracedCalls = 10;
 
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -41,9 +47,13 @@ Runner::Runner(int ordinal) : device_(queryDevice(ordinal)) {
   KWB_CUDA_CHECK(cudaSetDevice(ordinal));
   KWB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   timer_ = std::make_unique<Timer>(stream_, device_.l2Bytes);
+  profiler_ = makeKernelProfiler(device_);
+  stateSampler_ = makeGpuStateSampler(device_, stream_);
 }
 
 Runner::~Runner() {
+  stateSampler_.reset();
+  profiler_.reset();
   timer_.reset();
   if (stream_) cudaStreamDestroy(stream_);
 }
@@ -71,6 +81,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                                        std::to_string(device_.maxThreadsPerBlock) +
                                        " threads per block; allowed: 32.." +
                                        std::to_string(device_.maxThreadsPerBlock));
+  if (!request.metrics.empty()) profiler_->check(request.metrics);
   try {
     execute(variant, request, result, cancel);
   } catch (const Error& error) {
@@ -143,14 +154,54 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
 
   result.status = RunStatus::Ok;
   if (request.verifyOnly) return;
+  time(*workload, pointers, request, result, cancel);
+  profile(*workload, pointers, request, result);
+}
 
+void Runner::time(Workload& workload, const std::vector<void*>& pointers,
+                  const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel) {
+  std::vector<GpuStateSample> states{stateSampler_->sample()};
+  const auto probe = [&] {
+    states.push_back(stateSampler_->sample());
+    return states.back().throttled;
+  };
   TimingOutcome timing = timer_->measure(
-      [&](cudaStream_t stream) { workload->enqueue(pointers, stream); }, request.timing, cancel);
+      [&](cudaStream_t stream) { workload.enqueue(pointers, stream); }, request.timing, cancel,
+      probe);
   result.samples = std::move(timing.samples);
+  result.throttledSamples = std::move(timing.throttledSamples);
   result.converged = timing.converged;
   result.stats = summarize(result.samples);
   result.bandwidth =
       result.stats.median > 0 ? static_cast<double>(result.bytes) / result.stats.median : 0;
+  const auto state =
+      gpuStateMetrics(states, stateSampler_->source(), result.throttledSamples.size());
+  result.metrics.insert(result.metrics.end(), state.begin(), state.end());
+}
+
+// Passes of their own after timing, so that tracing and counter replay never touch the samples.
+void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
+                     const RunRequest& request, RunResult& result) {
+  const auto note = [&](const std::string& sentence) {
+    if (sentence.empty()) return;
+    result.notice += (result.notice.empty() ? "" : " ") + sentence;
+  };
+  ProfileOutcome durations = profiler_->durations(
+      [&] {
+        timer_->flushL2();
+        workload.enqueue(pointers, stream_);
+      },
+      kTracedCalls);
+  result.metrics.insert(result.metrics.end(), durations.metrics.begin(), durations.metrics.end());
+  note(durations.notice);
+  if (request.metrics.empty()) return;
+
+  timer_->flushL2();
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  ProfileOutcome counters =
+      profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });
+  result.metrics.insert(result.metrics.end(), counters.metrics.begin(), counters.metrics.end());
+  note(counters.notice);
 }
 
 CopyCeiling Runner::measureCopyCeiling(const std::atomic<bool>* cancel) {

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "core/deviceinfo.h"
+#include "core/metriccatalog.h"
 #include "core/paramset.h"
 #include "core/runresult.h"
 #include "measure/timer.h"
@@ -15,6 +16,9 @@
 namespace kwb {
 
 class Variant;
+class KernelProfiler;
+class GpuStateSampler;
+class Workload;
 
 struct RunRequest {
   std::string family;
@@ -23,6 +27,7 @@ struct RunRequest {
   TimingOptions timing;
   std::uint64_t seed = 1;
   bool verifyOnly = false;  // check the output, skip timing
+  MetricPlan metrics;       // hardware metrics to read in a pass after timing; empty: none
 };
 
 // Runs registered variants on one device: checks device limits, allocates, fills inputs with
@@ -52,10 +57,16 @@ class Runner {
  private:
   void execute(const Variant& variant, const RunRequest& request, RunResult& result,
                const std::atomic<bool>* cancel);
+  void time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
+            RunResult& result, const std::atomic<bool>* cancel);
+  void profile(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
+               RunResult& result);
 
   DeviceInfo device_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<Timer> timer_;
+  std::unique_ptr<KernelProfiler> profiler_;
+  std::unique_ptr<GpuStateSampler> stateSampler_;
 };
 
 }  // namespace kwb

@@ -52,7 +52,7 @@ std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::
 }
 
 TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
-                             const std::atomic<bool>* cancel) {
+                             const std::atomic<bool>* cancel, const BatchProbe& probe) {
   const std::size_t minSamples = std::max<std::size_t>(options.minSamples, 1);
   const std::size_t maxSamples = std::max(options.maxSamples, minSamples);
 
@@ -83,6 +83,9 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
       throw Error(ErrorKind::Internal,
                   "timing batches keep outliving the stream blocker's timeout; the host is too "
                   "slow to enqueue them");
+    if (probe && probe())
+      for (std::size_t k = 0; k < samples.size(); ++k)
+        outcome.throttledSamples.push_back(outcome.samples.size() + k);
     outcome.samples.insert(outcome.samples.end(), samples.begin(), samples.end());
 
     const std::size_t n = outcome.samples.size();

@@ -24,6 +24,7 @@ struct TimingOptions {
 struct TimingOutcome {
   std::vector<double> samples;  // seconds, one per launch
   bool converged = false;
+  std::vector<std::size_t> throttledSamples;  // samples of batches the probe found throttled
 };
 
 // Times one enqueued operation with CUDA events around each launch: warm-up first, then
@@ -37,9 +38,14 @@ class Timer {
   Timer& operator=(const Timer&) = delete;
 
   using Launch = std::function<void(cudaStream_t)>;
+  // Called after each batch: whether the GPU's clocks were held down (reads its state).
+  using BatchProbe = std::function<bool()>;
   // Throws Error(Cancelled) when *cancel becomes true between batches.
   TimingOutcome measure(const Launch& launch, const TimingOptions& options,
-                        const std::atomic<bool>* cancel = nullptr);
+                        const std::atomic<bool>* cancel = nullptr, const BatchProbe& probe = {});
+
+  // Enqueues one L2 flush, as before a cold sample.
+  void flushL2() { flusher_.enqueue(stream_); }
 
  private:
   std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count);

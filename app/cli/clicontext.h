@@ -44,6 +44,7 @@ struct MeasureCliOptions {
   double targetRsd = 0.005;
   std::uint64_t seed = 1;
   bool verifyOnly = false;
+  std::string metrics;  // --metrics: sets and metric names, comma separated
 
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options

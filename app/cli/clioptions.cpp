@@ -39,6 +39,7 @@ JobOptions MeasureCliOptions::jobOptions() const {
   job.timing = {*parsedMode, minSamples, maxSamples, targetRsd, budget};
   job.seed = seed;
   job.verifyOnly = verifyOnly;
+  job.metrics = planMetrics(metrics);
   return job;
 }
 
@@ -61,6 +62,10 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
   command.add_flag("--verify-only", o.verifyOnly,
                    "check the output against the CPU reference, skip timing");
+  command.add_option("--metrics", o.metrics,
+                     "hardware metrics read after timing: sets (memory, occupancy, coalescing, "
+                     "shared, divergence, compute, all) and Nsight Compute metric names, comma "
+                     "separated");
 }
 
 HistoryFilter FilterCliOptions::filter() const {

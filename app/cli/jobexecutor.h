@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/deviceinfo.h"
+#include "core/metriccatalog.h"
 #include "core/paramset.h"
 #include "core/runresult.h"
 #include "measure/timer.h"
@@ -22,6 +23,7 @@ struct JobOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
   bool verifyOnly = false;
+  MetricPlan metrics;  // hardware metrics read after timing; empty: none
 };
 
 struct JobEvents {

@@ -1,15 +1,18 @@
 // `kwb run` and `kwb sweep`: validate everything that needs no device, then run and store.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/metricstable.h"
 #include "app/cli/table.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
+#include "core/metricrollup.h"
 #include "core/valueparse.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
@@ -60,8 +63,9 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
   for (const auto& axis : axes) sweptNames.push_back(axis.substr(0, axis.find('=')));
   if (sweptNames.empty()) headers.push_back("parameters");
   headers.insert(headers.end(), sweptNames.begin(), sweptNames.end());
-  for (const char* h : {"median", "min", "max", "rsd", "samples", "bandwidth", "of ceiling",
-                        "of peak", "check", "status", "run"})
+  // "traced": the kernels' own time per call from activity records, beside the event median.
+  for (const char* h : {"median", "traced", "min", "max", "rsd", "samples", "bandwidth",
+                        "of ceiling", "of peak", "check", "status", "run"})
     headers.emplace_back(h);
 
   Table table(headers);
@@ -72,15 +76,52 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
       row.push_back(displayValue(r.problem.has(name) ? r.problem.get(name) : r.launch.get(name)));
     char rsd[16];
     std::snprintf(rsd, sizeof rsd, "%.2f%%", r.stats.relStddev() * 100);
+    const Metric* traced = r.metric(kActivityMedian);
     row.insert(
         row.end(),
-        {formatSeconds(r.stats.median), formatSeconds(r.stats.min), formatSeconds(r.stats.max),
+        {formatSeconds(r.stats.median), traced ? formatSeconds(traced->value) : "-",
+         formatSeconds(r.stats.min), formatSeconds(r.stats.max),
          r.stats.count ? rsd : "-", std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
          formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),
          std::string(toString(r.status)), runId ? std::to_string(*runId) : "-"});
     table.addRow(std::move(row));
   }
   table.print(out);
+}
+
+// GPU state, hardware metrics, notices and errors below the table.
+void printRunDetails(CliContext& context, const std::vector<Completed>& completed,
+                     const std::vector<std::string>& axes) {
+  std::vector<const RunResult*> runs;
+  std::vector<std::string> labels;
+  std::size_t throttledRuns = 0;
+  for (const auto& [r, runId] : completed) {
+    runs.push_back(&r);
+    std::string label;
+    for (const auto& axis : axes) {
+      const std::string name = axis.substr(0, axis.find('='));
+      label += (label.empty() ? "" : " ") + name + "=" + displayValue(r.param(name));
+    }
+    labels.push_back(label.empty() ? "value" : label);
+    throttledRuns += r.throttledSamples.empty() ? 0 : 1;
+  }
+  if (completed.size() == 1) {
+    if (const std::string line = gpuStateLine(completed.front().result); !line.empty())
+      context.out << "gpu: " << line << "\n";
+  } else if (throttledRuns > 0) {
+    context.err << "kwb: " << throttledRuns << " of " << completed.size()
+                << " runs have samples taken while the GPU held its clocks down (power or "
+                   "thermal limits); their times may be slow\n";
+  }
+  printMetricsTable(context.out, runs, labels);
+  std::vector<std::string> notices;
+  for (const auto& [r, runId] : completed) {
+    if (!r.error.empty())
+      context.err << "run " << (runId ? std::to_string(*runId) : "-") << ": " << r.error << "\n";
+    if (!r.notice.empty() && std::find(notices.begin(), notices.end(), r.notice) == notices.end())
+      notices.push_back(r.notice);
+  }
+  for (const auto& notice : notices) context.err << "kwb: " << notice << "\n";
 }
 
 }  // namespace
@@ -153,9 +194,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     printTable(context.out, completed, sweepAxes);
     if (completed.size() == 1 && !completed.front().result.derived.empty())
       context.out << "launch: " << completed.front().result.derived.toText() << "\n";
-    for (const auto& [r, runId] : completed)
-      if (!r.error.empty())
-        context.err << "run " << (runId ? std::to_string(*runId) : "-") << ": " << r.error << "\n";
+    printRunDetails(context, completed, sweepAxes);
   }
 
   if (completed.size() < points.size()) return kExitCancelled;

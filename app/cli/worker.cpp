@@ -69,6 +69,7 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
     o.targetRsd = options.value("target_rsd", o.targetRsd);
     o.seed = options.value("seed", o.seed);
     o.verifyOnly = options.value("verify_only", o.verifyOnly);
+    o.metrics = options.value("metrics", o.metrics);
   } catch (const json::exception& e) {
     throw Error(ErrorKind::Usage, std::string("bad \"options\": ") + e.what());
   }

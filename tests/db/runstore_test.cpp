@@ -26,7 +26,7 @@ class RunStoreTest : public ::testing::Test {
 TEST_F(RunStoreTest, StoresAndReadsBackARunInFull) {
   RunResult r = fakeRun("vectorized", "f32", 1000);
   r.derived.set("grid", "4096");
-  r.metrics = {{"dram__bytes_read.sum", 4.0e6, "byte"}};
+  r.metrics = {{"dram__bytes_read.sum", 4.0e6, "B", ""}, {"dram__bytes_read.sum", 3.0e6, "B", "copyKernel"}};
   const auto id = store.insertRun(r);
   auto back = store.run(id);
   ASSERT_TRUE(back);
@@ -197,7 +197,7 @@ TEST_F(RunStoreTest, DevicesAndDistinctValuesForMenus) {
 TEST_F(RunStoreTest, AFailedInsertLeavesNothingBehind) {
   store.insertRun(fakeRun("memcpy", "f32", 1000));
   RunResult bad = fakeRun("memcpy", "f32", 2000);
-  bad.metrics = {{"m", 1, ""}, {"m", 2, ""}};  // the same metric twice violates the key
+  bad.metrics = {{"m", 1, "", ""}, {"m", 2, "", ""}};  // the same metric twice violates the key
   EXPECT_THROW(store.insertRun(bad), Error);
   EXPECT_EQ(store.count({}), 1u);
   auto s = store.database().prepare("SELECT count(*) FROM samples");

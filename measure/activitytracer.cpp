@@ -1,0 +1,75 @@
+#include "measure/activitytracer.h"
+
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/kernelname.h"
+#include "kernels/cudacheck.h"
+#include "measure/cupticheck.h"
+
+namespace kwb {
+namespace {
+
+constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+constexpr std::size_t kAlignment = 8;  // CUPTI's requirement for activity buffers
+
+// CUPTI hands buffers back through plain function pointers, so the records gather here.
+std::mutex gMutex;
+std::vector<KernelRecord> gRecords;
+
+void CUPTIAPI requestBuffer(uint8_t** buffer, size_t* size, size_t* maxRecords) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *maxRecords = 0;  // as many as fit
+}
+
+void CUPTIAPI completeBuffer(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
+  CUpti_Activity* record = nullptr;
+  std::lock_guard lock(gMutex);
+  while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
+    const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    gRecords.push_back({shortKernelName(kernel->name ? kernel->name : "kernel"), kernel->start,
+                        kernel->end});
+  }
+  std::free(buffer);
+}
+
+}  // namespace
+
+ActivityTracer::ActivityTracer() {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    KWB_CUPTI_CHECK(cuptiActivityRegisterCallbacks(&requestBuffer, &completeBuffer));
+  });
+}
+
+std::vector<KernelRecord> ActivityTracer::trace(const std::function<void()>& run) {
+  KWB_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  {
+    std::lock_guard lock(gMutex);
+    gRecords.clear();
+  }
+  KWB_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  try {
+    run();
+    KWB_CUDA_CHECK(cudaDeviceSynchronize());
+  } catch (...) {
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    throw;
+  }
+  KWB_CUPTI_CHECK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  KWB_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  std::lock_guard lock(gMutex);
+  std::vector<KernelRecord> records = std::move(gRecords);
+  gRecords.clear();
+  std::sort(records.begin(), records.end(),
+            [](const KernelRecord& a, const KernelRecord& b) { return a.startNs < b.startNs; });
+  return records;
+}
+
+}  // namespace kwb
+

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+
+#include <cupti_result.h>
+
+#include "core/error.h"
+
+namespace kwb {
+
+// A failed CUPTI call; code() lets callers tell "no permission" from "another profiler".
+class CuptiError : public Error {
+ public:
+  CuptiError(CUptiResult code, const std::string& message)
+      : Error(ErrorKind::Cuda, message), code_(code) {}
+  CUptiResult code() const { return code_; }
+
+ private:
+  CUptiResult code_;
+};
+
+[[noreturn]] void throwCuptiError(CUptiResult result, const char* call, const char* file,
+                                  int line);
+
+inline void checkCupti(CUptiResult result, const char* call, const char* file, int line) {
+  if (result != CUPTI_SUCCESS) throwCuptiError(result, call, file, line);
+}
+
+// One sentence for people: why the hardware counters cannot be read here and what to do.
+std::string countersUnavailable(const CuptiError& error);
+
+}  // namespace kwb
+
+#define KWB_CUPTI_CHECK(call) ::kwb::checkCupti((call), #call, __FILE__, __LINE__)

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "measure/kernelprofiler.h"
+
+namespace kwb {
+
+class RangeProfiler;
+class ActivityTracer;
+
+// KernelProfiler on CUPTI. The range profiler starts on first use; when it cannot (no
+// permission, another profiler, an unsupported GPU) every counter pass returns that sentence
+// and the run goes on with timing only.
+class CuptiProfiler final : public KernelProfiler {
+ public:
+  explicit CuptiProfiler(const DeviceInfo& device);
+  ~CuptiProfiler() override;
+
+  void check(const MetricPlan& plan) override;
+  ProfileOutcome counters(const MetricPlan& plan, const std::function<void()>& call) override;
+  ProfileOutcome durations(const std::function<void()>& call, std::size_t calls) override;
+
+ private:
+  RangeProfiler* rangeProfiler();  // nullptr when it cannot start; unavailable_ says why
+
+  DeviceInfo device_;
+  std::unique_ptr<RangeProfiler> rangeProfiler_;
+  std::unique_ptr<ActivityTracer> tracer_;
+  std::optional<std::string> unavailable_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,105 @@
+#include "measure/launchrecorder.h"
+
+#include <cupti.h>
+
+#include "core/kernelname.h"
+#include "kernels/cudacheck.h"
+#include "measure/cupticheck.h"
+
+namespace kwb {
+namespace {
+
+// CUDA 13 compiles <<<...>>> into __cudaLaunchKernel(cudaKernel_t, grid, block, args, shared,
+// stream); CUPTI passes its arguments in this order, and the occupancy API accepts the
+// cudaKernel_t in place of the function.
+struct LaunchKernelV13Params {
+  cudaKernel_t kernel;
+  dim3 gridDim;
+  dim3 blockDim;
+  void** args;
+  std::size_t sharedMem;
+  cudaStream_t stream;
+};
+
+constexpr CUpti_CallbackId kLaunches[] = {
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+};
+
+}  // namespace
+
+LaunchRecorder::LaunchRecorder() {
+  KWB_CUPTI_CHECK(cuptiSubscribe(&subscriber_, &LaunchRecorder::onCallback, this));
+  try {
+    for (CUpti_CallbackId id : kLaunches)
+      KWB_CUPTI_CHECK(cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API, id));
+  } catch (...) {
+    cuptiUnsubscribe(subscriber_);
+    throw;
+  }
+}
+
+LaunchRecorder::~LaunchRecorder() {
+  cuptiUnsubscribe(subscriber_);
+}
+
+std::vector<KernelLaunch> LaunchRecorder::launches() const {
+  std::lock_guard lock(mutex_);
+  return launches_;
+}
+
+void CUPTIAPI LaunchRecorder::onCallback(void* self, CUpti_CallbackDomain domain,
+                                         CUpti_CallbackId id, const void* data) {
+  const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || info->callbackSite != CUPTI_API_ENTER) return;
+  KernelLaunch launch;
+  launch.name = shortKernelName(info->symbolName ? info->symbolName : "kernel");
+  switch (id) {
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: {
+      const auto* p = static_cast<const LaunchKernelV13Params*>(info->functionParams);
+      launch.function = reinterpret_cast<const void*>(p->kernel);
+      launch.grid = p->gridDim;
+      launch.block = p->blockDim;
+      launch.sharedBytes = p->sharedMem;
+      break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+      const auto* p = static_cast<const cudaLaunchKernel_v7000_params*>(info->functionParams);
+      launch.function = p->func;
+      launch.grid = p->gridDim;
+      launch.block = p->blockDim;
+      launch.sharedBytes = p->sharedMem;
+      break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+      const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(info->functionParams);
+      launch.function = p->func;
+      launch.grid = p->config->gridDim;
+      launch.block = p->config->blockDim;
+      launch.sharedBytes = p->config->dynamicSmemBytes;
+      break;
+    }
+    default: return;
+  }
+  auto* recorder = static_cast<LaunchRecorder*>(self);
+  std::lock_guard lock(recorder->mutex_);
+  recorder->launches_.push_back(std::move(launch));
+}
+
+double theoreticalOccupancy(const KernelLaunch& launch, int maxThreadsPerSm) {
+  const int threads = static_cast<int>(launch.block.x * launch.block.y * launch.block.z);
+  int blocks = 0;
+  KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, launch.function, threads,
+                                                               launch.sharedBytes));
+  const int warpsPerBlock = (threads + 31) / 32;
+  return 100.0 * blocks * warpsPerBlock / (maxThreadsPerSm / 32);
+}
+
+}  // namespace kwb
