@@ -14,6 +14,10 @@ class L2Flusher {
  public:
   explicit L2Flusher(std::int64_t l2Bytes);
   void enqueue(cudaStream_t stream) const;
+  // As enqueue(), then reads the buffer back so that no dirty line is left to be written back
+  // during the next kernel: what a profiler's cache control does before each pass, so that
+  // counters (DRAM writes above all) describe the kernel alone.
+  void enqueueClean(cudaStream_t stream) const;
   std::size_t bytes() const { return buffer_.bytes(); }
 
  private:

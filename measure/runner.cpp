@@ -196,7 +196,7 @@ void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
   note(durations.notice);
   if (request.metrics.empty()) return;
 
-  timer_->flushL2();
+  timer_->flushL2Clean();
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
   ProfileOutcome counters =
       profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });

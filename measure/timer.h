@@ -46,6 +46,8 @@ class Timer {
 
   // Enqueues one L2 flush, as before a cold sample.
   void flushL2() { flusher_.enqueue(stream_); }
+  // Enqueues a flush that leaves no dirty line behind (L2Flusher::enqueueClean).
+  void flushL2Clean() { flusher_.enqueueClean(stream_); }
 
  private:
   std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count);

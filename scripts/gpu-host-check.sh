@@ -21,7 +21,8 @@ for t in "$build"/tests/kwb_*_tests; do
 done
 
 echo "== compute-sanitizer memcheck"
-for t in kwb_gpu_copy_tests kwb_gpu_elementwise_tests kwb_gpu_cli_tests kwb_gpu_device_tests; do
+for t in kwb_gpu_copy_tests kwb_gpu_elementwise_tests kwb_gpu_cli_tests kwb_gpu_device_tests \
+         kwb_gpu_metrics_tests; do
   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$build/tests/$t" --gtest_brief=1 \
     > "$out/memcheck-$t.log" 2>&1
   rc=$?

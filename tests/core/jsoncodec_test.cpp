@@ -30,6 +30,8 @@ RunResult sampleResult() {
   r.appVersion = "0.1.0";
   r.startedAt = 1795255445000;
   r.metrics = {{"dram__bytes_read.sum", 4e6, "B", ""}, {"dram__bytes_read.sum", 3e6, "B", "copyKernel"}};
+  r.throttledSamples = {0, 3};
+  r.notice = "Hardware counters need permission.";
   return r;
 }
 
@@ -46,6 +48,8 @@ TEST(JsonCodec, RunResultRoundTrips) {
   EXPECT_EQ(back.bytes, r.bytes);
   EXPECT_DOUBLE_EQ(back.ceilingFraction(), r.ceilingFraction());
   EXPECT_EQ(back.metrics, r.metrics);
+  EXPECT_EQ(back.throttledSamples, r.throttledSamples);
+  EXPECT_EQ(back.notice, r.notice);
   EXPECT_EQ(back.startedAt, r.startedAt);
   EXPECT_TRUE(back.verification.passed);
 }

@@ -29,6 +29,29 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
 }
 
+// A version-1 history (made by dropping what version 2 added) keeps its runs when upgraded.
+TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
+  TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    RunStore store(path);
+    store.upsertDevice(testing::fakeDevice("GPU-aaaa", "NVIDIA H100 80GB HBM3"));
+    store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
+    store.database().exec(
+        "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
+        "PRAGMA user_version = 1");
+  }
+  RunStore store(path);
+  EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());
+  const auto runs = store.query({});
+  ASSERT_EQ(runs.size(), 1u);
+  const auto run = store.run(runs.front().id);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->result.notice, "");
+  EXPECT_TRUE(run->result.throttledSamples.empty());
+  EXPECT_FALSE(run->result.samples.empty());
+}
+
 TEST(Migrations, WalAndForeignKeysAreOn) {
   TempDir dir;
   Database db(dir.file("h.sqlite"));

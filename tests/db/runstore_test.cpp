@@ -26,7 +26,10 @@ class RunStoreTest : public ::testing::Test {
 TEST_F(RunStoreTest, StoresAndReadsBackARunInFull) {
   RunResult r = fakeRun("vectorized", "f32", 1000);
   r.derived.set("grid", "4096");
-  r.metrics = {{"dram__bytes_read.sum", 4.0e6, "B", ""}, {"dram__bytes_read.sum", 3.0e6, "B", "copyKernel"}};
+  r.metrics = {{"dram__bytes_read.sum", 4.0e6, "B", ""},
+               {"dram__bytes_read.sum", 3.0e6, "B", "copyKernel"}};
+  r.throttledSamples = {1};
+  r.notice = "Hardware counters need permission.";
   const auto id = store.insertRun(r);
   auto back = store.run(id);
   ASSERT_TRUE(back);
@@ -36,6 +39,8 @@ TEST_F(RunStoreTest, StoresAndReadsBackARunInFull) {
   EXPECT_EQ(back->result.derived, r.derived);
   EXPECT_EQ(back->result.samples, r.samples);
   EXPECT_EQ(back->result.metrics, r.metrics);
+  EXPECT_EQ(back->result.throttledSamples, r.throttledSamples);
+  EXPECT_EQ(back->result.notice, r.notice);
   EXPECT_DOUBLE_EQ(back->result.stats.median, r.stats.median);
   EXPECT_DOUBLE_EQ(back->result.bandwidth, r.bandwidth);
   EXPECT_EQ(back->result.status, RunStatus::Ok);
