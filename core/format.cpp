@@ -56,8 +56,10 @@ std::string formatMetricValue(double value, const std::string& unit) {
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
       digits.insert(static_cast<std::size_t>(i), ",");
     return (value < 0 ? "-" : "") + digits + (unit.empty() ? "" : " " + unit);
-  } else {
+  } else if (unit.empty()) {
     std::snprintf(text, sizeof text, "%.3f", value);
+  } else {
+    std::snprintf(text, sizeof text, std::fabs(value) < 100 ? "%.1f" : "%.0f", value);
   }
   return unit.empty() || unit == "%" ? text : std::string(text) + " " + unit;
 }

@@ -11,7 +11,8 @@ std::string formatBandwidth(double bytesPerSecond);
 std::string formatBytes(double bytes);
 std::string formatPercent(double fraction);
 // A metric's value in its unit: bytes as formatBytes, "%" with one decimal, "s" and "ns" as
-// formatSeconds, counts with thousands separators, ratios with three decimals.
+// formatSeconds, whole numbers with thousands separators, ratios with three decimals, other
+// units (MHz, W, J) with one decimal below 100 and none above.
 std::string formatMetricValue(double value, const std::string& unit);
 
 }  // namespace kwb

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "core/format.h"
+#include "core/metriccatalog.h"
 #include "core/sweep.h"
 #include "core/validation.h"
 #include "db/exporter.h"
@@ -31,6 +32,7 @@
 #include "widgets/kerneltreemodel.h"
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/resultspage.h"
 #include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
 #include "widgets/workerclient.h"
@@ -90,16 +92,13 @@ void MainWindow::buildUi() {
   connect(derivedDelay_, &QTimer::timeout, this, &MainWindow::requestDerived);
 
   // The views, placed here as the plots are: they take models and settings the .ui cannot.
-  table_ = new QTableView(ui_->viewTabs);
-  table_->setModel(results_);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->verticalHeader()->hide();
+  resultsPage_ = new ResultsPage(results_, ui_->viewTabs);
   plot_ = new SweepPlot(ui_->viewTabs);
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
-  ui_->viewTabs->addTab(table_, tr("Results"));
+  ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -189,6 +188,8 @@ void MainWindow::connectWorker() {
           [this](const QString& id, int, const RunResult& run, qint64) {
             if (id != job_) return;
             results_->append(run);
+            if (!run.notice.empty())
+              statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
             if (!sweptParam_.isEmpty())
               plot_->setRuns(results_->runs(), sweptParam_,
                              selected_ && sweptParam_.toStdString() == selected_->sizeParam,
@@ -224,13 +225,17 @@ void MainWindow::selectWhenReady(const QString& family, const QString& variant,
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_}, {"heatmap", heatmap_}, {"results", table_}, {"history", history_}};
+      {"sweep", plot_}, {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
       return true;
     }
   return false;
+}
+
+void MainWindow::setMetrics(const QString& text) {
+  ui_->metricsCombo->setCurrentText(text);
 }
 
 void MainWindow::showHistory(const QString& text) {
@@ -312,6 +317,16 @@ void MainWindow::start(bool sweep) {
                             {"variant", selected_->name},
                             {"params", currentParams()},
                             {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
+  const QString metrics = ui_->metricsCombo->currentText().trimmed();
+  if (metrics != tr("none") && !metrics.isEmpty()) {
+    try {
+      planMetrics(metrics.toStdString());  // the worker checks names against the chip
+    } catch (const Error& e) {
+      ui_->messageLabel->setText(QString::fromStdString(e.what()));
+      return;
+    }
+    request["options"]["metrics"] = metrics.toStdString();
+  }
   sweptParam_.clear();
   secondParam_.clear();
   if (sweep) {
@@ -334,7 +349,7 @@ void MainWindow::start(bool sweep) {
   // The watchdog allows a point its budget several times over, plus verification and start-up.
   worker_->setWatchdogSeconds(std::max(120.0, 20 * ui_->budgetSpin->value()));
   job_ = worker_->submit(request);
-  QWidget* show = table_;
+  QWidget* show = resultsPage_;
   if (sweep) show = secondParam_.isEmpty() ? static_cast<QWidget*>(plot_) : heatmap_;
   ui_->viewTabs->setCurrentWidget(show);
   updateButtons();

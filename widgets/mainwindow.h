@@ -12,7 +12,6 @@
 
 class QLabel;
 class QLineEdit;
-class QTableView;
 class QTimer;
 class QCustomPlot;
 
@@ -27,6 +26,7 @@ class HistoryPage;
 class KernelTreeModel;
 class ParamEditor;
 class ResultsModel;
+class ResultsPage;
 class SweepPlot;
 class WorkerClient;
 
@@ -47,6 +47,8 @@ class MainWindow : public QMainWindow {
   // Opens the history filtered by text, with every matching run plotted over time.
   void showHistory(const QString& text);
   HistoryPage* historyPage() const { return history_; }
+  // The hardware metrics the next run or sweep reads, as typed in the Measurement box.
+  void setMetrics(const QString& text);
   // Brings a view to the front: "sweep", "heatmap", "results" or "history"; false for others.
   bool showView(const QString& name);
 
@@ -77,7 +79,7 @@ class MainWindow : public QMainWindow {
   QLineEdit* axis_[2];
   QTimer* derivedDelay_;
   QString resolveId_;
-  QTableView* table_;
+  ResultsPage* resultsPage_;
   SweepPlot* plot_;
   HeatmapPlot* heatmap_;
   HistoryPage* history_;

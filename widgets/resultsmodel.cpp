@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 
 #include "core/format.h"
+#include "core/metricrollup.h"
 
 namespace kwb {
 namespace {
@@ -72,10 +73,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     return {};
   const RunResult& r = runs_[static_cast<std::size_t>(index.row())];
   const bool timed = r.stats.count > 0;
+  const Metric* traced = r.metric(kActivityMedian);
   if (role == SortRole) {
     switch (index.column()) {
       case PointColumn: return index.row();
       case MedianColumn: return r.stats.median;
+      case TracedColumn: return traced ? traced->value : 0.0;
       case MinColumn: return r.stats.min;
       case MaxColumn: return r.stats.max;
       case SpreadColumn: return r.stats.relStddev();
@@ -91,6 +94,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       case ParamsColumn: return paramsText(r);
       case StatusColumn: return text(std::string(toString(r.status)));
       case MedianColumn: return timed ? text(formatSeconds(r.stats.median)) : QString();
+      case TracedColumn: return traced ? text(formatSeconds(traced->value)) : QString();
       case MinColumn: return timed ? text(formatSeconds(r.stats.min)) : QString();
       case MaxColumn: return timed ? text(formatSeconds(r.stats.max)) : QString();
       case SpreadColumn: return timed ? text(formatPercent(r.stats.relStddev())) : QString();
@@ -106,6 +110,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ToolTipRole) {
     if (!r.error.empty()) return text(r.error);
+    if (!r.notice.empty()) return text(r.notice);
     if (index.column() == ParamsColumn)
       return text(r.variant + "  " + r.problem.toText() + "  " + r.launch.toText() +
                   "\nderived: " + r.derived.toText());
@@ -119,12 +124,16 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == TracedColumn)
+    return tr("The kernels' own time per call from CUPTI activity records: what the CUDA events "
+              "measure, less the launch overhead between event and kernel");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case PointColumn: return tr("#");
     case ParamsColumn: return tr("Parameters (those that change)");
     case StatusColumn: return tr("Status");
     case MedianColumn: return tr("Median");
+    case TracedColumn: return tr("Kernel time");
     case MinColumn: return tr("Min");
     case MaxColumn: return tr("Max");
     case SpreadColumn: return tr("Std. dev.");

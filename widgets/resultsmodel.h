@@ -20,6 +20,7 @@ class ResultsModel : public QAbstractTableModel {
     ParamsColumn,
     StatusColumn,
     MedianColumn,
+    TracedColumn,  // the kernels' own time per call, from activity records
     MinColumn,
     MaxColumn,
     SpreadColumn,

@@ -28,17 +28,22 @@ int main(int argc, char** argv) {
       "history", "open the history filtered by this text, its runs plotted over time", "text");
   QCommandLineOption view(
       "view", "the view the screenshot shows: sweep, heatmap, results or history", "name");
+  QCommandLineOption metrics("metrics",
+                             "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
+                             "Nsight Compute names, comma separated",
+                             "sets");
   QCommandLineOption screenshot("screenshot",
                                 "save the window as an image once the catalog is shown, the sweep "
                                 "is done or the history is plotted, and quit",
                                 "file");
-  parser.addOptions({worker, db, select, sweep, history, view, screenshot});
+  parser.addOptions({worker, db, select, sweep, history, view, metrics, screenshot});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
   if (parser.isSet(db)) settings.databasePath = parser.value(db);  // this session only
   kwb::MainWindow window(parser.value(worker), {}, settings);
   window.resize(1500, 860);
+  if (parser.isSet(metrics)) window.setMetrics(parser.value(metrics));
   if (parser.isSet(select)) {
     const QStringList parts = parser.value(select).split('/');
     window.selectWhenReady(parts.value(0), parts.value(1), parser.values(sweep));

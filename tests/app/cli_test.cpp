@@ -88,6 +88,8 @@ TEST_F(CliTest, BadInputNamesTheParameterBeforeAnyDevice) {
   expectBadInput({"sweep", "copy", "vectorized", "-s", "n=2^20:2^28:*2", "-s", "waves=1,2", "-s",
                   "block_size=64"},
                  "one or two swept parameters, not 3");
+  expectBadInput({"run", "copy", "memcpy", "--metrics", "memory,speed"},
+                 "parameter 'metrics': 'speed' is neither a metric set (memory, occupancy");
   expectBadInput({"history", "--since", "last tuesday"}, "--since 'last tuesday' is not a time");
   expectBadInput({"export", "--format", "xml"},
                  "--format 'xml' is not allowed; allowed: csv, json");

@@ -15,6 +15,8 @@ TEST(Format, MetricValuesInTheirUnits) {
   EXPECT_EQ(formatMetricValue(5373952, ""), "5,373,952");
   EXPECT_EQ(formatMetricValue(1980, "MHz"), "1,980 MHz");
   EXPECT_EQ(formatMetricValue(31.25, ""), "31.250");
+  EXPECT_EQ(formatMetricValue(1972.956, "MHz"), "1973 MHz");
+  EXPECT_EQ(formatMetricValue(95.12, "J"), "95.1 J");
   EXPECT_EQ(formatMetricValue(NAN, ""), "-");
 }
 

@@ -1,5 +1,7 @@
 // Hardware counters, kernel durations and GPU state on a real GPU. Where the counters cannot be
 // read (no permission, another profiler) the counter tests report themselves skipped.
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include "core/error.h"
@@ -58,6 +60,8 @@ TEST_F(MetricsGpu, DivergenceLowersActiveThreadsPerInstruction) {
   const double divergent =
       counter("divergence", kRatio, [&] { testing::launchDivergent(data, kBlocks, nullptr); });
   if (!skipped.empty()) GTEST_SKIP() << skipped;
+  std::printf("active threads per warp instruction: uniform %.2f, divergent %.2f\n", uniform,
+              divergent);
   EXPECT_GT(uniform, 31.5);
   EXPECT_LT(divergent, 8.0);  // one lane in 32 runs the loop, which dominates the count
 }
@@ -74,6 +78,9 @@ TEST_F(MetricsGpu, BankConflictsFollowTheStride) {
   const double loads33 = conflicts(kLoads, 33), stores32 = conflicts(kStores, 32);
   const double stores1 = conflicts(kStores, 1);
   if (!skipped.empty()) GTEST_SKIP() << skipped;
+  std::printf("bank conflicts (loads, stores): stride 1 %.0f %.0f, stride 32 %.0f %.0f, "
+              "stride 33 %.0f\n",
+              loads1, stores1, loads32, stores32, loads33);
   // 32 lanes in one bank: 31 extra wavefronts per access, 32 accesses per warp and 8 warps
   // per block.
   const double perfect = 31.0 * 32 * 8 * kBlocks;

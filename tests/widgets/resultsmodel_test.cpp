@@ -20,6 +20,7 @@ class ResultsModelTest : public QObject {
     run.bandwidth = 2.5e12;
     run.ceilingBandwidth = 3e12;
     run.verification = {true, true, 0, 1e-6};
+    run.metrics = {{"activity.duration.median", 1.5e-6, "s", ""}};
     model.append(run);
     QCOMPARE(model.data(model.index(0, ResultsModel::ParamsColumn)).toString(),
              QString("vectorized  n=1024"));  // one run: everything
@@ -27,16 +28,19 @@ class ResultsModelTest : public QObject {
     run.status = RunStatus::Failed;
     run.error = "an illegal memory access";
     run.stats = {};
+    run.metrics = {};
     model.append(run);
 
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.columnCount(), int(ResultsModel::ColumnCount));
     QCOMPARE(model.data(model.index(0, ResultsModel::MedianColumn)).toString(), QString("2.00 us"));
+    QCOMPARE(model.data(model.index(0, ResultsModel::TracedColumn)).toString(), QString("1.50 us"));
     QCOMPARE(
         model.data(model.index(0, ResultsModel::CeilingColumn), ResultsModel::SortRole).toDouble(),
         2.5 / 3);
     QCOMPARE(model.data(model.index(1, ResultsModel::StatusColumn)).toString(), QString("failed"));
     QCOMPARE(model.data(model.index(1, ResultsModel::MedianColumn)).toString(), QString());
+    QCOMPARE(model.data(model.index(1, ResultsModel::TracedColumn)).toString(), QString());
     QCOMPARE(model.data(model.index(1, ResultsModel::StatusColumn), Qt::ToolTipRole).toString(),
              QString("an illegal memory access"));
     // The parameters column shows what changes between the points, in every row.
