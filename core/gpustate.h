@@ -14,7 +14,7 @@ struct GpuStateSample {
   double memClockMhz = NAN;
   double temperatureC = NAN;
   double powerW = NAN;
-  double energyJ = NAN;  // the device's energy counter since the driver loaded
+  double energyJ = NAN;    // the device's energy counter since the driver loaded
   bool throttled = false;  // clocks held down by power, thermal or hardware slowdown
 };
 

@@ -90,8 +90,8 @@ MetricPlan planMetrics(std::string_view text) {
     start = comma + 1;
     if (word.empty()) continue;
     const auto& sets = metricSets();
-    const auto set = std::find_if(sets.begin(), sets.end(),
-                                  [&](const MetricSet& s) { return s.name == word; });
+    const auto set =
+        std::find_if(sets.begin(), sets.end(), [&](const MetricSet& s) { return s.name == word; });
     if (word == "all")
       for (const auto& s : sets) addSet(plan, s);
     else if (set != sets.end())

@@ -57,8 +57,9 @@ struct RunResult {
   std::string appVersion;
   std::int64_t startedAt = 0;  // unix milliseconds
   std::vector<Metric> metrics;
-  std::vector<std::size_t> throttledSamples;  // indices of samples taken while clocks were held down
-  std::string notice;  // why part of the measurement was skipped (counters unreadable, say)
+  std::vector<std::size_t>
+      throttledSamples;  // indices of samples taken while clocks were held down
+  std::string notice;    // why part of the measurement was skipped (counters unreadable, say)
 
   // The run-level value of a metric, if the run has it.
   const Metric* metric(std::string_view name, std::string_view kernel = {}) const {

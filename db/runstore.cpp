@@ -299,7 +299,8 @@ std::optional<RunRecord> RunStore::run(std::int64_t id) {
       db_->prepare("SELECT seconds, throttled FROM samples WHERE run_id = ? ORDER BY seq");
   samples.bind(1, id);
   while (samples.step()) {
-    if (samples.int64(1) != 0) record.result.throttledSamples.push_back(record.result.samples.size());
+    if (samples.int64(1) != 0)
+      record.result.throttledSamples.push_back(record.result.samples.size());
     record.result.samples.push_back(samples.real(0));
   }
   // Run-level values first, then each kernel's.

@@ -19,8 +19,7 @@ class CuptiError : public Error {
   CUptiResult code_;
 };
 
-[[noreturn]] void throwCuptiError(CUptiResult result, const char* call, const char* file,
-                                  int line);
+[[noreturn]] void throwCuptiError(CUptiResult result, const char* call, const char* file, int line);
 
 inline void checkCupti(CUptiResult result, const char* call, const char* file, int line) {
   if (result != CUPTI_SUCCESS) throwCuptiError(result, call, file, line);

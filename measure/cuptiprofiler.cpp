@@ -48,8 +48,9 @@ ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::functi
       launches = recorder.launches();
     }
     if (ranges.empty())
-      return {{}, "This variant launched no kernel (a copy engine or driver call did the work), "
-                  "so there were no counters to read."};
+      return {{},
+              "This variant launched no kernel (a copy engine or driver call did the work), "
+              "so there were no counters to read."};
     std::vector<KernelCounters> kernels;
     for (std::size_t r = 0; r < ranges.size(); ++r) {
       KernelCounters k;
@@ -80,8 +81,9 @@ ProfileOutcome CuptiProfiler::durations(const std::function<void()>& call, std::
     for (const auto& r : records) times.push_back({r.name, r.seconds()});
     return {rollUpDurations(times, calls), {}};
   } catch (const CuptiError& error) {
-    return {{}, std::string("Kernel durations could not be traced (") + error.what() +
-                    "); event timing stands alone."};
+    return {{},
+            std::string("Kernel durations could not be traced (") + error.what() +
+                "); event timing stands alone."};
   }
 }
 

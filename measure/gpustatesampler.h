@@ -19,7 +19,6 @@ class GpuStateSampler {
 
 // NVML where this build found its header and the driver's library loads; otherwise a kernel
 // that measures the SM clock on `stream`.
-std::unique_ptr<GpuStateSampler> makeGpuStateSampler(const DeviceInfo& device,
-                                                     cudaStream_t stream);
+std::unique_ptr<GpuStateSampler> makeGpuStateSampler(const DeviceInfo& device, cudaStream_t stream);
 
 }  // namespace kwb

@@ -12,8 +12,9 @@ class NoProfiler final : public KernelProfiler {
  public:
   void check(const MetricPlan&) override {}
   ProfileOutcome counters(const MetricPlan&, const std::function<void()>&) override {
-    return {{}, "This build of kwb has no CUPTI (configured with KWB_WITH_CUPTI=OFF), so it reads "
-                "no hardware counters; this run has timing only."};
+    return {{},
+            "This build of kwb has no CUPTI (configured with KWB_WITH_CUPTI=OFF), so it reads "
+            "no hardware counters; this run has timing only."};
   }
   ProfileOutcome durations(const std::function<void()>&, std::size_t) override { return {}; }
 };

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <cupti_callbacks.h>
 #include <cuda_runtime.h>
+#include <cupti_callbacks.h>
 
 namespace kwb {
 

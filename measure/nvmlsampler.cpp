@@ -50,11 +50,9 @@ std::unique_ptr<NvmlSampler> NvmlSampler::create(const DeviceInfo& device) {
   }
   if (byUuid(device.uuid.c_str(), &api->device) != NVML_SUCCESS) return nullptr;
   api->clockInfo = symbol<decltype(api->clockInfo)>(api->library, "nvmlDeviceGetClockInfo");
-  api->temperature =
-      symbol<decltype(api->temperature)>(api->library, "nvmlDeviceGetTemperature");
+  api->temperature = symbol<decltype(api->temperature)>(api->library, "nvmlDeviceGetTemperature");
   api->powerUsage = symbol<decltype(api->powerUsage)>(api->library, "nvmlDeviceGetPowerUsage");
-  api->energy =
-      symbol<decltype(api->energy)>(api->library, "nvmlDeviceGetTotalEnergyConsumption");
+  api->energy = symbol<decltype(api->energy)>(api->library, "nvmlDeviceGetTotalEnergyConsumption");
   api->reasons =
       symbol<decltype(api->reasons)>(api->library, "nvmlDeviceGetCurrentClocksEventReasons");
   return std::unique_ptr<NvmlSampler>(new NvmlSampler(std::move(api)));

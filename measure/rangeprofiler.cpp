@@ -31,7 +31,8 @@ class HostObject {
   // CUPTI keeps pointers to the chip name and the availability image: the object owns both.
   HostObject(std::string chip, std::vector<std::uint8_t> availability)
       : chip_(std::move(chip)), availability_(std::move(availability)) {
-    auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip_.c_str();
     p.pCounterAvailabilityImage = availability_.empty() ? nullptr : availability_.data();
@@ -39,7 +40,8 @@ class HostObject {
     object_ = p.pHostObject;
   }
   ~HostObject() {
-    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
     p.pHostObject = object_;
     cuptiProfilerHostDeinitialize(&p);
   }
@@ -49,9 +51,10 @@ class HostObject {
 
   std::vector<std::string> baseMetrics() const {
     std::vector<std::string> names;
-    for (auto type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO,
-                      CUPTI_METRIC_TYPE_THROUGHPUT}) {
-      auto p = params<CUpti_Profiler_Host_GetBaseMetrics_Params>(CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
+    for (auto type :
+         {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+      auto p = params<CUpti_Profiler_Host_GetBaseMetrics_Params>(
+          CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
       p.pHostObject = object_;
       p.metricType = type;
       KWB_CUPTI_CHECK(cuptiProfilerHostGetBaseMetrics(&p));
@@ -62,16 +65,19 @@ class HostObject {
   }
 
   std::vector<std::uint8_t> configImage(const std::vector<const char*>& names) const {
-    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = object_;
     add.ppMetricNames = const_cast<const char**>(names.data());
     add.numMetrics = names.size();
     KWB_CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add));
-    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     size.pHostObject = object_;
     KWB_CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
     std::vector<std::uint8_t> image(size.configImageSize);
-    auto get = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto get = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     get.pHostObject = object_;
     get.configImageSize = image.size();
     get.pConfigImage = image.data();
@@ -82,7 +88,8 @@ class HostObject {
   std::vector<double> evaluate(const std::vector<std::uint8_t>& counterData, std::size_t range,
                                const std::vector<const char*>& names) const {
     std::vector<double> values(names.size());
-    auto p = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     p.pHostObject = object_;
     p.pCounterDataImage = counterData.data();
     p.counterDataImageSize = counterData.size();
@@ -105,8 +112,8 @@ CUcontext currentContext() {
   // Through the runtime, so that kwb links no libcuda and starts on machines without a driver.
   void* entry = nullptr;
   cudaDriverEntryPointQueryResult found{};
-  KWB_CUDA_CHECK(
-      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found));
+  KWB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000,
+                                                  cudaEnableDefault, &found));
   CUcontext context = nullptr;
   if (found != cudaDriverEntryPointSuccess || !entry ||
       reinterpret_cast<decltype(&cuCtxGetCurrent)>(entry)(&context) != CUDA_SUCCESS || !context)
@@ -115,7 +122,8 @@ CUcontext currentContext() {
 }
 
 std::vector<std::uint8_t> counterAvailability(CUcontext context) {
-  auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   p.ctx = context;
   KWB_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&p));
   std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
@@ -128,13 +136,15 @@ std::vector<std::uint8_t> counterAvailability(CUcontext context) {
 class Session {
  public:
   explicit Session(CUcontext context) {
-    auto p = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto p =
+        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     p.ctx = context;
     KWB_CUPTI_CHECK(cuptiRangeProfilerEnable(&p));
     object_ = p.pRangeProfilerObject;
   }
   ~Session() {
-    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    auto p =
+        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     p.pRangeProfilerObject = object_;
     cuptiRangeProfilerDisable(&p);
   }
@@ -149,7 +159,8 @@ class Session {
 }  // namespace
 
 RangeProfiler::RangeProfiler(int ordinal) : ordinal_(ordinal) {
-  auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  auto init =
+      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   KWB_CUPTI_CHECK(cuptiProfilerInitialize(&init));
   auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = static_cast<std::size_t>(ordinal);
@@ -159,7 +170,8 @@ RangeProfiler::RangeProfiler(int ordinal) : ordinal_(ordinal) {
 }
 
 RangeProfiler::~RangeProfiler() {
-  auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+  auto p =
+      params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
   cuptiProfilerDeInitialize(&p);
 }
 
@@ -201,7 +213,8 @@ std::vector<std::vector<double>> RangeProfiler::profile(const std::vector<std::s
   const std::vector<std::uint8_t> config = host.configImage(pointers);
 
   Session session(context);
-  auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pRangeProfilerObject = session.get();
   size.pMetricNames = pointers.data();
   size.numMetrics = pointers.size();
@@ -209,13 +222,15 @@ std::vector<std::vector<double>> RangeProfiler::profile(const std::vector<std::s
   size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(maxRanges);
   KWB_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
   std::vector<std::uint8_t> counterData(size.counterDataSize);
-  auto initData = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  auto initData = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   initData.pRangeProfilerObject = session.get();
   initData.counterDataSize = counterData.size();
   initData.pCounterData = counterData.data();
   KWB_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initData));
 
-  auto set = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  auto set = params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   set.pRangeProfilerObject = session.get();
   set.configSize = config.size();
   set.pConfig = config.data();
@@ -230,7 +245,8 @@ std::vector<std::vector<double>> RangeProfiler::profile(const std::vector<std::s
   set.targetNestingLevel = 1;
   KWB_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set));
 
-  auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  auto start =
+      params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   start.pRangeProfilerObject = session.get();
   KWB_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
   launch();
@@ -238,11 +254,13 @@ std::vector<std::vector<double>> RangeProfiler::profile(const std::vector<std::s
   auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = session.get();
   KWB_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
-  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = session.get();
   KWB_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
 
-  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = counterData.data();
   info.counterDataImageSize = counterData.size();
   KWB_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));

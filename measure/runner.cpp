@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/gpustate.h"
 #include "core/version.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
-#include "core/gpustate.h"
 #include "measure/devicebuffer.h"
 #include "measure/devicequery.h"
 #include "measure/gpustatesampler.h"
@@ -158,16 +158,16 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   profile(*workload, pointers, request, result);
 }
 
-void Runner::time(Workload& workload, const std::vector<void*>& pointers,
-                  const RunRequest& request, RunResult& result, const std::atomic<bool>* cancel) {
+void Runner::time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
+                  RunResult& result, const std::atomic<bool>* cancel) {
   std::vector<GpuStateSample> states{stateSampler_->sample()};
   const auto probe = [&] {
     states.push_back(stateSampler_->sample());
     return states.back().throttled;
   };
-  TimingOutcome timing = timer_->measure(
-      [&](cudaStream_t stream) { workload.enqueue(pointers, stream); }, request.timing, cancel,
-      probe);
+  TimingOutcome timing =
+      timer_->measure([&](cudaStream_t stream) { workload.enqueue(pointers, stream); },
+                      request.timing, cancel, probe);
   result.samples = std::move(timing.samples);
   result.throttledSamples = std::move(timing.throttledSamples);
   result.converged = timing.converged;

@@ -125,8 +125,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == TracedColumn)
-    return tr("The kernels' own time per call from CUPTI activity records: what the CUDA events "
-              "measure, less the launch overhead between event and kernel");
+    return tr(
+        "The kernels' own time per call from CUPTI activity records: what the CUDA events "
+        "measure, less the launch overhead between event and kernel");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case PointColumn: return tr("#");

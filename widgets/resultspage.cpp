@@ -46,9 +46,10 @@ ResultsPage::ResultsPage(ResultsModel* results, QWidget* parent)
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { showRun(current.row()); });
   // Until a row is picked, the newest run's metrics are shown as they arrive.
-  connect(results_, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex&, int, int last) {
-    if (!table_->selectionModel()->hasSelection()) showRun(last);
-  });
+  connect(results_, &QAbstractItemModel::rowsInserted, this,
+          [this](const QModelIndex&, int, int last) {
+            if (!table_->selectionModel()->hasSelection()) showRun(last);
+          });
   connect(results_, &QAbstractItemModel::modelReset, this, [this] { showRun(-1); });
   showRun(-1);
 }
@@ -56,8 +57,9 @@ ResultsPage::ResultsPage(ResultsModel* results, QWidget* parent)
 void ResultsPage::showRun(int row) {
   if (row < 0 || row >= static_cast<int>(results_->runs().size())) {
     metrics_->setRun({});
-    metricsTitle_->setText(tr("<b>Metrics</b> of the selected run appear here. Pick hardware "
-                              "counter sets under Measurement before running."));
+    metricsTitle_->setText(
+        tr("<b>Metrics</b> of the selected run appear here. Pick hardware "
+           "counter sets under Measurement before running."));
     return;
   }
   const RunResult& run = results_->runs()[static_cast<std::size_t>(row)];

@@ -8,12 +8,14 @@ namespace {
 // What each family of names means, for the tooltip of its rows.
 QString meaning(const std::string& name) {
   if (name.rfind("gpu.", 0) == 0)
-    return QObject::tr("GPU state read between timing batches (NVML, or a clock-measuring kernel "
-                       "where NVML is absent)");
+    return QObject::tr(
+        "GPU state read between timing batches (NVML, or a clock-measuring kernel "
+        "where NVML is absent)");
   if (name.rfind("activity.", 0) == 0)
     return QObject::tr("Kernel time per call from CUPTI activity records, traced after timing");
-  return QObject::tr("Hardware counter read by the CUPTI range profiler (Nsight Compute's name), "
-                     "in a replayed pass after timing");
+  return QObject::tr(
+      "Hardware counter read by the CUPTI range profiler (Nsight Compute's name), "
+      "in a replayed pass after timing");
 }
 
 // 0: hardware counters, 1: traced durations, 2: GPU state.
@@ -69,8 +71,7 @@ QVariant RunMetricsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole || role == SortRole) {
     switch (index.column()) {
       case NameColumn: return QString::fromStdString(m.name);
-      case KernelColumn:
-        return m.kernel.empty() ? tr("(run)") : QString::fromStdString(m.kernel);
+      case KernelColumn: return m.kernel.empty() ? tr("(run)") : QString::fromStdString(m.kernel);
       case ValueColumn: return QString::fromStdString(formatMetricValue(m.value, m.unit));
       default: return {};
     }

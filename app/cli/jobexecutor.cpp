@@ -54,8 +54,9 @@ std::size_t JobExecutor::runPoints(const std::string& family, const std::string&
           i ? elapsed / static_cast<double>(i) * static_cast<double>(points.size() - i) : 0;
       events.progress(i, points.size(), eta, family + "/" + variant + " " + points[i].toText());
     }
-    RunRequest request{family,       variant,            points[i],      options.timing,
-                       options.seed, options.verifyOnly, options.metrics};
+    RunRequest request{family,         variant,      points[i],
+                       options.timing, options.seed, options.verifyOnly,
+                       options.metrics};
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;

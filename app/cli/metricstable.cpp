@@ -69,9 +69,9 @@ std::string gpuStateLine(const RunResult& run) {
   const double clock = value(nvml ? "gpu.sm_clock" : "gpu.sm_clock_measured");
   if (clock < 0) return {};
   char text[256];
-  int n = std::snprintf(text, sizeof text, "SM %.0f MHz%s (min %.0f)", clock,
-                        nvml ? "" : " measured", value(nvml ? "gpu.sm_clock_min"
-                                                            : "gpu.sm_clock_measured_min"));
+  int n =
+      std::snprintf(text, sizeof text, "SM %.0f MHz%s (min %.0f)", clock, nvml ? "" : " measured",
+                    value(nvml ? "gpu.sm_clock_min" : "gpu.sm_clock_measured_min"));
   if (value("gpu.mem_clock") >= 0)
     n += std::snprintf(text + n, sizeof text - n, ", memory %.0f MHz", value("gpu.mem_clock"));
   if (value("gpu.temperature") >= 0)

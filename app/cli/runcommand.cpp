@@ -77,13 +77,12 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
     char rsd[16];
     std::snprintf(rsd, sizeof rsd, "%.2f%%", r.stats.relStddev() * 100);
     const Metric* traced = r.metric(kActivityMedian);
-    row.insert(
-        row.end(),
-        {formatSeconds(r.stats.median), traced ? formatSeconds(traced->value) : "-",
-         formatSeconds(r.stats.min), formatSeconds(r.stats.max),
-         r.stats.count ? rsd : "-", std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
-         formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),
-         std::string(toString(r.status)), runId ? std::to_string(*runId) : "-"});
+    row.insert(row.end(),
+               {formatSeconds(r.stats.median), traced ? formatSeconds(traced->value) : "-",
+                formatSeconds(r.stats.min), formatSeconds(r.stats.max), r.stats.count ? rsd : "-",
+                std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
+                formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),
+                std::string(toString(r.status)), runId ? std::to_string(*runId) : "-"});
     table.addRow(std::move(row));
   }
   table.print(out);

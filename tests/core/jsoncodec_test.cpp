@@ -29,7 +29,8 @@ RunResult sampleResult() {
   r.deviceUuid = "GPU-1";
   r.appVersion = "0.1.0";
   r.startedAt = 1795255445000;
-  r.metrics = {{"dram__bytes_read.sum", 4e6, "B", ""}, {"dram__bytes_read.sum", 3e6, "B", "copyKernel"}};
+  r.metrics = {{"dram__bytes_read.sum", 4e6, "B", ""},
+               {"dram__bytes_read.sum", 3e6, "B", "copyKernel"}};
   r.throttledSamples = {0, 3};
   r.notice = "Hardware counters need permission.";
   return r;

@@ -14,7 +14,8 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
 }
 
 TEST(MetricCatalog, SetsAndNamesMergeWithoutDuplicates) {
-  const MetricPlan plan = planMetrics("memory,compute,dram__bytes_read.sum,smsp__inst_executed.sum");
+  const MetricPlan plan =
+      planMetrics("memory,compute,dram__bytes_read.sum,smsp__inst_executed.sum");
   EXPECT_TRUE(contains(plan.counters, "dram__bytes_write.sum"));
   EXPECT_TRUE(contains(plan.counters, "sm__throughput.avg.pct_of_peak_sustained_elapsed"));
   EXPECT_EQ(std::count(plan.counters.begin(), plan.counters.end(), "dram__bytes_read.sum"), 1);

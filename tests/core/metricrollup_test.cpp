@@ -14,8 +14,9 @@ const Metric* find(const std::vector<Metric>& metrics, const std::string& name,
 
 MetricPlan plan() {
   MetricPlan p;
-  p.counters = {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct", "smsp__thread_inst_executed.sum",
-                "smsp__inst_executed.sum", "gpu__time_duration.sum"};
+  p.counters = {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct",
+                "smsp__thread_inst_executed.sum", "smsp__inst_executed.sum",
+                "gpu__time_duration.sum"};
   p.derived = {{"smsp__thread_inst_executed_per_inst_executed.ratio",
                 "smsp__thread_inst_executed.sum", "smsp__inst_executed.sum"}};
   p.theoreticalOccupancy = true;

@@ -78,9 +78,10 @@ TEST_F(MetricsGpu, BankConflictsFollowTheStride) {
   const double loads33 = conflicts(kLoads, 33), stores32 = conflicts(kStores, 32);
   const double stores1 = conflicts(kStores, 1);
   if (!skipped.empty()) GTEST_SKIP() << skipped;
-  std::printf("bank conflicts (loads, stores): stride 1 %.0f %.0f, stride 32 %.0f %.0f, "
-              "stride 33 %.0f\n",
-              loads1, stores1, loads32, stores32, loads33);
+  std::printf(
+      "bank conflicts (loads, stores): stride 1 %.0f %.0f, stride 32 %.0f %.0f, "
+      "stride 33 %.0f\n",
+      loads1, stores1, loads32, stores32, loads33);
   // 32 lanes in one bank: 31 extra wavefronts per access, 32 accesses per warp and 8 warps
   // per block.
   const double perfect = 31.0 * 32 * 8 * kBlocks;
