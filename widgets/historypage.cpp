@@ -40,8 +40,8 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   ui_->setupUi(this);
   for (auto* box : {ui_->familyFilter, ui_->variantFilter, ui_->dtypeFilter})
     connect(box, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
-  const int seconds[] = {0, 3600, 86400, 7 * 86400, 30 * 86400};  // the window of each entry
-  for (int i = 0; i < ui_->sinceFilter->count(); ++i) ui_->sinceFilter->setItemData(i, seconds[i]);
+  const int windows[] = {0, 3600, 86400, 7 * 86400, 30 * 86400};  // the window of each entry
+  for (int i = 0; i < ui_->sinceFilter->count(); ++i) ui_->sinceFilter->setItemData(i, windows[i]);
   connect(ui_->sinceFilter, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
   // Typing filters once the text rests, not on every key.
   filterDelay_ = new QTimer(this);

@@ -100,8 +100,10 @@ TEST_F(TimingGpu, ColdSamplesMissTheL2) {
 TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
   Runner runner(0);
   auto median = [&](const char* n) {
-    RunRequest request{
-        "copy", "memcpy", Registry::instance().resolve("copy", "memcpy", {{"n", n}}), {}, 1};
+    RunRequest request;
+    request.family = "copy";
+    request.variant = "memcpy";
+    request.params = Registry::instance().resolve("copy", "memcpy", {{"n", n}});
     request.timing.budgetSeconds = 0.2;
     return runner.run(request).stats.median;
   };
