@@ -17,33 +17,34 @@ void throwCuptiError(CUptiResult result, const char* call, const char* file, int
                                std::string(path) + ":" + std::to_string(line));
 }
 
-std::string countersUnavailable(const CuptiError& error) {
+std::string cuptiBlockedReason(const CuptiError& error) {
   switch (error.code()) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return "Hardware counters need permission: run as root, or load the nvidia module with "
-             "NVreg_RestrictProfilingToAdminUsers=0 (see "
-             "https://developer.nvidia.com/ERR_NVGPUCTRPERM); this run has timing only.";
+      return "GPU performance counters need permission; run as root, or load the nvidia module "
+             "with NVreg_RestrictProfilingToAdminUsers=0 (see "
+             "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-      return "Another profiler (Nsight Compute, Nsight Systems or a CUPTI tool) is attached to "
-             "this process; run kwb outside it to read counters; this run has timing only.";
+      return "another profiler (Nsight Compute, Nsight Systems, a debugger or a CUPTI tool) is "
+             "attached to this process; run kwb outside it";
     case CUPTI_ERROR_HARDWARE_BUSY:
-      return "The GPU's counters are in use by another process (a profiler or DCGM's profiling "
-             "module); stop it and run again; this run has timing only.";
+      return "the GPU's counters are in use by another process (a profiler or DCGM's profiling "
+             "module); stop it and run again";
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-      return "This virtual GPU does not expose hardware counters unless its host enables "
-             "profiling for the vGPU; this run has timing only.";
+      return "this virtual GPU exposes no counters unless its host enables profiling for it";
     case CUPTI_ERROR_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-      return "This GPU, or this mode of it (MIG, confidential computing), does not support "
-             "hardware counters; this run has timing only.";
-    default:
-      return std::string("Hardware counters could not be read (") + error.what() +
-             "); this run has timing only.";
+      return "this GPU, or this mode of it (MIG, confidential computing), does not support them";
+    default: return std::string("CUPTI failed: ") + error.what();
   }
+}
+
+std::string countersUnavailable(const CuptiError& error) {
+  return "Hardware counters were not read: " + cuptiBlockedReason(error) +
+         "; this run has timing only.";
 }
 
 }  // namespace kwb

@@ -82,8 +82,8 @@ ProfileOutcome CuptiProfiler::durations(const std::function<void()>& call, std::
     return {rollUpDurations(times, calls), {}};
   } catch (const CuptiError& error) {
     return {{},
-            std::string("Kernel durations could not be traced (") + error.what() +
-                "); event timing stands alone."};
+            "Kernel times were not traced: " + cuptiBlockedReason(error) +
+                "; the event timing stands alone."};
   }
 }
 
