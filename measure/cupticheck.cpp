@@ -42,9 +42,4 @@ std::string cuptiBlockedReason(const CuptiError& error) {
   }
 }
 
-std::string countersUnavailable(const CuptiError& error) {
-  return "Hardware counters were not read: " + cuptiBlockedReason(error) +
-         "; this run has timing only.";
-}
-
 }  // namespace kwb

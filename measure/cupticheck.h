@@ -27,8 +27,6 @@ inline void checkCupti(CUptiResult result, const char* call, const char* file, i
 
 // Why CUPTI cannot work here and what to do about it, as the end of a sentence.
 std::string cuptiBlockedReason(const CuptiError& error);
-// One sentence for people: why the hardware counters cannot be read here and what to do.
-std::string countersUnavailable(const CuptiError& error);
 
 }  // namespace kwb
 

@@ -25,7 +25,7 @@ RangeProfiler* CuptiProfiler::rangeProfiler() {
       preloadNvperfHost();
       rangeProfiler_ = std::make_unique<RangeProfiler>(device_.ordinal);
     } catch (const CuptiError& error) {
-      unavailable_ = countersUnavailable(error);
+      unavailable_ = cuptiBlockedReason(error);
     }
   }
   return rangeProfiler_.get();
@@ -48,9 +48,7 @@ ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::functi
       launches = recorder.launches();
     }
     if (ranges.empty())
-      return {{},
-              "This variant launched no kernel (a copy engine or driver call did the work), "
-              "so there were no counters to read."};
+      return {{}, "the variant launched no kernel (a copy engine or a driver call did the work)"};
     std::vector<KernelCounters> kernels;
     for (std::size_t r = 0; r < ranges.size(); ++r) {
       KernelCounters k;
@@ -67,7 +65,7 @@ ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::functi
     }
     return {rollUpCounters(plan, kernels), {}};
   } catch (const CuptiError& error) {
-    return {{}, countersUnavailable(error)};
+    return {{}, cuptiBlockedReason(error)};
   }
 }
 
@@ -81,9 +79,7 @@ ProfileOutcome CuptiProfiler::durations(const std::function<void()>& call, std::
     for (const auto& r : records) times.push_back({r.name, r.seconds()});
     return {rollUpDurations(times, calls), {}};
   } catch (const CuptiError& error) {
-    return {{},
-            "Kernel times were not traced: " + cuptiBlockedReason(error) +
-                "; the event timing stands alone."};
+    return {{}, cuptiBlockedReason(error)};
   }
 }
 

@@ -13,7 +13,8 @@ namespace kwb {
 
 struct ProfileOutcome {
   std::vector<Metric> metrics;
-  std::string notice;  // one sentence when the pass could not run, empty otherwise
+  // Why the pass could not run and what to do, as the end of a sentence; empty when it ran.
+  std::string unavailable;
 };
 
 // The passes that read a run's kernels rather than time them: hardware counters (range
@@ -31,5 +32,9 @@ class KernelProfiler {
 
 // CUPTI's profiler where this build has CUPTI, otherwise one that says it has none.
 std::unique_ptr<KernelProfiler> makeKernelProfiler(const DeviceInfo& device);
+
+// The run's notice from the two passes' reasons: one sentence, naming what was not read.
+std::string profileNotice(const std::string& durationsUnavailable,
+                          const std::string& countersUnavailable);
 
 }  // namespace kwb

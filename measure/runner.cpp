@@ -182,10 +182,6 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
 // Passes of their own after timing, so that tracing and counter replay never touch the samples.
 void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
                      const RunRequest& request, RunResult& result) {
-  const auto note = [&](const std::string& sentence) {
-    if (sentence.empty()) return;
-    result.notice += (result.notice.empty() ? "" : " ") + sentence;
-  };
   ProfileOutcome durations = profiler_->durations(
       [&] {
         timer_->flushL2();
@@ -193,15 +189,14 @@ void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
       },
       kTracedCalls);
   result.metrics.insert(result.metrics.end(), durations.metrics.begin(), durations.metrics.end());
-  note(durations.notice);
-  if (request.metrics.empty()) return;
-
-  timer_->flushL2Clean();
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  ProfileOutcome counters =
-      profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });
-  result.metrics.insert(result.metrics.end(), counters.metrics.begin(), counters.metrics.end());
-  note(counters.notice);
+  ProfileOutcome counters;
+  if (!request.metrics.empty()) {
+    timer_->flushL2Clean();
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    counters = profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });
+    result.metrics.insert(result.metrics.end(), counters.metrics.begin(), counters.metrics.end());
+  }
+  result.notice = profileNotice(durations.unavailable, counters.unavailable);
 }
 
 CopyCeiling Runner::measureCopyCeiling(const std::atomic<bool>* cancel) {

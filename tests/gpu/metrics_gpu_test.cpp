@@ -36,8 +36,8 @@ class MetricsGpu : public ::testing::Test {
   double counter(const std::string& set, const std::string& name,
                  const std::function<void()>& launch) {
     const ProfileOutcome outcome = profiler->counters(planMetrics(set), launch);
-    if (!outcome.notice.empty()) {
-      skipped = outcome.notice;
+    if (!outcome.unavailable.empty()) {
+      skipped = outcome.unavailable;
       return 0;
     }
     for (const auto& m : outcome.metrics)
@@ -96,7 +96,7 @@ TEST_F(MetricsGpu, OccupancyHasTheoreticalAndAchievedValues) {
   const ProfileOutcome outcome = profiler->counters(planMetrics("occupancy"), [&] {
     testing::launchUniform(static_cast<float*>(out.data()), kBlocks, nullptr);
   });
-  if (!outcome.notice.empty()) GTEST_SKIP() << outcome.notice;
+  if (!outcome.unavailable.empty()) GTEST_SKIP() << outcome.unavailable;
   bool theoretical = false, achieved = false;
   for (const auto& m : outcome.metrics) {
     if (m.name == kTheoreticalOccupancy && m.kernel == "uniformKernel") {
@@ -110,6 +110,32 @@ TEST_F(MetricsGpu, OccupancyHasTheoreticalAndAchievedValues) {
     }
   }
   EXPECT_TRUE(theoretical && achieved);
+}
+
+// A call that launches two kernels: one range each, named in launch order, the run's counters
+// their sum and its ratio formed from the summed parts.
+TEST_F(MetricsGpu, EachKernelOfACallKeepsItsOwnValues) {
+  float* data = static_cast<float*>(out.data());
+  const ProfileOutcome outcome = profiler->counters(planMetrics("divergence"), [&] {
+    testing::launchUniform(data, kBlocks, nullptr);
+    testing::launchDivergent(data, kBlocks, nullptr);
+  });
+  if (!outcome.unavailable.empty()) GTEST_SKIP() << outcome.unavailable;
+  const auto value = [&](const std::string& name, const std::string& kernel) {
+    for (const auto& m : outcome.metrics)
+      if (m.name == name && m.kernel == kernel) return m.value;
+    ADD_FAILURE() << name << " [" << kernel << "] missing";
+    return 0.0;
+  };
+  constexpr const char* kInstructions = "smsp__inst_executed.sum";
+  EXPECT_DOUBLE_EQ(value(kInstructions, ""),
+                   value(kInstructions, "uniformKernel") + value(kInstructions, "divergentKernel"));
+  constexpr const char* kRatio = "smsp__thread_inst_executed_per_inst_executed.ratio";
+  EXPECT_GT(value(kRatio, "uniformKernel"), 31.5);
+  EXPECT_LT(value(kRatio, "divergentKernel"), 8.0);
+  const double run = value(kRatio, "");
+  EXPECT_GT(run, value(kRatio, "divergentKernel"));
+  EXPECT_LT(run, value(kRatio, "uniformKernel"));
 }
 
 TEST_F(MetricsGpu, UnknownMetricNamesAreRejectedBeforeRunning) {
@@ -127,7 +153,7 @@ TEST_F(MetricsGpu, UnknownMetricNamesAreRejectedBeforeRunning) {
 TEST_F(MetricsGpu, ActivityRecordsNameAndTimeEachKernel) {
   const ProfileOutcome outcome = profiler->durations(
       [&] { testing::launchUniform(static_cast<float*>(out.data()), kBlocks, nullptr); }, 5);
-  if (!outcome.notice.empty()) GTEST_SKIP() << outcome.notice;
+  if (!outcome.unavailable.empty()) GTEST_SKIP() << outcome.unavailable;
   const Metric* kernel = nullptr;
   for (const auto& m : outcome.metrics)
     if (m.name == kActivityMedian && m.kernel == "uniformKernel") kernel = &m;

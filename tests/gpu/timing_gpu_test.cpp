@@ -112,6 +112,22 @@ TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
   EXPECT_LT(ratio, 4.4);
 }
 
+// The probe runs after each batch; a throttled reading flags every sample of that batch.
+TEST_F(TimingGpu, ThrottledBatchesFlagTheirSamples) {
+  TimingOptions options;
+  options.mode = TimingMode::Hot;
+  options.minSamples = 96;  // three full batches of 32
+  options.maxSamples = 96;
+  int batch = 0;
+  const auto outcome = timer->measure([](cudaStream_t s) { testing::launchSpin(2'000, s); },
+                                      options, nullptr, [&] { return ++batch == 2; });
+  ASSERT_EQ(outcome.samples.size(), 96u);
+  EXPECT_EQ(batch, 3);
+  ASSERT_EQ(outcome.throttledSamples.size(), 32u);
+  EXPECT_EQ(outcome.throttledSamples.front(), 32u);
+  EXPECT_EQ(outcome.throttledSamples.back(), 63u);
+}
+
 TEST_F(TimingGpu, CancelStopsBetweenBatches) {
   std::atomic<bool> cancel{true};
   TimingOptions options;
