@@ -1,5 +1,6 @@
 #include "widgets/mainwindow.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -81,6 +82,14 @@ void MainWindow::buildUi() {
                                                   QHeaderView::ResizeToContents);
   ui_->axisErrorLabel->hide();
   ui_->budgetSpin->setValue(settings_.budgetSeconds);
+  ui_->metricsCombo->setCurrentText(settings_.metrics);
+  // What the user picks or types is remembered; a scripted --metrics is not.
+  const auto rememberMetrics = [this] {
+    settings_.metrics = ui_->metricsCombo->currentText().trimmed();
+    settings_.save();
+  };
+  connect(ui_->metricsCombo, &QComboBox::activated, this, rememberMetrics);
+  connect(ui_->metricsCombo->lineEdit(), &QLineEdit::editingFinished, this, rememberMetrics);
   axis_[0] = ui_->axis1Edit;
   axis_[1] = ui_->axis2Edit;
   for (auto* axis : axis_)  // updateButtons() checks the axes and explains a bad one

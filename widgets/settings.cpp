@@ -13,6 +13,7 @@ Settings Settings::load() {
       store.value("database", QString::fromStdString(defaultDatabasePath())).toString();
   s.device = store.value("device", 0).toInt();
   s.budgetSeconds = store.value("budget_s", 0.5).toDouble();
+  s.metrics = store.value("metrics", s.metrics).toString();
   return s;
 }
 
@@ -21,6 +22,7 @@ void Settings::save() const {
   store.setValue("database", databasePath);
   store.setValue("device", device);
   store.setValue("budget_s", budgetSeconds);
+  store.setValue("metrics", metrics);
 }
 
 }  // namespace kwb

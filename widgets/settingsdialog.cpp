@@ -7,7 +7,7 @@
 namespace kwb {
 
 SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
-    : QDialog(parent), ui_(std::make_unique<Ui::SettingsDialog>()) {
+    : QDialog(parent), ui_(std::make_unique<Ui::SettingsDialog>()), shown_(settings) {
   ui_->setupUi(this);
   ui_->databaseEdit->setText(settings.databasePath);
   ui_->deviceSpin->setValue(settings.device);
@@ -23,7 +23,11 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
 SettingsDialog::~SettingsDialog() = default;
 
 Settings SettingsDialog::settings() const {
-  return {ui_->databaseEdit->text().trimmed(), ui_->deviceSpin->value(), ui_->budgetSpin->value()};
+  Settings s = shown_;
+  s.databasePath = ui_->databaseEdit->text().trimmed();
+  s.device = ui_->deviceSpin->value();
+  s.budgetSeconds = ui_->budgetSpin->value();
+  return s;
 }
 
 }  // namespace kwb

@@ -24,6 +24,7 @@ class SettingsDialog : public QDialog {
 
  private:
   std::unique_ptr<Ui::SettingsDialog> ui_;
+  Settings shown_;  // what the dialog does not edit comes back unchanged
 };
 
 }  // namespace kwb

@@ -27,21 +27,24 @@ class SettingsTest : public QObject {
     const Settings defaults = Settings::load();
     QVERIFY(defaults.databasePath.endsWith("history.sqlite"));
     QCOMPARE(defaults.device, 0);
-    Settings changed{dir_.filePath("other.sqlite"), 1, 2.5};
+    QCOMPARE(defaults.metrics, QString("none"));
+    Settings changed{dir_.filePath("other.sqlite"), 1, 2.5, "memory,occupancy"};
     changed.save();
     const Settings back = Settings::load();
     QCOMPARE(back.databasePath, changed.databasePath);
     QCOMPARE(back.device, 1);
     QCOMPARE(back.budgetSeconds, 2.5);
+    QCOMPARE(back.metrics, QString("memory,occupancy"));
   }
 
   void dialogReturnsWhatItShows() {
-    const Settings shown{"/tmp/h.sqlite", 2, 0.25};
+    const Settings shown{"/tmp/h.sqlite", 2, 0.25, "divergence"};
     SettingsDialog dialog(shown);
     const Settings back = dialog.settings();
     QCOMPARE(back.databasePath, shown.databasePath);
     QCOMPARE(back.device, 2);
     QCOMPARE(back.budgetSeconds, 0.25);
+    QCOMPARE(back.metrics, QString("divergence"));  // not edited here, kept
   }
 };
 
