@@ -30,12 +30,13 @@ json toJson(const ParamSpec& spec) {
            {"meaning", spec.meaning},
            {"allowed", spec.allowedText()},
            {"allows_auto", spec.allowsAuto}};
-  if (spec.kind == ParamKind::Integer) {
+  if (spec.kind == ParamKind::Choice) {
+    out["choices"] = spec.choices;
+  } else {
     out["min"] = spec.min;
     out["max"] = spec.max;
-    out["multiple_of"] = spec.multipleOf;
-  } else {
-    out["choices"] = spec.choices;
+    if (spec.kind == ParamKind::Integer) out["multiple_of"] = spec.multipleOf;
+    if (spec.kind == ParamKind::List) out["max_length"] = spec.maxLength;
   }
   return out;
 }
@@ -43,18 +44,22 @@ json toJson(const ParamSpec& spec) {
 ParamSpec paramSpecFromJson(const json& in) {
   ParamSpec spec;
   spec.name = in.at("name").get<std::string>();
-  spec.kind = in.at("kind") == "integer" ? ParamKind::Integer : ParamKind::Choice;
+  const std::string kind = in.at("kind").get<std::string>();
+  spec.kind = kind == "integer" ? ParamKind::Integer
+              : kind == "list"  ? ParamKind::List
+                                : ParamKind::Choice;
   spec.role = in.at("role") == "problem" ? ParamRole::Problem : ParamRole::Launch;
   spec.defaultValue = in.value("default", "");
   spec.unit = in.value("unit", "");
   spec.meaning = in.value("meaning", "");
   spec.allowsAuto = in.value("allows_auto", false);
-  if (spec.kind == ParamKind::Integer) {
+  if (spec.kind == ParamKind::Choice) {
+    spec.choices = in.at("choices").get<std::vector<std::string>>();
+  } else {
     spec.min = in.at("min").get<std::int64_t>();
     spec.max = in.at("max").get<std::int64_t>();
     spec.multipleOf = in.value("multiple_of", std::int64_t{1});
-  } else {
-    spec.choices = in.at("choices").get<std::vector<std::string>>();
+    spec.maxLength = in.value("max_length", std::size_t{0});
   }
   return spec;
 }

@@ -1,5 +1,7 @@
 #include "core/paramspec.h"
 
+#include <algorithm>
+
 #include "core/valueparse.h"
 
 namespace kwb {
@@ -9,6 +11,9 @@ std::string ParamSpec::allowedText() const {
   if (kind == ParamKind::Choice) {
     text = "one of ";
     for (std::size_t i = 0; i < choices.size(); ++i) text += (i ? ", " : "") + choices[i];
+  } else if (kind == ParamKind::List) {
+    text = "1 to " + std::to_string(maxLength) + " integers " + formatInteger(min) + ".." +
+           formatInteger(max) + " separated by commas";
   } else {
     text = formatInteger(min) + ".." + formatInteger(max);
     if (multipleOf > 1) text += ", multiples of " + std::to_string(multipleOf);
@@ -46,8 +51,36 @@ ParamSpec choiceParam(std::string name, ParamRole role, std::vector<std::string>
   return spec;
 }
 
+ParamSpec listParam(std::string name, ParamRole role, std::int64_t min, std::int64_t max,
+                    std::size_t maxLength, std::string defaultValue, std::string unit,
+                    std::string meaning) {
+  ParamSpec spec = integerParam(std::move(name), role, min, max, std::move(defaultValue),
+                                std::move(unit), std::move(meaning));
+  spec.kind = ParamKind::List;
+  spec.maxLength = maxLength;
+  return spec;
+}
+
+std::vector<std::int64_t> listItems(const std::string& canonical) {
+  std::vector<std::int64_t> items;
+  std::size_t start = 0;
+  while (start < canonical.size()) {
+    const std::size_t comma = std::min(canonical.find(',', start), canonical.size());
+    const auto value = parseInteger(std::string_view(canonical).substr(start, comma - start));
+    if (!value) return {};
+    items.push_back(*value);
+    start = comma + 1;
+  }
+  return items;
+}
+
 std::string_view toString(ParamKind kind) {
-  return kind == ParamKind::Integer ? "integer" : "choice";
+  switch (kind) {
+    case ParamKind::Integer: return "integer";
+    case ParamKind::Choice: return "choice";
+    case ParamKind::List: return "list";
+  }
+  return "integer";
 }
 
 std::string_view toString(ParamRole role) {

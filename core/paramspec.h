@@ -6,7 +6,9 @@
 
 namespace kwb {
 
-enum class ParamKind { Integer, Choice };
+// Integer: one integer; Choice: one of a list of words; List: integers separated by commas (a
+// shape, a permutation), each within min..max, 1..maxLength of them.
+enum class ParamKind { Integer, Choice, List };
 
 // Problem parameters say what is computed; launch parameters say how.
 enum class ParamRole { Problem, Launch };
@@ -17,10 +19,11 @@ struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Integer;
   ParamRole role = ParamRole::Launch;
-  std::int64_t min = 0;  // Integer: inclusive range
+  std::int64_t min = 0;  // Integer, and each item of a List: inclusive range
   std::int64_t max = 0;
   std::int64_t multipleOf = 1;       // Integer: values must be multiples of this
   std::vector<std::string> choices;  // Choice: the allowed values, in display order
+  std::size_t maxLength = 0;         // List: most items
   bool allowsAuto = false;           // "auto" is accepted besides the values above
   std::string defaultValue;
   std::string unit;
@@ -35,6 +38,12 @@ ParamSpec integerParam(std::string name, ParamRole role, std::int64_t min, std::
                        std::int64_t multipleOf = 1);
 ParamSpec choiceParam(std::string name, ParamRole role, std::vector<std::string> choices,
                       std::string defaultValue, std::string unit, std::string meaning);
+ParamSpec listParam(std::string name, ParamRole role, std::int64_t min, std::int64_t max,
+                    std::size_t maxLength, std::string defaultValue, std::string unit,
+                    std::string meaning);
+
+// The items of a List value in canonical form ("64,512,512"); empty for other text.
+std::vector<std::int64_t> listItems(const std::string& canonical);
 
 std::string_view toString(ParamKind kind);
 std::string_view toString(ParamRole role);

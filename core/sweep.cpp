@@ -75,7 +75,8 @@ SweepAxis parseSweepAxis(std::string_view text, const std::vector<ParamSpec>& sp
   if (rangeParts.size() == 2 || rangeParts.size() == 3)
     raw = expandRange(*spec, rangeParts);
   else if (rangeParts.size() == 1)
-    raw = split(valuesText, ',');
+    // A list's own items are separated by commas, so its values are separated by semicolons.
+    raw = split(valuesText, spec->kind == ParamKind::List ? ';' : ',');
   else
     throw Error(ErrorKind::Usage, "sweep '" + std::string(text) + "': a range is start:end[:step]");
 

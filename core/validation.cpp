@@ -7,8 +7,41 @@
 
 namespace kwb {
 
+namespace {
+
+// "[64, 512, 512]", "(0,2,1)", "64x512x512" -> "64,512,512", each item checked.
+std::string canonicalList(const ParamSpec& spec, const std::string& raw) {
+  std::string text;
+  for (char c : raw)
+    if (c != ' ' && c != '[' && c != ']' && c != '(' && c != ')') text += c == 'x' ? ',' : c;
+  std::string canonical;
+  std::size_t count = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    const auto value = parseInteger(item);
+    if (!value)
+      throw paramError(spec.name, "'" + raw + "' has '" + item +
+                                      "', not an integer; allowed: " + spec.allowedText());
+    if (*value < spec.min || *value > spec.max)
+      throw paramError(spec.name, "'" + raw + "' has " + item +
+                                      ", out of range; allowed: " + spec.allowedText());
+    canonical += (canonical.empty() ? "" : ",") + std::to_string(*value);
+    ++count;
+  }
+  if (count > spec.maxLength)
+    throw paramError(spec.name, "'" + raw + "' has " + std::to_string(count) +
+                                    " items; allowed: " + spec.allowedText());
+  return canonical;
+}
+
+}  // namespace
+
 std::string canonicalValue(const ParamSpec& spec, const std::string& raw) {
   if (spec.allowsAuto && raw == "auto") return raw;
+  if (spec.kind == ParamKind::List) return canonicalList(spec, raw);
   if (spec.kind == ParamKind::Choice) {
     if (std::find(spec.choices.begin(), spec.choices.end(), raw) != spec.choices.end()) return raw;
     throw paramError(spec.name, "'" + raw + "' is not allowed; allowed: " + spec.allowedText());

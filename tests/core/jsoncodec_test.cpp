@@ -88,3 +88,26 @@ TEST(JsonCodec, ErrorsCarryCodeAndParameter) {
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+TEST(JsonCodec, ParamSpecsOfEveryKindRoundTrip) {
+  ParamSpec waves = integerParam("waves", ParamRole::Launch, 1, 64, "auto", "waves", "grid", 1);
+  waves.allowsAuto = true;
+  for (const ParamSpec& spec :
+       {waves, choiceParam("dtype", ParamRole::Problem, {"f32", "f16"}, "f32", "", "type"),
+        listParam("perm", ParamRole::Problem, 0, 7, 8, "0,2,1", "", "axis order")}) {
+    const ParamSpec back = paramSpecFromJson(toJson(spec));
+    EXPECT_EQ(back.kind, spec.kind) << spec.name;
+    EXPECT_EQ(back.min, spec.min);
+    EXPECT_EQ(back.max, spec.max);
+    EXPECT_EQ(back.maxLength, spec.maxLength);
+    EXPECT_EQ(back.choices, spec.choices);
+    EXPECT_EQ(back.allowsAuto, spec.allowsAuto);
+    EXPECT_EQ(back.allowedText(), spec.allowedText());
+  }
+}
+
+}  // namespace
+}  // namespace kwb

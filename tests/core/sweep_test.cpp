@@ -83,3 +83,17 @@ TEST(Sweep, RefusesAmbiguousSweeps) {
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+TEST(Sweep, ListParametersTakeValuesSeparatedBySemicolons) {
+  const std::vector<ParamSpec> shapes{
+      listParam("shape", ParamRole::Problem, 1, 1 << 20, 8, "64,64", "", "")};
+  EXPECT_EQ(parseSweepAxis("shape=64,512,512;[8192, 8192]", shapes).values,
+            (std::vector<std::string>{"64,512,512", "8192,8192"}));
+  EXPECT_THROW(parseSweepAxis("shape=1:4", shapes), Error);  // no ranges of lists
+}
+
+}  // namespace
+}  // namespace kwb

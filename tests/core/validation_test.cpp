@@ -82,3 +82,33 @@ TEST(Validation, AllowedTextDescribesTheSpec) {
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+ParamSpec shapeSpec() {
+  return listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, 8, "64,512,512",
+                   "elements", "sizes of the dimensions");
+}
+
+TEST(ValidationList, AcceptsCommonSpellingsAndCanonicalizes) {
+  const ParamSpec spec = shapeSpec();
+  EXPECT_EQ(canonicalValue(spec, "64,512,512"), "64,512,512");
+  EXPECT_EQ(canonicalValue(spec, "[64, 512, 2^9]"), "64,512,512");
+  EXPECT_EQ(canonicalValue(spec, "(8192, 8192)"), "8192,8192");
+  EXPECT_EQ(canonicalValue(spec, "16x3x512x512"), "16,3,512,512");
+  EXPECT_EQ(canonicalValue(spec, "7"), "7");
+  EXPECT_EQ(listItems("16,3,512,512"), (std::vector<std::int64_t>{16, 3, 512, 512}));
+  EXPECT_EQ(spec.allowedText(), "1 to 8 integers 1..2^31 separated by commas");
+}
+
+TEST(ValidationList, NamesTheBadItem) {
+  const ParamSpec spec = shapeSpec();
+  expectParamError([&] { canonicalValue(spec, "64,,512"); }, "shape", "'', not an integer");
+  expectParamError([&] { canonicalValue(spec, "64,0"); }, "shape", "has 0, out of range");
+  expectParamError([&] { canonicalValue(spec, "1,2,3,4,5,6,7,8,9"); }, "shape", "has 9 items");
+  expectParamError([&] { canonicalValue(spec, "64,big"); }, "shape", "'big', not an integer");
+}
+
+}  // namespace
+}  // namespace kwb
