@@ -1,0 +1,111 @@
+#include "kernels/permute/permuteplan.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "core/error.h"
+
+namespace kwb::permute {
+
+std::int64_t Permutation::elements() const {
+  return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+void checkPermutation(const Permutation& p) {
+  const int rank = static_cast<int>(p.shape.size());
+  if (static_cast<int>(p.perm.size()) != rank)
+    throw paramError("perm", "has " + std::to_string(p.perm.size()) + " axes for a shape of " +
+                                 std::to_string(rank) + " dimensions; give each of 0.." +
+                                 std::to_string(rank - 1) + " once");
+  std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+  for (int axis : p.perm) {
+    if (axis < 0 || axis >= rank)
+      throw paramError("perm", "axis " + std::to_string(axis) + " is out of range for " +
+                                   std::to_string(rank) + " dimensions; allowed: 0.." +
+                                   std::to_string(rank - 1));
+    if (seen[static_cast<std::size_t>(axis)])
+      throw paramError("perm", "axis " + std::to_string(axis) +
+                                   " is repeated; a permutation names each axis once");
+    seen[static_cast<std::size_t>(axis)] = true;
+  }
+}
+
+Permutation simplify(const Permutation& p) {
+  // Size-1 dimensions move no data: drop them and renumber the rest.
+  std::vector<int> kept;  // source dimensions kept, in source order
+  for (int d = 0; d < static_cast<int>(p.shape.size()); ++d)
+    if (p.shape[static_cast<std::size_t>(d)] != 1) kept.push_back(d);
+  if (kept.empty()) return {{1}, {0}};
+  std::vector<int> renumber(p.shape.size(), -1);
+  for (int i = 0; i < static_cast<int>(kept.size()); ++i)
+    renumber[static_cast<std::size_t>(kept[static_cast<std::size_t>(i)])] = i;
+  std::vector<int> perm;
+  for (int axis : p.perm)
+    if (renumber[static_cast<std::size_t>(axis)] >= 0)
+      perm.push_back(renumber[static_cast<std::size_t>(axis)]);
+
+  // Runs of destination axes a, a+1, ... are source dimensions that stay together: one group.
+  std::vector<std::vector<int>> groups;  // in destination order, each a run of source axes
+  for (int axis : perm) {
+    if (!groups.empty() && groups.back().back() + 1 == axis)
+      groups.back().push_back(axis);
+    else
+      groups.push_back({axis});
+  }
+  // The groups in source order give the new source dimensions.
+  std::vector<std::size_t> bySource(groups.size());
+  std::iota(bySource.begin(), bySource.end(), std::size_t{0});
+  std::sort(bySource.begin(), bySource.end(),
+            [&](std::size_t a, std::size_t b) { return groups[a].front() < groups[b].front(); });
+  Permutation out;
+  std::vector<int> newIndex(groups.size());
+  for (std::size_t i = 0; i < bySource.size(); ++i) {
+    std::int64_t size = 1;
+    for (int axis : groups[bySource[i]])
+      size *= p.shape[static_cast<std::size_t>(kept[static_cast<std::size_t>(axis)])];
+    out.shape.push_back(size);
+    newIndex[bySource[i]] = static_cast<int>(i);
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) out.perm.push_back(newIndex[g]);
+  return out;
+}
+
+int movementSize(const Permutation& simplified, int elementBytes, std::uintptr_t srcAddress,
+                 std::uintptr_t dstAddress, int limit) {
+  const std::size_t last = simplified.shape.size() - 1;
+  if (simplified.perm[last] != static_cast<int>(last)) return elementBytes;
+  const std::int64_t rowBytes = simplified.shape[last] * elementBytes;
+  for (int size = 16; size > elementBytes; size /= 2)
+    if (size <= limit && rowBytes % size == 0 && srcAddress % size == 0 && dstAddress % size == 0)
+      return size;
+  return elementBytes;
+}
+
+Permutation inMovementUnits(const Permutation& simplified, int elementBytes, int movementBytes) {
+  Permutation out = simplified;
+  out.shape.back() /= movementBytes / elementBytes;
+  return out;
+}
+
+std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset) {
+  const int rank = static_cast<int>(p.shape.size());
+  std::int64_t source = 0;
+  std::int64_t rest = destinationOffset;
+  // Walk destination dimensions from the innermost; each is source dimension perm[i].
+  std::int64_t strides[kMaxDims];
+  std::int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= p.shape[static_cast<std::size_t>(d)];
+  }
+  for (int i = rank - 1; i >= 0; --i) {
+    const int axis = p.perm[static_cast<std::size_t>(i)];
+    const std::int64_t size = p.shape[static_cast<std::size_t>(axis)];
+    source += (rest % size) * strides[axis];
+    rest /= size;
+  }
+  return source;
+}
+
+}  // namespace kwb::permute

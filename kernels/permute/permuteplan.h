@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace kwb::permute {
+
+inline constexpr int kMaxDims = 8;
+
+// dst = src.permute(perm): destination dimension i is source dimension perm[i]. Both tensors
+// are contiguous, row-major.
+struct Permutation {
+  std::vector<std::int64_t> shape;  // of the source
+  std::vector<int> perm;
+
+  std::int64_t elements() const;
+  bool operator==(const Permutation&) const = default;
+};
+
+// Throws Error(Param) on "perm" for a permutation that does not fit the shape: wrong length, an
+// axis out of range or repeated.
+void checkPermutation(const Permutation& p);
+
+// The same permutation of the same bytes with fewer dimensions: size-1 dimensions dropped, and
+// source dimensions that stay next to each other, in order, in the destination merged into one.
+// A permutation that moves nothing becomes {elements} with perm {0}.
+Permutation simplify(const Permutation& p);
+
+// Bytes moved by one access when the innermost dimension stays innermost: the widest of 16, 8,
+// 4, 2, 1 that divides its row in bytes and the alignment of both pointers, capped at `limit`;
+// the element size when the innermost dimension moves.
+int movementSize(const Permutation& simplified, int elementBytes, std::uintptr_t srcAddress,
+                 std::uintptr_t dstAddress, int limit = 16);
+
+// The permutation in units of `movementBytes`: the innermost dimension shrinks by
+// movementBytes / elementBytes. Only for a movement size movementSize() allows.
+Permutation inMovementUnits(const Permutation& simplified, int elementBytes, int movementBytes);
+
+// Destination offset -> source offset, for the CPU reference and the tests.
+std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset);
+
+}  // namespace kwb::permute
