@@ -11,6 +11,7 @@ const Registry& Registry::instance() {
     Registry r;
     registerCopyFamily(r);
     registerElementwiseFamily(r);
+    registerPermuteFamily(r);
     return r;
   }();
   return registry;

@@ -47,5 +47,6 @@ class Registry {
 // One per family, each in its family's folder.
 void registerCopyFamily(Registry& registry);
 void registerElementwiseFamily(Registry& registry);
+void registerPermuteFamily(Registry& registry);
 
 }  // namespace kwb

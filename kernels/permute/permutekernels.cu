@@ -1,0 +1,156 @@
+// The generic permute kernels: each thread takes destination offsets and finds the source by
+// dividing the offset by the destination strides, one dimension at a time (OneFlow's
+// NdIndexOffsetHelper). Fewer dimensions after simplification mean fewer divisions, 32-bit
+// indices cheaper ones, and wider units fewer accesses.
+#include <cstdint>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/permute/permutelaunch.h"
+
+namespace kwb::permute {
+namespace {
+
+// The destination strides, and for each destination dimension the stride of the source
+// dimension it comes from.
+template <typename Index, int Rank>
+struct Strides {
+  Index dst[Rank];
+  Index src[Rank];
+};
+
+// For the permutation's own rank, at most Capacity; entries past it stay zero.
+template <typename Index, int Capacity>
+Strides<Index, Capacity> stridesOf(const Permutation& p) {
+  const int rank = static_cast<int>(p.shape.size());
+  std::int64_t source[kMaxDims];
+  std::int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    source[d] = stride;
+    stride *= p.shape[static_cast<std::size_t>(d)];
+  }
+  Strides<Index, Capacity> s{};
+  stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int axis = p.perm[static_cast<std::size_t>(d)];
+    s.dst[d] = static_cast<Index>(stride);
+    s.src[d] = static_cast<Index>(source[axis]);
+    stride *= p.shape[static_cast<std::size_t>(axis)];
+  }
+  return s;
+}
+
+template <int Rank, typename T, typename Index>
+__global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ dst,
+                                     Strides<Index, Rank> s, Index count) {
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
+    Index rest = i;
+    Index from = 0;
+#pragma unroll
+    for (int d = 0; d < Rank - 1; ++d) {
+      const Index q = rest / s.dst[d];
+      rest -= q * s.dst[d];
+      from += q * s.src[d];
+    }
+    dst[i] = src[from + rest * s.src[Rank - 1]];
+  }
+}
+
+// The first version anyone writes: the rank known only at run time, 64-bit arithmetic over every
+// dimension the user gave, one element per thread.
+template <typename T>
+__global__ void naivePermuteKernel(const T* __restrict__ src, T* __restrict__ dst,
+                                   Strides<std::int64_t, kMaxDims> s, int rank,
+                                   std::int64_t count) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  std::int64_t rest = i;
+  std::int64_t from = 0;
+  for (int d = 0; d < rank; ++d) {
+    const std::int64_t q = rest / s.dst[d];
+    rest -= q * s.dst[d];
+    from += q * s.src[d];
+  }
+  dst[i] = src[from];
+}
+
+template <int Bytes>
+struct Unit;
+template <>
+struct Unit<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct Unit<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct Unit<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct Unit<8> {
+  using type = std::uint64_t;
+};
+template <>
+struct Unit<16> {
+  using type = uint4;
+};
+
+template <typename T>
+void launchNaive(const PermuteLaunch& l, cudaStream_t stream) {
+  naivePermuteKernel<T>
+      <<<l.grid, l.block, 0, stream>>>(static_cast<const T*>(l.src), static_cast<T*>(l.dst),
+                                       stridesOf<std::int64_t, kMaxDims>(l.plan),
+                                       static_cast<int>(l.plan.shape.size()), l.plan.elements());
+  KWB_CHECK_LAUNCH("naivePermuteKernel");
+}
+
+template <int Rank, typename T>
+void launchStrided(const PermuteLaunch& l, cudaStream_t stream) {
+  const auto* src = static_cast<const T*>(l.src);
+  auto* dst = static_cast<T*>(l.dst);
+  if (l.index32)
+    stridedPermuteKernel<Rank, T, std::int32_t>
+        <<<l.grid, l.block, 0, stream>>>(src, dst, stridesOf<std::int32_t, Rank>(l.plan),
+                                         static_cast<std::int32_t>(l.plan.elements()));
+  else
+    stridedPermuteKernel<Rank, T, std::int64_t><<<l.grid, l.block, 0, stream>>>(
+        src, dst, stridesOf<std::int64_t, Rank>(l.plan), l.plan.elements());
+  KWB_CHECK_LAUNCH("stridedPermuteKernel");
+}
+
+template <typename T, int Rank = 1>
+void dispatchRank(const PermuteLaunch& l, cudaStream_t stream) {
+  if constexpr (Rank <= kMaxDims) {
+    if (static_cast<int>(l.plan.shape.size()) == Rank) return launchStrided<Rank, T>(l, stream);
+    return dispatchRank<T, Rank + 1>(l, stream);
+  } else {
+    throw Error(ErrorKind::Internal,
+                "permute: no kernel for " + std::to_string(l.plan.shape.size()) + " dimensions");
+  }
+}
+
+template <typename T>
+void launchUnit(const PermuteLaunch& l, cudaStream_t stream) {
+  if (l.walk == PermuteWalk::Naive) return launchNaive<T>(l, stream);
+  dispatchRank<T>(l, stream);
+}
+
+}  // namespace
+
+void launchPermute(const PermuteLaunch& l, cudaStream_t stream) {
+  switch (l.unitBytes) {
+    case 1: return launchUnit<Unit<1>::type>(l, stream);
+    case 2: return launchUnit<Unit<2>::type>(l, stream);
+    case 4: return launchUnit<Unit<4>::type>(l, stream);
+    case 8: return launchUnit<Unit<8>::type>(l, stream);
+    case 16: return launchUnit<Unit<16>::type>(l, stream);
+    default: break;
+  }
+  throw Error(ErrorKind::Internal,
+              "permute: no kernel for units of " + std::to_string(l.unitBytes) + " bytes");
+}
+
+}  // namespace kwb::permute

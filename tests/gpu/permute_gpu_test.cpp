@@ -1,0 +1,106 @@
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "kernels/registry.h"
+#include "measure/runner.h"
+
+namespace kwb {
+namespace {
+
+class PermuteGpu : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { runner = new Runner(0); }
+  static void TearDownTestSuite() { delete runner; }
+
+  RunResult run(const std::string& variant, const RawParams& params) {
+    RunRequest request;
+    request.family = "permute";
+    request.variant = variant;
+    request.params = Registry::instance().resolve("permute", variant, params);
+    request.seed = ++seed;
+    request.verifyOnly = true;
+    return runner->run(request);
+  }
+
+  static inline Runner* runner = nullptr;
+  std::uint64_t seed = 0;
+};
+
+std::string join(const std::vector<std::int64_t>& items) {
+  std::string text;
+  for (auto v : items) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+// Random shapes of 1 to 8 dimensions with narrow dimensions (under 32), dimensions of 1 and odd
+// sizes, at most a few million elements, with random permutations.
+std::pair<std::string, std::string> randomCase(std::mt19937& rng) {
+  const int rank = std::uniform_int_distribution<int>(1, 8)(rng);
+  const std::int64_t sizes[] = {1, 2, 3, 5, 7, 16, 31, 33, 64, 127};
+  std::vector<std::int64_t> shape;
+  std::int64_t elements = 1;
+  for (int d = 0; d < rank; ++d) {
+    std::int64_t size = sizes[std::uniform_int_distribution<int>(0, 9)(rng)];
+    while (elements * size > (1 << 22)) size = 1;
+    shape.push_back(size);
+    elements *= size;
+  }
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  return {join(shape), join(perm)};
+}
+
+TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSize) {
+  std::mt19937 rng(5);
+  int checked = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto [shape, perm] = randomCase(rng);
+    for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
+      for (const char* variant : {"naive", "simplified", "movement"}) {
+        const RunResult r = run(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << variant << " shape=" << shape << " perm=" << perm << " " << dtype << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 40 * 4 * 3);
+}
+
+// The benchmark's cases at a smaller batch, every movement size the shape allows.
+TEST_F(PermuteGpu, BenchmarkShapesInEveryMovementSize) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"4,128,16,64", "0,2,1,3"},  {"4,512,512", "0,2,1"},     {"1024,1024", "1,0"},
+      {"4,64,128,128", "2,3,0,1"}, {"2,3,512,512", "0,2,3,1"}, {"2,512,512,3", "0,3,1,2"}};
+  for (const auto& [shape, perm] : cases) {
+    for (const char* movement : {"auto", "2", "4", "8", "16"}) {
+      RawParams params{
+          {"shape", shape}, {"perm", perm}, {"dtype", "f16"}, {"movement_size", movement}};
+      try {
+        Registry::instance().resolve("permute", "movement", params);
+      } catch (const Error&) {
+        continue;  // a width this shape forbids, said before running
+      }
+      const RunResult r = run("movement", params);
+      ASSERT_EQ(r.status, RunStatus::Ok)
+          << shape << " " << perm << " m=" << movement << ": " << r.error;
+    }
+  }
+}
+
+// 2^31 + 2^20 one-byte elements: past 32-bit offsets (too large for memcheck's pace).
+TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
+  const RunResult wide =
+      run("simplified", {{"shape", "2049,1048576"}, {"perm", "1,0"}, {"dtype", "u8"}});
+  ASSERT_EQ(wide.status, RunStatus::Ok) << wide.error;
+  EXPECT_EQ(wide.derived.get("index_bits"), "64");
+}
+
+}  // namespace
+}  // namespace kwb
