@@ -1,41 +1,75 @@
 // The permute family: any permutation of up to 8 dimensions, from one thread per element with
-// 64-bit index arithmetic to simplified dimensions and 16-byte movements.
+// 64-bit index arithmetic to simplified dimensions, 16-byte movements and tiled transposes.
 #include <memory>
+#include <optional>
 
 #include "core/error.h"
 #include "kernels/launchgeometry.h"
 #include "kernels/permute/permutelaunch.h"
+#include "kernels/permute/permuteworkload.h"
+#include "kernels/permute/tiledtranspose.h"
 #include "kernels/registry.h"
 
 namespace kwb {
 namespace {
 
+using permute::listText;
 using permute::Permutation;
+using permute::PermuteLauncher;
 
 constexpr int kWaves = 32;
+constexpr int kAutoTile = 32;  // OneFlow's tile, with 8 rows per block
+constexpr int kAutoRows = 8;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
-std::vector<ParamSpec> commonParams() {
-  return {
+enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Auto };
+
+std::string kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Naive: return "naive";
+    case Kind::Simplified: return "simplified";
+    case Kind::Movement: return "movement";
+    case Kind::Tiled: return "tiled";
+    case Kind::TiledPairs: return "tiled_half2";
+    case Kind::Auto: break;
+  }
+  return "auto";
+}
+
+std::vector<ParamSpec> params(Kind kind) {
+  std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
                 "64,512,512", "elements", "sizes of the source's dimensions, outermost first"),
       listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims, "0,2,1",
                 "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
-      choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"}, "f32", "",
+      choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
+                  kind == Kind::TiledPairs ? "f16" : "f32", "",
                   "element type; a permutation moves its bytes unchanged"),
-      integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads", "threads per block",
-                   32),
   };
-}
-
-ParamSpec movementParam() {
-  ParamSpec spec =
-      choiceParam("movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "auto", "bytes",
-                  "bytes moved per access when the innermost dimension stays "
-                  "innermost; auto is the widest the shape allows");
-  spec.allowsAuto = true;
-  return spec;
+  if (kind == Kind::Naive || kind == Kind::Simplified || kind == Kind::Movement)
+    specs.push_back(integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads",
+                                 "threads per block", 32));
+  if (kind == Kind::Movement) {
+    ParamSpec movement = choiceParam(
+        "movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "auto", "bytes",
+        "bytes moved per access when the innermost dimension stays innermost; auto is the "
+        "widest the shape allows");
+    movement.allowsAuto = true;
+    specs.push_back(std::move(movement));
+  }
+  if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
+    specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "32",
+                                "elements", "edge of the square tile a block moves at once"));
+    specs.push_back(choiceParam("rows_per_block", ParamRole::Launch, {"1", "2", "4", "8", "16"},
+                                "8", "threads",
+                                "threads along a tile's rows; each walks tile_size / "
+                                "rows_per_block of them"));
+    specs.push_back(choiceParam("padding", ParamRole::Launch, {"on", "off"}, "on", "",
+                                "a spare column in the shared tile, so that reading it by "
+                                "column does not hit one memory bank 32 times"));
+  }
+  return specs;
 }
 
 Permutation permutationOf(const ParamSet& p) {
@@ -49,61 +83,105 @@ int elementBytes(const ParamSet& p) {
   return static_cast<int>(sizeOf(*parseDType(p.get("dtype"))));
 }
 
-std::string listText(const std::vector<std::int64_t>& items) {
-  std::string text;
-  for (auto v : items) text += (text.empty() ? "" : ",") + std::to_string(v);
-  return text;
-}
-
-std::string listText(const std::vector<int>& items) {
-  return listText(std::vector<std::int64_t>(items.begin(), items.end()));
-}
-
-class PermuteWorkload final : public Workload {
- public:
-  PermuteWorkload(Permutation original, DType dtype, permute::PermuteLaunch launch,
-                  ParamSet derived)
-      : original_(std::move(original)),
-        dtype_(dtype),
-        launch_(std::move(launch)),
-        derived_(std::move(derived)) {}
-
-  std::vector<BufferSpec> buffers() const override {
-    const auto count = static_cast<std::size_t>(original_.elements());
-    return {{"x", dtype_, count, false}, {"out", dtype_, count, true}};
-  }
-  std::uint64_t bytesMoved() const override {
-    return 2 * static_cast<std::uint64_t>(original_.elements()) * sizeOf(dtype_);
-  }
-  ParamSet derived() const override { return derived_; }
-  double tolerance() const override { return 0; }  // bytes move unchanged
-
-  void enqueue(std::span<void* const> buffers, cudaStream_t stream) const override {
-    permute::PermuteLaunch l = launch_;
-    l.src = buffers[0];
-    l.dst = buffers[1];
-    permute::launchPermute(l, stream);
-  }
-
-  void reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
-                 std::span<double> out) const override {
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = inputs[0].at(static_cast<std::size_t>(
-          permute::sourceOffset(original_, static_cast<std::int64_t>(begin + i))));
-  }
-
- private:
-  Permutation original_;
-  DType dtype_;
-  permute::PermuteLaunch launch_;
-  ParamSet derived_;
+// `batch` row-major rows x cols matrices: the 2-D (1,0) or batched (0,2,1) transposes.
+struct BatchTranspose {
+  std::int64_t batch = 1, rows = 0, cols = 0;
 };
 
-enum class Kind { Naive, Simplified, Movement };
+std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
+  if (s.shape.size() == 2 && s.perm == std::vector<int>{1, 0})
+    return BatchTranspose{1, s.shape[0], s.shape[1]};
+  if (s.shape.size() == 3 && s.perm == std::vector<int>{0, 2, 1})
+    return BatchTranspose{s.shape[0], s.shape[1], s.shape[2]};
+  return std::nullopt;
+}
+
+// OneFlow's choice: tiles for a transpose whose sides are both at least a tile long, in pairs
+// for 16-bit elements where both sides are even; otherwise the movement kernel.
+Kind autoKind(const Permutation& s, int bytes) {
+  const auto t = asBatchTranspose(s);
+  if (!t || t->rows < kAutoTile || t->cols < kAutoTile) return Kind::Movement;
+  return bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 ? Kind::TiledPairs : Kind::Tiled;
+}
+
+void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
+  const ParamSet described = describeGrid(grid, block, device);
+  for (const auto& [name, value] : described.values()) derived.set(name, value);
+}
+
+// The generic kernels: naive over the dimensions as given, the others over simplified ones.
+PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
+                                const Permutation& s, int bytes, Kind kind,
+                                const DeviceInfo& device, ParamSet& derived) {
+  permute::PermuteLaunch l;
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  l.unitBytes = bytes;
+  if (kind == Kind::Naive) {
+    l.walk = permute::PermuteWalk::Naive;
+    l.plan = original;
+    l.grid = static_cast<int>((original.elements() + l.block - 1) / l.block);
+    addGrid(derived, l.grid, l.block, device);
+  } else {
+    l.plan = s;
+    if (kind == Kind::Movement) {
+      // cudaMalloc's 256-byte alignment leaves the shape as the only limit.
+      const bool forced = p.has("movement_size") && !p.isAuto("movement_size");
+      l.unitBytes = permute::movementSize(
+          s, bytes, 0, 0, forced ? static_cast<int>(p.getInt("movement_size")) : 16);
+      l.plan = permute::inMovementUnits(s, bytes, l.unitBytes);
+      derived.set("movement_size_used", std::to_string(l.unitBytes));
+    }
+    l.index32 = l.plan.elements() <= INT32_MAX;
+    l.grid = gridForWaves(static_cast<std::uint64_t>(l.plan.elements()), l.block, kWaves, device);
+    addGrid(derived, l.grid, l.block, device);
+    derived.set("simplified_shape", listText(s.shape));
+    derived.set("simplified_perm", listText(s.perm));
+    derived.set("index_bits", l.index32 ? "32" : "64");
+  }
+  return [l](const void* src, void* dst, cudaStream_t stream) {
+    permute::PermuteLaunch launch = l;
+    launch.src = src;
+    launch.dst = dst;
+    permute::launchPermute(launch, stream);
+  };
+}
+
+PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes, Kind kind,
+                              const DeviceInfo& device, ParamSet& derived) {
+  const BatchTranspose t = *asBatchTranspose(s);
+  permute::TiledLaunch l;
+  l.batch = t.batch;
+  l.rows = t.rows;
+  l.cols = t.cols;
+  l.elementBytes = bytes;
+  l.tile = p.has("tile_size") ? static_cast<int>(p.getInt("tile_size")) : kAutoTile;
+  l.rowsPerBlock =
+      p.has("rows_per_block") ? static_cast<int>(p.getInt("rows_per_block")) : kAutoRows;
+  l.padding = !p.has("padding") || p.get("padding") == "on";
+  l.pairs = kind == Kind::TiledPairs;
+  l.index32 = s.elements() <= INT32_MAX;
+  // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
+  l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),
+                        l.threadsPerBlock(), kWaves, device);
+  addGrid(derived, l.grid, l.threadsPerBlock(), device);
+  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
+                               std::to_string(t.cols));
+  derived.set("tiles", std::to_string(l.tiles()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return [l](const void* src, void* dst, cudaStream_t stream) {
+    permute::TiledLaunch launch = l;
+    launch.src = src;
+    launch.dst = dst;
+    permute::launchTiledTranspose(launch, stream);
+  };
+}
 
 class PermuteVariant final : public Variant {
  public:
-  PermuteVariant(Kind kind, VariantInfo info) : Variant(std::move(info)), kind_(kind) {}
+  PermuteVariant(Kind kind, std::string summary, std::string teaches)
+      : Variant({"permute", kindName(kind), std::move(summary), std::move(teaches), params(kind),
+                 "shape"}),
+        kind_(kind) {}
 
   void check(const ParamSet& p) const override {
     const Permutation perm = permutationOf(p);
@@ -114,10 +192,55 @@ class PermuteVariant final : public Variant {
         throw paramError("shape", p.get("shape") + " has more than 2^40 elements");
       elements *= size;
     }
-    if (kind_ != Kind::Movement || p.isAuto("movement_size")) return;
+    const Permutation s = permute::simplify(perm);
+    if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
+    if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
+  }
+
+  std::unique_ptr<Workload> create(const ParamSet& p, const DeviceInfo& device) const override {
+    const Permutation original = permutationOf(p);
+    const DType dtype = *parseDType(p.get("dtype"));
+    const int bytes = static_cast<int>(sizeOf(dtype));
+    const Permutation s = permute::simplify(original);
+    Kind kind = kind_;
+    ParamSet derived;
+    if (kind == Kind::Auto) {
+      kind = autoKind(s, bytes);
+      derived.set("chosen", kindName(kind));
+    }
+    PermuteLauncher launch = kind == Kind::Tiled || kind == Kind::TiledPairs
+                                 ? tiledLauncher(p, s, bytes, kind, device, derived)
+                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
+    return std::make_unique<permute::PermuteWorkload>(original, dtype, std::move(launch),
+                                                      std::move(derived));
+  }
+
+ private:
+  void checkTiled(const ParamSet& p, const Permutation& s) const {
+    const auto t = asBatchTranspose(s);
+    if (!t)
+      throw paramError("perm",
+                       "tiles move 2-D (1,0) and batched (0,2,1) transposes; this one "
+                       "simplifies to shape " +
+                           listText(s.shape) + ", perm " + listText(s.perm) +
+                           ": use movement or auto");
+    if (p.getInt("rows_per_block") > p.getInt("tile_size"))
+      throw paramError("rows_per_block", p.get("rows_per_block") + " rows for a tile of " +
+                                             p.get("tile_size") + "; allowed: at most tile_size");
+    if (kind_ != Kind::TiledPairs) return;
+    if (elementBytes(p) != 2)
+      throw paramError("dtype", "tiled_half2 moves pairs of 16-bit elements; allowed: f16, bf16");
+    if (t->rows % 2 != 0 || t->cols % 2 != 0)
+      throw paramError("shape",
+                       "tiled_half2 needs both sides of the transpose even; this one "
+                       "is " +
+                           std::to_string(t->rows) + " x " + std::to_string(t->cols) +
+                           ": use tiled");
+  }
+
+  static void checkMovement(const ParamSet& p, const Permutation& s) {
     const int bytes = elementBytes(p);
     const int forced = static_cast<int>(p.getInt("movement_size"));
-    const Permutation s = permute::simplify(perm);
     if (forced == bytes) return;
     if (forced < bytes)
       throw paramError("movement_size",
@@ -136,78 +259,42 @@ class PermuteVariant final : public Variant {
                            std::to_string(permute::movementSize(s, bytes, 0, 0)) + " or auto");
   }
 
-  std::unique_ptr<Workload> create(const ParamSet& p, const DeviceInfo& device) const override {
-    const Permutation original = permutationOf(p);
-    const DType dtype = *parseDType(p.get("dtype"));
-    const int bytes = static_cast<int>(sizeOf(dtype));
-    permute::PermuteLaunch l;
-    l.block = static_cast<int>(p.getInt("block_size"));
-    l.unitBytes = bytes;
-    ParamSet derived;
-    if (kind_ == Kind::Naive) {
-      l.walk = permute::PermuteWalk::Naive;
-      l.plan = original;
-      l.grid = static_cast<int>((original.elements() + l.block - 1) / l.block);
-      derived = describeGrid(l.grid, l.block, device);
-    } else {
-      const Permutation s = permute::simplify(original);
-      l.plan = s;
-      if (kind_ == Kind::Movement) {
-        // cudaMalloc's 256-byte alignment leaves the shape as the only limit.
-        const int limit =
-            p.isAuto("movement_size") ? 16 : static_cast<int>(p.getInt("movement_size"));
-        l.unitBytes = permute::movementSize(s, bytes, 0, 0, limit);
-        l.plan = permute::inMovementUnits(s, bytes, l.unitBytes);
-        derived.set("movement_size_used", std::to_string(l.unitBytes));
-      }
-      l.index32 = l.plan.elements() <= INT32_MAX;
-      l.grid = gridForWaves(static_cast<std::uint64_t>(l.plan.elements()), l.block, kWaves, device);
-      const ParamSet grid = describeGrid(l.grid, l.block, device);
-      for (const auto& [name, value] : grid.values()) derived.set(name, value);
-      derived.set("simplified_shape", listText(s.shape));
-      derived.set("simplified_perm", listText(s.perm));
-      derived.set("index_bits", l.index32 ? "32" : "64");
-    }
-    return std::make_unique<PermuteWorkload>(original, dtype, std::move(l), std::move(derived));
-  }
-
- private:
   Kind kind_;
 };
-
-VariantInfo info(std::string name, std::string summary, std::string teaches, bool movement) {
-  auto params = commonParams();
-  if (movement) params.push_back(movementParam());
-  return {"permute",          std::move(name),   std::move(summary),
-          std::move(teaches), std::move(params), "shape"};
-}
 
 }  // namespace
 
 void registerPermuteFamily(Registry& registry) {
   registry.addFamily("permute", "any permutation of up to 8 dimensions, transposes included");
-  registry.addVariant(std::make_unique<PermuteVariant>(
-      Kind::Naive, info("naive", "one element per thread, every dimension, 64-bit indices",
-                        "Each thread turns its destination offset into a source offset by "
-                        "dividing through every dimension given, in 64-bit arithmetic: correct "
-                        "for any permutation, and as slow as its divisions and 4-byte "
-                        "scattered reads make it.",
-                        false)));
-  registry.addVariant(std::make_unique<PermuteVariant>(
-      Kind::Simplified,
-      info("simplified", "size-1 dimensions dropped, neighbours merged, 32-bit indices",
-           "Dimensions of size 1 move nothing and dimensions that stay neighbours move as one: "
-           "(64, 64, 128, 128) with (2, 3, 0, 1) is a (4096, 16384) transpose. Fewer dimensions "
-           "mean fewer divisions per element, and 32-bit indices cheaper ones.",
-           false)));
-  registry.addVariant(std::make_unique<PermuteVariant>(
-      Kind::Movement,
-      info("movement", "simplified, and up to 16 bytes per access",
-           "When the innermost dimension stays innermost, a whole run of it moves as one access "
-           "of up to 16 bytes: (16, 3, 512, 512) with (0, 2, 3, 1) keeps nothing innermost, "
-           "(32, 128, 16, 64) with (0, 2, 1, 3) moves rows of 64 elements. Force movement_size "
-           "to see what each width is worth.",
-           true)));
+  const auto add = [&](Kind kind, std::string summary, std::string teaches) {
+    registry.addVariant(
+        std::make_unique<PermuteVariant>(kind, std::move(summary), std::move(teaches)));
+  };
+  add(Kind::Naive, "one element per thread, every dimension, 64-bit indices",
+      "Each thread turns its destination offset into a source offset by dividing through every "
+      "dimension given, in 64-bit arithmetic: correct for any permutation, and as slow as its "
+      "divisions and single-element scattered reads make it.");
+  add(Kind::Simplified, "size-1 dimensions dropped, neighbours merged, 32-bit indices",
+      "Dimensions of size 1 move nothing and dimensions that stay neighbours move as one: "
+      "(64, 64, 128, 128) with (2, 3, 0, 1) is a (4096, 16384) transpose. Fewer dimensions mean "
+      "fewer divisions per element, and 32-bit indices cheaper ones.");
+  add(Kind::Movement, "simplified, and up to 16 bytes per access",
+      "When the innermost dimension stays innermost, a run of it moves as one access of up to "
+      "16 bytes: (32, 128, 16, 64) with (0, 2, 1, 3) moves rows of 64 elements, while "
+      "(16, 3, 512, 512) with (0, 2, 3, 1) keeps nothing innermost. Force movement_size to see "
+      "what each width is worth.");
+  add(Kind::Tiled, "transposes through shared-memory tiles",
+      "A transpose reads rows and writes columns: one side is always scattered. A block reads a "
+      "tile with coalesced row accesses into shared memory and writes it out with coalesced "
+      "accesses along the other axis. Turn padding off and the tile's column reads hit one bank "
+      "32 times; sweep tile_size and rows_per_block.");
+  add(Kind::TiledPairs, "tiled transposes moving 16-bit elements in pairs",
+      "For f16 and bf16 each thread loads and stores two neighbouring elements as one 4-byte "
+      "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
+      "even.");
+  add(Kind::Auto, "picks the kernel as OneFlow does and says which",
+      "Tiles for transposes whose sides are at least 32 long (in pairs for even 16-bit ones), "
+      "the movement kernel for everything else; the result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -1,0 +1,42 @@
+#include "kernels/permute/permuteworkload.h"
+
+namespace kwb::permute {
+
+PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, PermuteLauncher launch,
+                                 ParamSet derived)
+    : original_(std::move(original)),
+      dtype_(dtype),
+      launch_(std::move(launch)),
+      derived_(std::move(derived)) {}
+
+std::vector<BufferSpec> PermuteWorkload::buffers() const {
+  const auto count = static_cast<std::size_t>(original_.elements());
+  return {{"x", dtype_, count, false}, {"out", dtype_, count, true}};
+}
+
+std::uint64_t PermuteWorkload::bytesMoved() const {
+  return 2 * static_cast<std::uint64_t>(original_.elements()) * sizeOf(dtype_);
+}
+
+void PermuteWorkload::enqueue(std::span<void* const> buffers, cudaStream_t stream) const {
+  launch_(buffers[0], buffers[1], stream);
+}
+
+void PermuteWorkload::reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
+                                std::span<double> out) const {
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = inputs[0].at(
+        static_cast<std::size_t>(sourceOffset(original_, static_cast<std::int64_t>(begin + i))));
+}
+
+std::string listText(const std::vector<std::int64_t>& items) {
+  std::string text;
+  for (auto v : items) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+std::string listText(const std::vector<int>& items) {
+  return listText(std::vector<std::int64_t>(items.begin(), items.end()));
+}
+
+}  // namespace kwb::permute

@@ -1,0 +1,135 @@
+// Tiled transposes through shared memory (OneFlow's BatchTranspose): a block reads a tile with
+// coalesced row accesses, and writes it out with coalesced accesses along the other axis, reading
+// the tile by column. Without padding those column reads of 4-byte elements all fall in one bank.
+#include <cstdint>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/permute/tiledtranspose.h"
+
+namespace kwb::permute {
+namespace {
+
+template <typename Index>
+struct TileSpot {
+  Index offset;  // the matrix's first element
+  Index tileRow;
+  Index tileCol;
+};
+
+template <typename Index>
+__device__ __forceinline__ TileSpot<Index> tileSpot(Index t, Index rows, Index cols, Index tileRows,
+                                                    Index tileCols) {
+  const Index perMatrix = tileRows * tileCols;
+  const Index matrix = t / perMatrix;
+  const Index inMatrix = t - matrix * perMatrix;
+  const Index tileRow = inMatrix / tileCols;
+  return {matrix * rows * cols, tileRow, inMatrix - tileRow * tileCols};
+}
+
+template <typename T, int Tile, bool Pad, typename Index>
+__global__ void tiledTransposeKernel(const T* __restrict__ src, T* __restrict__ dst, Index rows,
+                                     Index cols, Index tileRows, Index tileCols, Index tiles) {
+  __shared__ T tile[Tile][Tile + (Pad ? 1 : 0)];
+  for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    Index x = s.tileCol * Tile + threadIdx.x;
+    Index y = s.tileRow * Tile + threadIdx.y;
+    if (x < cols)
+      for (int i = threadIdx.y; i < Tile && y < rows; i += blockDim.y, y += blockDim.y)
+        tile[i][threadIdx.x] = src[s.offset + y * cols + x];
+    __syncthreads();
+    x = s.tileRow * Tile + threadIdx.x;
+    y = s.tileCol * Tile + threadIdx.y;
+    if (x < rows)
+      for (int i = threadIdx.y; i < Tile && y < cols; i += blockDim.y, y += blockDim.y)
+        dst[s.offset + y * rows + x] = tile[threadIdx.x][i];
+    __syncthreads();
+  }
+}
+
+// 16-bit elements two at a time: each thread loads and stores 4 bytes, two neighbours along the
+// row it reads and two along the row it writes, so a warp moves 128 bytes per access.
+template <int Tile, bool Pad, typename Index>
+__global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
+                                          std::uint32_t* __restrict__ dst, Index rows, Index cols,
+                                          Index tileRows, Index tileCols, Index tiles) {
+  __shared__ std::uint16_t tile[Tile][Tile + (Pad ? 2 : 0)];
+  for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    const int pair = 2 * threadIdx.x;
+    Index x = s.tileCol * Tile + pair;
+    Index y = s.tileRow * Tile + threadIdx.y;
+    if (x < cols)
+      for (int i = threadIdx.y; i < Tile && y < rows; i += blockDim.y, y += blockDim.y) {
+        const std::uint32_t two = src[(s.offset + y * cols + x) / 2];
+        tile[i][pair] = static_cast<std::uint16_t>(two);
+        tile[i][pair + 1] = static_cast<std::uint16_t>(two >> 16);
+      }
+    __syncthreads();
+    x = s.tileRow * Tile + pair;
+    y = s.tileCol * Tile + threadIdx.y;
+    if (x < rows)
+      for (int i = threadIdx.y; i < Tile && y < cols; i += blockDim.y, y += blockDim.y)
+        dst[(s.offset + y * rows + x) / 2] =
+            tile[pair][i] | (static_cast<std::uint32_t>(tile[pair + 1][i]) << 16);
+    __syncthreads();
+  }
+}
+
+template <typename Index, typename Kernel, typename T>
+void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream) {
+  const dim3 block(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
+  const Index tileRows = static_cast<Index>((l.rows + l.tile - 1) / l.tile);
+  const Index tileCols = static_cast<Index>((l.cols + l.tile - 1) / l.tile);
+  kernel<<<l.grid, block, 0, stream>>>(src, dst, static_cast<Index>(l.rows),
+                                       static_cast<Index>(l.cols), tileRows, tileCols,
+                                       static_cast<Index>(l.tiles()));
+  KWB_CHECK_LAUNCH("tiledTransposeKernel");
+}
+
+template <int Tile, bool Pad, typename Index>
+void launchTyped(const TiledLaunch& l, cudaStream_t stream) {
+  if (l.pairs)
+    return launchWith<Index>(tiledTransposePairsKernel<Tile, Pad, Index>, l,
+                             static_cast<const std::uint32_t*>(l.src),
+                             static_cast<std::uint32_t*>(l.dst), stream);
+  const auto run = [&](auto element) {
+    using T = decltype(element);
+    launchWith<Index>(tiledTransposeKernel<T, Tile, Pad, Index>, l, static_cast<const T*>(l.src),
+                      static_cast<T*>(l.dst), stream);
+  };
+  switch (l.elementBytes) {
+    case 1: return run(std::uint8_t{});
+    case 2: return run(std::uint16_t{});
+    case 4: return run(std::uint32_t{});
+    case 8: return run(std::uint64_t{});
+    default: break;
+  }
+  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for " +
+                                       std::to_string(l.elementBytes) + "-byte elements");
+}
+
+template <int Tile>
+void launchTile(const TiledLaunch& l, cudaStream_t stream) {
+  if (l.padding)
+    return l.index32 ? launchTyped<Tile, true, std::int32_t>(l, stream)
+                     : launchTyped<Tile, true, std::int64_t>(l, stream);
+  return l.index32 ? launchTyped<Tile, false, std::int32_t>(l, stream)
+                   : launchTyped<Tile, false, std::int64_t>(l, stream);
+}
+
+}  // namespace
+
+void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
+  switch (l.tile) {
+    case 16: return launchTile<16>(l, stream);
+    case 32: return launchTile<32>(l, stream);
+    case 64: return launchTile<64>(l, stream);
+    default: break;
+  }
+  throw Error(ErrorKind::Internal,
+              "tiled transpose: no kernel for tiles of " + std::to_string(l.tile));
+}
+
+}  // namespace kwb::permute
