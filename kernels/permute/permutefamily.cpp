@@ -18,7 +18,10 @@ using permute::Permutation;
 using permute::PermuteLauncher;
 
 constexpr int kWaves = 32;
-constexpr int kAutoTile = 32;  // OneFlow's tile, with 8 rows per block
+// auto's tiles: transposes whose sides are both at least kMinTiledSide long (OneFlow's tile
+// size) take 64-element tiles with 8 rows of threads where both sides fill one, else 32.
+constexpr int kMinTiledSide = 32;
+constexpr int kAutoTile = 64;
 constexpr int kAutoRows = 8;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
@@ -59,7 +62,7 @@ std::vector<ParamSpec> params(Kind kind) {
     specs.push_back(std::move(movement));
   }
   if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
-    specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "32",
+    specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "64",
                                 "elements", "edge of the square tile a block moves at once"));
     specs.push_back(choiceParam("rows_per_block", ParamRole::Launch, {"1", "2", "4", "8", "16"},
                                 "8", "threads",
@@ -96,11 +99,11 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
   return std::nullopt;
 }
 
-// OneFlow's choice: tiles for a transpose whose sides are both at least a tile long, in pairs
-// for 16-bit elements where both sides are even; otherwise the movement kernel.
+// OneFlow's choice: tiles for a transpose whose sides are both at least its tile (32) long, in
+// pairs for 16-bit elements where both sides are even; otherwise the movement kernel.
 Kind autoKind(const Permutation& s, int bytes) {
   const auto t = asBatchTranspose(s);
-  if (!t || t->rows < kAutoTile || t->cols < kAutoTile) return Kind::Movement;
+  if (!t || t->rows < kMinTiledSide || t->cols < kMinTiledSide) return Kind::Movement;
   return bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 ? Kind::TiledPairs : Kind::Tiled;
 }
 
@@ -154,7 +157,9 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   l.rows = t.rows;
   l.cols = t.cols;
   l.elementBytes = bytes;
-  l.tile = p.has("tile_size") ? static_cast<int>(p.getInt("tile_size")) : kAutoTile;
+  l.tile = p.has("tile_size")                      ? static_cast<int>(p.getInt("tile_size"))
+           : std::min(t.rows, t.cols) >= kAutoTile ? kAutoTile
+                                                   : kMinTiledSide;
   l.rowsPerBlock =
       p.has("rows_per_block") ? static_cast<int>(p.getInt("rows_per_block")) : kAutoRows;
   l.padding = !p.has("padding") || p.get("padding") == "on";

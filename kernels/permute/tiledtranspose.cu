@@ -27,23 +27,43 @@ __device__ __forceinline__ TileSpot<Index> tileSpot(Index t, Index rows, Index c
   return {matrix * rows * cols, tileRow, inMatrix - tileRow * tileCols};
 }
 
+// Rows a thread moves per step: their loads are all issued before the first result is stored,
+// so each thread keeps several global loads in flight instead of waiting on each in turn.
+constexpr int kInFlight = 4;
+
 template <typename T, int Tile, bool Pad, typename Index>
 __global__ void tiledTransposeKernel(const T* __restrict__ src, T* __restrict__ dst, Index rows,
                                      Index cols, Index tileRows, Index tileCols, Index tiles) {
   __shared__ T tile[Tile][Tile + (Pad ? 1 : 0)];
+  const int step = blockDim.y;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
-    Index x = s.tileCol * Tile + threadIdx.x;
-    Index y = s.tileRow * Tile + threadIdx.y;
-    if (x < cols)
-      for (int i = threadIdx.y; i < Tile && y < rows; i += blockDim.y, y += blockDim.y)
-        tile[i][threadIdx.x] = src[s.offset + y * cols + x];
+    const Index x = s.tileCol * Tile + threadIdx.x;
+    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
+      T v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        const Index y = s.tileRow * Tile + i;
+        if (i < Tile && y < rows && x < cols) v[u] = src[s.offset + y * cols + x];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        if (i < Tile && s.tileRow * Tile + i < rows && x < cols) tile[i][threadIdx.x] = v[u];
+      }
+    }
     __syncthreads();
-    x = s.tileRow * Tile + threadIdx.x;
-    y = s.tileCol * Tile + threadIdx.y;
-    if (x < rows)
-      for (int i = threadIdx.y; i < Tile && y < cols; i += blockDim.y, y += blockDim.y)
-        dst[s.offset + y * rows + x] = tile[threadIdx.x][i];
+    const Index outX = s.tileRow * Tile + threadIdx.x;
+    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        const Index y = s.tileCol * Tile + i;
+        if (i < Tile && y < cols && outX < rows)
+          dst[s.offset + y * rows + outX] = tile[threadIdx.x][i];
+      }
+    }
     __syncthreads();
   }
 }
@@ -55,24 +75,40 @@ __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
                                           std::uint32_t* __restrict__ dst, Index rows, Index cols,
                                           Index tileRows, Index tileCols, Index tiles) {
   __shared__ std::uint16_t tile[Tile][Tile + (Pad ? 2 : 0)];
+  const int step = blockDim.y;
+  const int pair = 2 * threadIdx.x;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
-    const int pair = 2 * threadIdx.x;
-    Index x = s.tileCol * Tile + pair;
-    Index y = s.tileRow * Tile + threadIdx.y;
-    if (x < cols)
-      for (int i = threadIdx.y; i < Tile && y < rows; i += blockDim.y, y += blockDim.y) {
-        const std::uint32_t two = src[(s.offset + y * cols + x) / 2];
-        tile[i][pair] = static_cast<std::uint16_t>(two);
-        tile[i][pair + 1] = static_cast<std::uint16_t>(two >> 16);
+    const Index x = s.tileCol * Tile + pair;
+    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
+      std::uint32_t v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        const Index y = s.tileRow * Tile + i;
+        if (i < Tile && y < rows && x < cols) v[u] = src[(s.offset + y * cols + x) / 2];
       }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        if (i < Tile && s.tileRow * Tile + i < rows && x < cols) {
+          tile[i][pair] = static_cast<std::uint16_t>(v[u]);
+          tile[i][pair + 1] = static_cast<std::uint16_t>(v[u] >> 16);
+        }
+      }
+    }
     __syncthreads();
-    x = s.tileRow * Tile + pair;
-    y = s.tileCol * Tile + threadIdx.y;
-    if (x < rows)
-      for (int i = threadIdx.y; i < Tile && y < cols; i += blockDim.y, y += blockDim.y)
-        dst[(s.offset + y * rows + x) / 2] =
-            tile[pair][i] | (static_cast<std::uint32_t>(tile[pair + 1][i]) << 16);
+    const Index outX = s.tileRow * Tile + pair;
+    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int i = i0 + u * step;
+        const Index y = s.tileCol * Tile + i;
+        if (i < Tile && y < cols && outX < rows)
+          dst[(s.offset + y * rows + outX) / 2] =
+              tile[pair][i] | (static_cast<std::uint32_t>(tile[pair + 1][i]) << 16);
+      }
+    }
     __syncthreads();
   }
 }
