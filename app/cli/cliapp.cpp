@@ -37,6 +37,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   auto* list =
       app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
   list->add_option("family", listFamily, "a family to describe in full");
+  bool listMetrics = false;
+  list->add_flag("--metrics", listMetrics,
+                 "the hardware metric sets that run and sweep take with --metrics");
 
   MeasureCliOptions runOptions;
   auto* run = app.add_subcommand("run", "run one kernel variant, verify it, time it and store it");
@@ -86,7 +89,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
 
   try {
     if (devices->parsed()) return devicesCommand(context);
-    if (list->parsed()) return listCommand(context, listFamily);
+    if (list->parsed())
+      return listMetrics ? listMetricsCommand(context) : listCommand(context, listFamily);
     if (run->parsed()) return runCommand(context, runOptions, {});
     if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
     if (history->parsed()) return historyCommand(context, historyOptions);

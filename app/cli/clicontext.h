@@ -61,6 +61,7 @@ void addFilterOptions(CLI::App& command, FilterCliOptions& options, std::size_t 
 // The commands; each returns the process exit code and throws kwb::Error for the common paths.
 int devicesCommand(CliContext& context);
 int listCommand(CliContext& context, const std::string& family);
+int listMetricsCommand(CliContext& context);
 int runCommand(CliContext& context, const MeasureCliOptions& options,
                const std::vector<std::string>& sweepAxes);
 int historyCommand(CliContext& context, const FilterCliOptions& options);

@@ -4,6 +4,7 @@
 #include "app/cli/table.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
+#include "core/metriccatalog.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
 #include "measure/devicequery.h"
@@ -81,7 +82,37 @@ int listCommand(CliContext& context, const std::string& family) {
   for (const auto& f : families)
     for (const auto& v : f.variants) table.addRow({f.name, v.name, v.summary});
   table.print(context.out);
-  context.out << "\n`kwb list FAMILY` shows each variant's parameters and what it teaches.\n";
+  context.out << "\n`kwb list FAMILY` shows each variant's parameters and what it teaches; "
+                 "`kwb list --metrics` the hardware metric sets.\n";
+  return kExitOk;
+}
+
+int listMetricsCommand(CliContext& context) {
+  if (context.global.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& set : metricSets()) {
+      nlohmann::json derived = nlohmann::json::array();
+      for (const auto& d : set.derived) derived.push_back(d.name);
+      out.push_back({{"name", set.name},
+                     {"meaning", set.meaning},
+                     {"counters", set.counters},
+                     {"derived", derived},
+                     {"theoretical_occupancy", set.theoreticalOccupancy}});
+    }
+    context.out << out.dump(2) << '\n';
+    return kExitOk;
+  }
+  for (const auto& set : metricSets()) {
+    context.out << set.name << ": " << set.meaning << "\n";
+    for (const auto& counter : set.counters) context.out << "  " << counter << "\n";
+    for (const auto& d : set.derived)
+      context.out << "  " << d.name << " (" << d.numerator << " / " << d.denominator << ")\n";
+    if (set.theoreticalOccupancy)
+      context.out << "  " << kTheoreticalOccupancy << " (from the occupancy API)\n";
+  }
+  context.out << "\nEvery set also reads " << kDurationMetric
+              << "; `all` is every set. Other Nsight Compute names may be listed too, such as "
+                 "--metrics memory,smsp__sass_inst_executed_op_global_ld.sum.\n";
   return kExitOk;
 }
 

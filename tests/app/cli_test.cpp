@@ -127,6 +127,18 @@ TEST_F(CliTest, ListShowsFamiliesAndParameters) {
   Outcome json = run({"--json", "list"});
   EXPECT_EQ(nlohmann::json::parse(json.out)[0]["name"], "copy");
   expectBadInput({"list", "matmul"}, "parameter 'family'");
+  Outcome permute = run({"list", "permute"});
+  EXPECT_NE(permute.out.find("1 to 8 integers 0..7 separated by commas"), std::string::npos);
+}
+
+TEST_F(CliTest, ListMetricsShowsEverySet) {
+  Outcome sets = run({"list", "--metrics"});
+  EXPECT_EQ(sets.code, kExitOk);
+  for (const char* set : {"memory:", "occupancy:", "coalescing:", "shared:", "divergence:",
+                          "compute:", "dram__bytes_read.sum", "gpu__time_duration.sum"})
+    EXPECT_NE(sets.out.find(set), std::string::npos) << set;
+  Outcome json = run({"--json", "list", "--metrics"});
+  EXPECT_EQ(nlohmann::json::parse(json.out).size(), 6u);
 }
 
 TEST_F(CliTest, HistoryAndExportReadTheStore) {
