@@ -1,5 +1,7 @@
 #include "core/runresult.h"
 
+#include <algorithm>
+
 #include "core/enumnames.h"
 
 namespace kwb {
@@ -28,6 +30,14 @@ std::optional<TimingMode> parseTimingMode(std::string_view text) {
   if (text == "cold") return TimingMode::Cold;
   if (text == "hot") return TimingMode::Hot;
   return std::nullopt;
+}
+
+std::vector<std::string> RunResult::kernels() const {
+  std::vector<std::string> names;
+  for (const auto& m : metrics)
+    if (!m.kernel.empty() && std::find(names.begin(), names.end(), m.kernel) == names.end())
+      names.push_back(m.kernel);
+  return names;
 }
 
 }  // namespace kwb

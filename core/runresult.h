@@ -61,6 +61,9 @@ struct RunResult {
       throttledSamples;  // indices of samples taken while clocks were held down
   std::string notice;    // why part of the measurement was skipped (counters unreadable, say)
 
+  // The kernels the metrics were read for, in order of first appearance.
+  std::vector<std::string> kernels() const;
+
   // The run-level value of a metric, if the run has it.
   const Metric* metric(std::string_view name, std::string_view kernel = {}) const {
     for (const auto& m : metrics)

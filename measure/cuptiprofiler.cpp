@@ -31,14 +31,22 @@ RangeProfiler* CuptiProfiler::rangeProfiler() {
   return rangeProfiler_.get();
 }
 
+const std::vector<std::string>& CuptiProfiler::chipNames(RangeProfiler& profiler,
+                                                         const MetricPlan& plan) {
+  auto found = chipNames_.find(plan.counters);
+  if (found == chipNames_.end())
+    found = chipNames_.emplace(plan.counters, profiler.resolve(plan.counters)).first;
+  return found->second;
+}
+
 void CuptiProfiler::check(const MetricPlan& plan) {
-  if (RangeProfiler* profiler = rangeProfiler()) profiler->resolve(plan.counters);
+  if (RangeProfiler* profiler = rangeProfiler()) chipNames(*profiler, plan);
 }
 
 ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::function<void()>& call) {
   RangeProfiler* profiler = rangeProfiler();
   if (!profiler) return {{}, *unavailable_};
-  const std::vector<std::string> names = profiler->resolve(plan.counters);
+  const std::vector<std::string>& names = chipNames(*profiler, plan);
   try {
     std::vector<std::vector<double>> ranges;
     std::vector<KernelLaunch> launches;

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "measure/kernelprofiler.h"
 
@@ -24,11 +27,15 @@ class CuptiProfiler final : public KernelProfiler {
 
  private:
   RangeProfiler* rangeProfiler();  // nullptr when it cannot start; unavailable_ says why
+  // The chip's names for a plan's counters, worked out once per plan: a sweep checks every
+  // point before it runs, and the counter pass needs them again.
+  const std::vector<std::string>& chipNames(RangeProfiler& profiler, const MetricPlan& plan);
 
   DeviceInfo device_;
   std::unique_ptr<RangeProfiler> rangeProfiler_;
   std::unique_ptr<ActivityTracer> tracer_;
   std::optional<std::string> unavailable_;
+  std::map<std::vector<std::string>, std::vector<std::string>> chipNames_;
 };
 
 }  // namespace kwb

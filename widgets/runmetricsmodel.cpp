@@ -44,10 +44,7 @@ void RunMetricsModel::setRun(const RunResult& run) {
 
 QStringList RunMetricsModel::kernels() const {
   QStringList names;
-  for (const auto& m : run_.metrics) {
-    const QString name = QString::fromStdString(m.kernel);
-    if (!name.isEmpty() && !names.contains(name)) names << name;
-  }
+  for (const auto& name : run_.kernels()) names << QString::fromStdString(name);
   return names;
 }
 

@@ -27,16 +27,9 @@ void printMetricsTable(std::ostream& out, const std::vector<const RunResult*>& r
   std::vector<std::string> units;
   for (bool kernels : {false, true})
     for (const RunResult* r : runs) {
-      std::size_t distinctKernels = 0;
-      std::vector<std::string> seen;
-      for (const auto& m : r->metrics)
-        if (!m.kernel.empty() && std::find(seen.begin(), seen.end(), m.kernel) == seen.end()) {
-          seen.push_back(m.kernel);
-          ++distinctKernels;
-        }
+      if (kernels && r->kernels().size() < 2) continue;  // the run's rows already say it
       for (const auto& m : r->metrics) {
         if (!isHardwareMetric(m) || m.kernel.empty() == kernels) continue;
-        if (kernels && distinctKernels < 2) continue;  // the run's row already says it
         const std::pair key{m.name, m.kernel};
         if (std::find(rows.begin(), rows.end(), key) == rows.end()) {
           rows.push_back(key);

@@ -112,6 +112,17 @@ void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
   for (const auto& [name, value] : described.values()) derived.set(name, value);
 }
 
+// A launch description run on the buffers enqueue() is given.
+template <typename Launch>
+PermuteLauncher launcherOf(const Launch& l, void (*run)(const Launch&, cudaStream_t)) {
+  return [l, run](const void* src, void* dst, cudaStream_t stream) {
+    Launch launch = l;
+    launch.src = src;
+    launch.dst = dst;
+    run(launch, stream);
+  };
+}
+
 // The generic kernels: naive over the dimensions as given, the others over simplified ones.
 PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
                                 const Permutation& s, int bytes, Kind kind,
@@ -141,12 +152,7 @@ PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
     derived.set("simplified_perm", listText(s.perm));
     derived.set("index_bits", l.index32 ? "32" : "64");
   }
-  return [l](const void* src, void* dst, cudaStream_t stream) {
-    permute::PermuteLaunch launch = l;
-    launch.src = src;
-    launch.dst = dst;
-    permute::launchPermute(launch, stream);
-  };
+  return launcherOf(l, permute::launchPermute);
 }
 
 PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes, Kind kind,
@@ -173,12 +179,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
                                std::to_string(t.cols));
   derived.set("tiles", std::to_string(l.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
-  return [l](const void* src, void* dst, cudaStream_t stream) {
-    permute::TiledLaunch launch = l;
-    launch.src = src;
-    launch.dst = dst;
-    permute::launchTiledTranspose(launch, stream);
-  };
+  return launcherOf(l, permute::launchTiledTranspose);
 }
 
 class PermuteVariant final : public Variant {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/permutelaunch.h"
+#include "kernels/permute/units.cuh"
 
 namespace kwb::permute {
 namespace {
@@ -75,29 +76,6 @@ __global__ void naivePermuteKernel(const T* __restrict__ src, T* __restrict__ ds
   dst[i] = src[from];
 }
 
-template <int Bytes>
-struct Unit;
-template <>
-struct Unit<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct Unit<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct Unit<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct Unit<8> {
-  using type = std::uint64_t;
-};
-template <>
-struct Unit<16> {
-  using type = uint4;
-};
-
 template <typename T>
 void launchNaive(const PermuteLaunch& l, cudaStream_t stream) {
   naivePermuteKernel<T>
@@ -141,16 +119,7 @@ void launchUnit(const PermuteLaunch& l, cudaStream_t stream) {
 }  // namespace
 
 void launchPermute(const PermuteLaunch& l, cudaStream_t stream) {
-  switch (l.unitBytes) {
-    case 1: return launchUnit<Unit<1>::type>(l, stream);
-    case 2: return launchUnit<Unit<2>::type>(l, stream);
-    case 4: return launchUnit<Unit<4>::type>(l, stream);
-    case 8: return launchUnit<Unit<8>::type>(l, stream);
-    case 16: return launchUnit<Unit<16>::type>(l, stream);
-    default: break;
-  }
-  throw Error(ErrorKind::Internal,
-              "permute: no kernel for units of " + std::to_string(l.unitBytes) + " bytes");
+  withUnit(l.unitBytes, "permute", [&](auto unit) { launchUnit<decltype(unit)>(l, stream); });
 }
 
 }  // namespace kwb::permute

@@ -88,24 +88,33 @@ Permutation inMovementUnits(const Permutation& simplified, int elementBytes, int
   return out;
 }
 
-std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset) {
-  const int rank = static_cast<int>(p.shape.size());
-  std::int64_t source = 0;
-  std::int64_t rest = destinationOffset;
-  // Walk destination dimensions from the innermost; each is source dimension perm[i].
-  std::int64_t strides[kMaxDims];
+SourceOffsets::SourceOffsets(const Permutation& p) : rank_(static_cast<int>(p.shape.size())) {
+  std::int64_t source[kMaxDims];
   std::int64_t stride = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    strides[d] = stride;
+  for (int d = rank_ - 1; d >= 0; --d) {
+    source[d] = stride;
     stride *= p.shape[static_cast<std::size_t>(d)];
   }
-  for (int i = rank - 1; i >= 0; --i) {
+  for (int i = 0; i < rank_; ++i) {
     const int axis = p.perm[static_cast<std::size_t>(i)];
-    const std::int64_t size = p.shape[static_cast<std::size_t>(axis)];
-    source += (rest % size) * strides[axis];
-    rest /= size;
+    sizes_[i] = p.shape[static_cast<std::size_t>(axis)];
+    strides_[i] = source[axis];
+  }
+}
+
+std::int64_t SourceOffsets::operator()(std::int64_t destinationOffset) const {
+  // Destination dimensions from the innermost; each is source dimension perm[i].
+  std::int64_t source = 0;
+  std::int64_t rest = destinationOffset;
+  for (int i = rank_ - 1; i >= 0; --i) {
+    source += (rest % sizes_[i]) * strides_[i];
+    rest /= sizes_[i];
   }
   return source;
+}
+
+std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset) {
+  return SourceOffsets(p)(destinationOffset);
 }
 
 }  // namespace kwb::permute

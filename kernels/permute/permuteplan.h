@@ -36,7 +36,20 @@ int movementSize(const Permutation& simplified, int elementBytes, std::uintptr_t
 // movementBytes / elementBytes. Only for a movement size movementSize() allows.
 Permutation inMovementUnits(const Permutation& simplified, int elementBytes, int movementBytes);
 
-// Destination offset -> source offset, for the CPU reference and the tests.
+// Destination offset -> source offset, with the strides worked out once: the CPU reference asks
+// for every element.
+class SourceOffsets {
+ public:
+  explicit SourceOffsets(const Permutation& p);
+  std::int64_t operator()(std::int64_t destinationOffset) const;
+
+ private:
+  int rank_ = 0;
+  std::int64_t sizes_[kMaxDims] = {};    // the destination's dimensions
+  std::int64_t strides_[kMaxDims] = {};  // the stride of the source dimension each one is
+};
+
+// One offset, for tests and one-off questions.
 std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset);
 
 }  // namespace kwb::permute

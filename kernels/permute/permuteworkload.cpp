@@ -5,6 +5,7 @@ namespace kwb::permute {
 PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, PermuteLauncher launch,
                                  ParamSet derived)
     : original_(std::move(original)),
+      sourceOffsets_(original_),
       dtype_(dtype),
       launch_(std::move(launch)),
       derived_(std::move(derived)) {}

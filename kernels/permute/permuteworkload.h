@@ -28,6 +28,7 @@ class PermuteWorkload final : public Workload {
 
  private:
   Permutation original_;
+  SourceOffsets sourceOffsets_;
   DType dtype_;
   PermuteLauncher launch_;
   ParamSet derived_;

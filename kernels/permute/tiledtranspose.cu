@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/tiledtranspose.h"
+#include "kernels/permute/units.cuh"
 
 namespace kwb::permute {
 namespace {
@@ -130,20 +131,11 @@ void launchTyped(const TiledLaunch& l, cudaStream_t stream) {
     return launchWith<Index>(tiledTransposePairsKernel<Tile, Pad, Index>, l,
                              static_cast<const std::uint32_t*>(l.src),
                              static_cast<std::uint32_t*>(l.dst), stream);
-  const auto run = [&](auto element) {
+  withUnit<8>(l.elementBytes, "tiled transpose", [&](auto element) {
     using T = decltype(element);
     launchWith<Index>(tiledTransposeKernel<T, Tile, Pad, Index>, l, static_cast<const T*>(l.src),
                       static_cast<T*>(l.dst), stream);
-  };
-  switch (l.elementBytes) {
-    case 1: return run(std::uint8_t{});
-    case 2: return run(std::uint16_t{});
-    case 4: return run(std::uint32_t{});
-    case 8: return run(std::uint64_t{});
-    default: break;
-  }
-  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for " +
-                                       std::to_string(l.elementBytes) + "-byte elements");
+  });
 }
 
 template <int Tile>
