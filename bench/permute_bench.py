@@ -21,7 +21,7 @@ from torch_timing import median_seconds
 CASES = [((32, 128, 16, 64), (0, 2, 1, 3)), ((64, 512, 512), (0, 2, 1)),
          ((8192, 8192), (1, 0)), ((64, 64, 128, 128), (2, 3, 0, 1)),
          ((16, 3, 512, 512), (0, 2, 3, 1)), ((16, 512, 512, 3), (0, 3, 1, 2))]
-VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2"]
+VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "narrow"]
 BYTES = {"f32": 4, "f16": 2}
 
 
@@ -79,15 +79,14 @@ def main():
         return f"{value / 1e9:.0f}" if value else "-"
 
     print()
-    print("| shape | perm | dtype | auto (chose) | naive | simplified | movement | tiled | "
-          "tiled_half2 | torch | copy | auto / copy | auto / torch |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    others = VARIANTS[1:]
+    print("| shape | perm | dtype | auto (chose) | " + " | ".join(others) +
+          " | torch | copy | auto / copy | auto / torch |")
+    print("|---" * (len(others) + 8) + "|")
     for shape, perm, dtype, bw, chosen, t, c in rows:
-        print(f"| {list(shape)} | {perm} | {dtype} | {gbs(bw['auto'])} ({chosen}) | "
-              f"{gbs(bw['naive'])} | {gbs(bw['simplified'])} | {gbs(bw['movement'])} | "
-              f"{gbs(bw['tiled'])} | {gbs(bw['tiled_half2'])} | {gbs(t)} | {gbs(c)} | "
-              f"{bw['auto'] / c:.3f} | {bw['auto'] / t:.3f} |")
-
+        print(f"| {list(shape)} | {perm} | {dtype} | {gbs(bw['auto'])} ({chosen}) | " +
+              " | ".join(gbs(bw[v]) for v in others) +
+              f" | {gbs(t)} | {gbs(c)} | {bw['auto'] / c:.3f} | {bw['auto'] / t:.3f} |")
 
 if __name__ == "__main__":
     main()

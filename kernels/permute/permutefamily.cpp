@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "kernels/launchgeometry.h"
+#include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/permutelaunch.h"
 #include "kernels/permute/permuteworkload.h"
 #include "kernels/permute/tiledtranspose.h"
@@ -23,10 +24,13 @@ constexpr int kWaves = 32;
 constexpr int kMinTiledSide = 32;
 constexpr int kAutoTile = 64;
 constexpr int kAutoRows = 8;
+// The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
+// chunks get too short for whole vectors to pay.
+constexpr std::int64_t kMaxNarrow = 64;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
-enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Auto };
+enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Narrow, Auto };
 
 std::string kindName(Kind kind) {
   switch (kind) {
@@ -35,17 +39,22 @@ std::string kindName(Kind kind) {
     case Kind::Movement: return "movement";
     case Kind::Tiled: return "tiled";
     case Kind::TiledPairs: return "tiled_half2";
+    case Kind::Narrow: return "narrow";
     case Kind::Auto: break;
   }
   return "auto";
 }
 
 std::vector<ParamSpec> params(Kind kind) {
+  // The narrow kernel's own example: NCHW to NHWC with 3 channels.
+  const bool narrow = kind == Kind::Narrow;
   std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
-                "64,512,512", "elements", "sizes of the source's dimensions, outermost first"),
-      listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims, "0,2,1",
-                "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
+                narrow ? "16,3,512,512" : "64,512,512", "elements",
+                "sizes of the source's dimensions, outermost first"),
+      listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims,
+                narrow ? "0,2,3,1" : "0,2,1", "",
+                "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
                   kind == Kind::TiledPairs ? "f16" : "f32", "",
                   "element type; a permutation moves its bytes unchanged"),
@@ -53,11 +62,18 @@ std::vector<ParamSpec> params(Kind kind) {
   if (kind == Kind::Naive || kind == Kind::Simplified || kind == Kind::Movement)
     specs.push_back(integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads",
                                  "threads per block", 32));
-  if (kind == Kind::Movement) {
+  if (kind == Kind::Narrow)
+    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"},
+                                "256", "threads",
+                                "threads per block; a block moves 4 vectors per thread of "
+                                "each chunk"));
+  if (kind == Kind::Movement || kind == Kind::Narrow) {
     ParamSpec movement = choiceParam(
         "movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "auto", "bytes",
-        "bytes moved per access when the innermost dimension stays innermost; auto is the "
-        "widest the shape allows");
+        kind == Kind::Movement
+            ? "bytes moved per access when the innermost dimension stays innermost; auto is the "
+              "widest the shape allows"
+            : "bytes per global access, on both sides; auto is the widest that divides a plane");
     movement.allowsAuto = true;
     specs.push_back(std::move(movement));
   }
@@ -100,10 +116,13 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
 }
 
 // OneFlow's choice: tiles for a transpose whose sides are both at least its tile (32) long, in
-// pairs for 16-bit elements where both sides are even; otherwise the movement kernel.
+// pairs for 16-bit elements where both sides are even; otherwise the movement kernel. One
+// departure: a transpose with a side shorter than that takes the narrow kernel, where OneFlow's
+// movement kernel reads or writes one scattered element per thread.
 Kind autoKind(const Permutation& s, int bytes) {
   const auto t = asBatchTranspose(s);
-  if (!t || t->rows < kMinTiledSide || t->cols < kMinTiledSide) return Kind::Movement;
+  if (!t) return Kind::Movement;
+  if (std::min(t->rows, t->cols) < kMinTiledSide) return Kind::Narrow;
   return bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 ? Kind::TiledPairs : Kind::Tiled;
 }
 
@@ -182,6 +201,31 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   return launcherOf(l, permute::launchTiledTranspose);
 }
 
+PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int bytes,
+                               const DeviceInfo& device, ParamSet& derived) {
+  const BatchTranspose t = *asBatchTranspose(s);
+  permute::NarrowLaunch l;
+  l.batch = t.batch;
+  l.planarSource = t.rows <= t.cols;
+  l.narrow = std::min(t.rows, t.cols);
+  l.wide = std::max(t.rows, t.cols);
+  l.elementBytes = bytes;
+  const bool forced = p.has("movement_size") && !p.isAuto("movement_size");
+  l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size"))
+                         : permute::narrowVectorBytes(l.wide, bytes);
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  l.index32 = s.elements() <= INT32_MAX;
+  l.grid = gridForWaves(static_cast<std::uint64_t>(l.chunks()) * l.block, l.block, kWaves, device);
+  addGrid(derived, l.grid, l.block, device);
+  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
+                               std::to_string(t.cols));
+  derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
+  derived.set("movement_size_used", std::to_string(l.vectorBytes));
+  derived.set("chunk_width", std::to_string(l.chunkWidth()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return launcherOf(l, permute::launchNarrowTranspose);
+}
+
 class PermuteVariant final : public Variant {
  public:
   PermuteVariant(Kind kind, std::string summary, std::string teaches)
@@ -200,6 +244,7 @@ class PermuteVariant final : public Variant {
     }
     const Permutation s = permute::simplify(perm);
     if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
+    if (kind_ == Kind::Narrow) checkNarrow(p, s);
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
   }
 
@@ -214,9 +259,11 @@ class PermuteVariant final : public Variant {
       kind = autoKind(s, bytes);
       derived.set("chosen", kindName(kind));
     }
-    PermuteLauncher launch = kind == Kind::Tiled || kind == Kind::TiledPairs
-                                 ? tiledLauncher(p, s, bytes, kind, device, derived)
-                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
+    PermuteLauncher launch =
+        kind == Kind::Tiled || kind == Kind::TiledPairs
+            ? tiledLauncher(p, s, bytes, kind, device, derived)
+        : kind == Kind::Narrow ? narrowLauncher(p, s, bytes, device, derived)
+                               : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, std::move(launch),
                                                       std::move(derived));
   }
@@ -242,6 +289,31 @@ class PermuteVariant final : public Variant {
                        "is " +
                            std::to_string(t->rows) + " x " + std::to_string(t->cols) +
                            ": use tiled");
+  }
+
+  static void checkNarrow(const ParamSet& p, const Permutation& s) {
+    const auto t = asBatchTranspose(s);
+    if (!t)
+      throw paramError("perm", "the narrow kernel moves 2-D (1,0) and batched (0,2,1) "
+                               "transposes; this one simplifies to shape " +
+                                   listText(s.shape) + ", perm " + listText(s.perm) +
+                                   ": use movement or auto");
+    const std::int64_t narrow = std::min(t->rows, t->cols);
+    if (narrow > kMaxNarrow)
+      throw paramError("shape", "the transpose is " + std::to_string(t->rows) + " x " +
+                                    std::to_string(t->cols) + "; the narrow kernel takes a "
+                                    "side of at most " +
+                                    std::to_string(kMaxNarrow) + ": use tiled or auto");
+    if (p.isAuto("movement_size")) return;
+    const int bytes = elementBytes(p);
+    const int forced = static_cast<int>(p.getInt("movement_size"));
+    const std::int64_t wide = std::max(t->rows, t->cols);
+    if (forced < bytes || wide * bytes % forced != 0)
+      throw paramError("movement_size",
+                       std::to_string(forced) + "-byte accesses do not fit planes of " +
+                           std::to_string(wide * bytes) + " bytes; allowed: " +
+                           std::to_string(bytes) + " to " +
+                           std::to_string(permute::narrowVectorBytes(wide, bytes)) + ", or auto");
   }
 
   static void checkMovement(const ParamSet& p, const Permutation& s) {
@@ -298,9 +370,15 @@ void registerPermuteFamily(Registry& registry) {
       "For f16 and bf16 each thread loads and stores two neighbouring elements as one 4-byte "
       "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
       "even.");
+  add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
+      "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
+      "plane, which together make one contiguous run of the interleaved side, and moves both "
+      "with 16-byte accesses through shared memory: no access is scattered. Force "
+      "movement_size to the element size to see what the vectors are worth.");
   add(Kind::Auto, "picks the kernel as OneFlow does and says which",
       "Tiles for transposes whose sides are at least 32 long (in pairs for even 16-bit ones), "
-      "the movement kernel for everything else; the result's chosen value says which ran.");
+      "the narrow kernel for transposes with a shorter side, the movement kernel for everything "
+      "else; the result's chosen value says which ran.");
 }
 
 }  // namespace kwb

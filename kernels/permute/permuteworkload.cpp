@@ -27,7 +27,7 @@ void PermuteWorkload::reference(std::span<const HostArray> inputs, std::size_t, 
                                 std::span<double> out) const {
   for (std::size_t i = 0; i < out.size(); ++i)
     out[i] = inputs[0].at(
-        static_cast<std::size_t>(sourceOffset(original_, static_cast<std::int64_t>(begin + i))));
+        static_cast<std::size_t>(sourceOffsets_(static_cast<std::int64_t>(begin + i))));
 }
 
 std::string listText(const std::vector<std::int64_t>& items) {

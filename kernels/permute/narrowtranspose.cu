@@ -1,0 +1,165 @@
+// Narrow transposes: a block moves a chunk of every plane and the one contiguous interleaved run
+// they make, both with coalesced vector accesses. Shared memory holds the chunk interleaved, so
+// the interleaved side moves whole vectors and the planar side gathers or scatters elements.
+#include <cstdint>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/units.cuh"
+
+namespace kwb::permute {
+namespace {
+
+constexpr int kInFlight = NarrowLaunch::kVectorsPerThread;
+
+template <typename T, typename Vec>
+union Lanes {
+  static constexpr int kCount = sizeof(Vec) / sizeof(T);
+  Vec vector;
+  T element[kCount];
+};
+
+// Where a chunk lies: `planar` is its first element in plane 0, `interleaved` the first of its
+// interleaved run, `width` its elements per plane (a whole number of vectors).
+template <typename Index>
+struct Chunk {
+  Index planar;
+  Index interleaved;
+  Index width;
+};
+
+template <typename Index>
+__device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wide,
+                                                Index chunkWidth, Index chunksPerMatrix) {
+  const Index matrix = c / chunksPerMatrix;
+  const Index start = (c - matrix * chunksPerMatrix) * chunkWidth;
+  const Index base = matrix * narrow * wide;
+  return {base + start, base + start * narrow, min(chunkWidth, wide - start)};
+}
+
+// Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
+template <typename Index>
+__device__ __forceinline__ void planeSpot(Index i, Index perPlane, Index& plane, Index& column) {
+  plane = i / perPlane;
+  column = i - plane * perPlane;
+}
+
+template <typename T, typename Vec, typename Index>
+__global__ void planesToInterleavedKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
+                                          Index narrow, Index wide, Index chunkWidth,
+                                          Index chunksPerMatrix, Index chunks) {
+  using L = Lanes<T, Vec>;
+  constexpr int K = L::kCount;
+  extern __shared__ uint4 sharedChunk[];
+  T* tile = reinterpret_cast<T*>(sharedChunk);  // [width][narrow]
+  const Vec* tileVectors = reinterpret_cast<const Vec*>(sharedChunk);
+  for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
+    const Chunk<Index> chunk = chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix);
+    const Index perPlane = chunk.width / K;
+    const Index vectors = perPlane * narrow;
+    for (Index i0 = threadIdx.x; i0 < vectors; i0 += kInFlight * blockDim.x) {
+      L v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const Index i = i0 + u * blockDim.x;
+        if (i >= vectors) break;
+        Index plane, column;
+        planeSpot(i, perPlane, plane, column);
+        v[u].vector = src[(chunk.planar + plane * wide) / K + column];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const Index i = i0 + u * blockDim.x;
+        if (i >= vectors) break;
+        Index plane, column;
+        planeSpot(i, perPlane, plane, column);
+#pragma unroll
+        for (int e = 0; e < K; ++e) tile[(column * K + e) * narrow + plane] = v[u].element[e];
+      }
+    }
+    __syncthreads();
+    for (Index i = threadIdx.x; i < vectors; i += blockDim.x)
+      dst[chunk.interleaved / K + i] = tileVectors[i];
+    __syncthreads();
+  }
+}
+
+template <typename T, typename Vec, typename Index>
+__global__ void interleavedToPlanesKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
+                                          Index narrow, Index wide, Index chunkWidth,
+                                          Index chunksPerMatrix, Index chunks) {
+  using L = Lanes<T, Vec>;
+  constexpr int K = L::kCount;
+  extern __shared__ uint4 sharedChunk[];
+  const T* tile = reinterpret_cast<const T*>(sharedChunk);  // [width][narrow]
+  Vec* tileVectors = reinterpret_cast<Vec*>(sharedChunk);
+  for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
+    const Chunk<Index> chunk = chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix);
+    const Index perPlane = chunk.width / K;
+    const Index vectors = perPlane * narrow;
+    for (Index i0 = threadIdx.x; i0 < vectors; i0 += kInFlight * blockDim.x) {
+      Vec v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const Index i = i0 + u * blockDim.x;
+        if (i < vectors) v[u] = src[chunk.interleaved / K + i];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const Index i = i0 + u * blockDim.x;
+        if (i < vectors) tileVectors[i] = v[u];
+      }
+    }
+    __syncthreads();
+    for (Index i = threadIdx.x; i < vectors; i += blockDim.x) {
+      Index plane, column;
+      planeSpot(i, perPlane, plane, column);
+      L out;
+#pragma unroll
+      for (int e = 0; e < K; ++e) out.element[e] = tile[(column * K + e) * narrow + plane];
+      dst[(chunk.planar + plane * wide) / K + column] = out.vector;
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T, typename Vec, typename Index>
+void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
+  const auto kernel = l.planarSource ? planesToInterleavedKernel<T, Vec, Index>
+                                     : interleavedToPlanesKernel<T, Vec, Index>;
+  const std::int64_t chunkWidth = l.chunkWidth();
+  kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
+      static_cast<const Vec*>(l.src), static_cast<Vec*>(l.dst), static_cast<Index>(l.narrow),
+      static_cast<Index>(l.wide), static_cast<Index>(chunkWidth),
+      static_cast<Index>((l.wide + chunkWidth - 1) / chunkWidth), static_cast<Index>(l.chunks()));
+  KWB_CHECK_LAUNCH("narrowTransposeKernel");
+}
+
+template <typename Index>
+void launchIndexed(const NarrowLaunch& l, cudaStream_t stream) {
+  withUnit<8>(l.elementBytes, "narrow transpose", [&](auto element) {
+    withUnit(l.vectorBytes, "narrow transpose", [&](auto vector) {
+      using T = decltype(element);
+      using Vec = decltype(vector);
+      if constexpr (sizeof(Vec) >= sizeof(T)) launchTyped<T, Vec, Index>(l, stream);
+    });
+  });
+}
+
+}  // namespace
+
+int narrowVectorBytes(std::int64_t wide, int elementBytes, int limit) {
+  for (int size = 16; size > elementBytes; size /= 2)
+    if (size <= limit && wide * elementBytes % size == 0) return size;
+  return elementBytes;
+}
+
+void launchNarrowTranspose(const NarrowLaunch& l, cudaStream_t stream) {
+  if (l.vectorBytes < l.elementBytes)
+    throw Error(ErrorKind::Internal, "narrow transpose: vectors narrower than an element");
+  return l.index32 ? launchIndexed<std::int32_t>(l, stream)
+                   : launchIndexed<std::int64_t>(l, stream);
+}
+
+}  // namespace kwb::permute

@@ -1,0 +1,111 @@
+// The permute family's checks: what each variant rejects before anything runs, and why.
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "kernels/permute/narrowtranspose.h"
+#include "kernels/registry.h"
+
+namespace kwb {
+namespace {
+
+// The rejected parameter and the message, or "accepted".
+std::pair<std::string, std::string> verdict(const std::string& variant, const RawParams& params) {
+  try {
+    Registry::instance().resolve("permute", variant, params);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Param) << e.what();
+    return {e.param(), e.what()};
+  }
+  return {"accepted", ""};
+}
+
+bool says(const std::pair<std::string, std::string>& v, const std::string& param,
+          const std::string& text) {
+  return v.first == param && v.second.find(text) != std::string::npos;
+}
+
+TEST(PermuteFamily, EveryVariantAcceptsItsDefaults) {
+  for (const auto& variant : Registry::instance().family("permute").variants)
+    EXPECT_EQ(verdict(variant.name, {}).first, "accepted") << variant.name;
+}
+
+TEST(PermuteFamily, EveryVariantRejectsARepeatedAxis) {
+  for (const auto& variant : Registry::instance().family("permute").variants)
+    EXPECT_TRUE(says(verdict(variant.name, {{"shape", "4,4"}, {"perm", "0,0"}}), "perm",
+                     "axis 0 is repeated"))
+        << variant.name;
+}
+
+TEST(PermuteFamily, ShapesPastTwoToThe40ElementsAreRejected) {
+  EXPECT_TRUE(says(verdict("auto", {{"shape", "1048576,1048576,2"}, {"perm", "2,1,0"}}), "shape",
+                   "more than 2^40 elements"));
+}
+
+TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
+  EXPECT_TRUE(says(verdict("tiled", {{"shape", "64,64,128,128"}, {"perm", "2,3,0,1"}}),
+                   "accepted", ""));  // simplifies to a (4096, 16384) transpose
+  EXPECT_TRUE(says(verdict("tiled", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}), "perm",
+                   "use movement or auto"));
+  EXPECT_TRUE(says(verdict("tiled_half2", {{"shape", "33,64"}, {"perm", "1,0"}, {"dtype", "f16"}}),
+                   "shape", "both sides of the transpose even"));
+  EXPECT_TRUE(says(verdict("tiled_half2", {{"shape", "32,64"}, {"perm", "1,0"}, {"dtype", "f32"}}),
+                   "dtype", "allowed: f16, bf16"));
+  EXPECT_TRUE(says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted",
+                   ""));
+}
+
+TEST(PermuteFamily, MovementSizesTheShapeForbidsAreRejectedWithTheWidestAllowed) {
+  const RawParams rows{{"shape", "32,128,16,6"}, {"perm", "0,2,1,3"}, {"dtype", "f16"}};
+  RawParams forced = rows;
+  forced["movement_size"] = "4";
+  EXPECT_TRUE(says(verdict("movement", forced), "accepted", ""));  // rows of 12 bytes
+  forced["movement_size"] = "8";
+  EXPECT_TRUE(says(verdict("movement", forced), "movement_size", "allowed: up to 4 or auto"));
+  forced["movement_size"] = "1";
+  EXPECT_TRUE(says(verdict("movement", forced), "movement_size", "less than one f16 element"));
+  EXPECT_TRUE(says(verdict("movement", {{"shape", "16,3,512,512"},
+                                        {"perm", "0,2,3,1"},
+                                        {"movement_size", "16"}}),
+                   "movement_size", "the innermost dimension moves"));
+}
+
+TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}),
+                   "accepted", ""));
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "16,512,512,3"}, {"perm", "0,3,1,2"}}),
+                   "accepted", ""));
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "65,1000"}, {"perm", "1,0"}}), "shape",
+                   "a side of at most 64"));
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
+                   "use movement or auto"));
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "8"}}),
+                   "movement_size", "allowed: 4 to 4, or auto"));
+}
+
+TEST(NarrowTranspose, VectorsDivideThePlaneAndHoldWholeElements) {
+  using permute::narrowVectorBytes;
+  EXPECT_EQ(narrowVectorBytes(262144, 4), 16);
+  EXPECT_EQ(narrowVectorBytes(262146, 4), 8);
+  EXPECT_EQ(narrowVectorBytes(1001, 2), 2);
+  EXPECT_EQ(narrowVectorBytes(1002, 2), 4);
+  EXPECT_EQ(narrowVectorBytes(3, 8), 8);
+  EXPECT_EQ(narrowVectorBytes(64, 1, 4), 4);
+}
+
+TEST(NarrowTranspose, AChunkIsAWholeNumberOfVectorsPerPlaneWithinTheBlocksShare) {
+  permute::NarrowLaunch l;
+  l.batch = 16;
+  l.narrow = 3;
+  l.wide = 262144;
+  l.elementBytes = 4;
+  l.vectorBytes = 16;
+  l.block = 256;
+  // 1024 vectors a block: 341 per plane of 4 elements.
+  EXPECT_EQ(l.chunkWidth(), 1364);
+  EXPECT_EQ(l.chunks(), 16 * 193);
+  EXPECT_EQ(l.sharedBytes(), 1364 * 3 * 4);
+  EXPECT_LE(l.sharedBytes(), 256 * 4 * 16);
+}
+
+}  // namespace
+}  // namespace kwb
