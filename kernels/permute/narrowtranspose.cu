@@ -30,8 +30,8 @@ struct Chunk {
 };
 
 template <typename Index>
-__device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wide,
-                                                Index chunkWidth, Index chunksPerMatrix) {
+__device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wide, Index chunkWidth,
+                                                Index chunksPerMatrix) {
   const Index matrix = c / chunksPerMatrix;
   const Index start = (c - matrix * chunksPerMatrix) * chunkWidth;
   const Index base = matrix * narrow * wide;
@@ -149,9 +149,11 @@ void launchIndexed(const NarrowLaunch& l, cudaStream_t stream) {
 
 }  // namespace
 
-int narrowVectorBytes(std::int64_t wide, int elementBytes, int limit) {
+int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes,
+                      int limit) {
   for (int size = 16; size > elementBytes; size /= 2)
-    if (size <= limit && wide * elementBytes % size == 0) return size;
+    if (size <= limit && wide * elementBytes % size == 0 && sourceOffsetBytes % size == 0)
+      return size;
   return elementBytes;
 }
 

@@ -12,8 +12,8 @@ namespace kwb::permute {
 // contiguous run of the interleaved side, both through shared memory in accesses of vectorBytes.
 struct NarrowLaunch {
   std::int64_t batch = 1;
-  std::int64_t narrow = 0;  // planes: the short side
-  std::int64_t wide = 0;    // elements per plane: the long side
+  std::int64_t narrow = 0;   // planes: the short side
+  std::int64_t wide = 0;     // elements per plane: the long side
   bool planarSource = true;  // planes -> interleaved; false: interleaved -> planes
   int elementBytes = 4;
   int vectorBytes = 16;  // bytes per global access: divides wide * elementBytes
@@ -36,8 +36,9 @@ struct NarrowLaunch {
 };
 
 // The widest access of at most `limit` bytes, and no narrower than an element, that divides a
-// plane of `wide` elements.
-int narrowVectorBytes(std::int64_t wide, int elementBytes, int limit = 16);
+// plane of `wide` elements and the source's start, `sourceOffsetBytes` into its allocation.
+int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes = 0,
+                      int limit = 16);
 
 void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream);
 

@@ -58,13 +58,16 @@ std::vector<ParamSpec> params(Kind kind) {
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
                   kind == Kind::TiledPairs ? "f16" : "f32", "",
                   "element type; a permutation moves its bytes unchanged"),
+      integerParam("offset", ParamRole::Problem, 0, 15, "0", "elements",
+                   "the source starts this many elements into its buffer, as a view into a "
+                   "larger tensor does; wide accesses need their width's alignment"),
   };
   if (kind == Kind::Naive || kind == Kind::Simplified || kind == Kind::Movement)
     specs.push_back(integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads",
                                  "threads per block", 32));
   if (kind == Kind::Narrow)
-    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"},
-                                "256", "threads",
+    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
+                                "threads",
                                 "threads per block; a block moves 4 vectors per thread of "
                                 "each chunk"));
   if (kind == Kind::Movement || kind == Kind::Narrow) {
@@ -102,6 +105,11 @@ int elementBytes(const ParamSet& p) {
   return static_cast<int>(sizeOf(*parseDType(p.get("dtype"))));
 }
 
+// How far into its allocation the source starts; cudaMalloc aligns the allocations themselves.
+std::int64_t offsetBytes(const ParamSet& p) {
+  return p.getInt("offset") * elementBytes(p);
+}
+
 // `batch` row-major rows x cols matrices: the 2-D (1,0) or batched (0,2,1) transposes.
 struct BatchTranspose {
   std::int64_t batch = 1, rows = 0, cols = 0;
@@ -116,14 +124,17 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
 }
 
 // OneFlow's choice: tiles for a transpose whose sides are both at least its tile (32) long, in
-// pairs for 16-bit elements where both sides are even; otherwise the movement kernel. One
+// pairs for 16-bit elements where both sides are even (and the source 4-byte aligned);
+// otherwise the movement kernel. One
 // departure: a transpose with a side shorter than that takes the narrow kernel, where OneFlow's
 // movement kernel reads or writes one scattered element per thread.
-Kind autoKind(const Permutation& s, int bytes) {
+Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
   if (!t) return Kind::Movement;
   if (std::min(t->rows, t->cols) < kMinTiledSide) return Kind::Narrow;
-  return bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 ? Kind::TiledPairs : Kind::Tiled;
+  const bool pairs =
+      bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
+  return pairs ? Kind::TiledPairs : Kind::Tiled;
 }
 
 void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
@@ -157,10 +168,10 @@ PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
   } else {
     l.plan = s;
     if (kind == Kind::Movement) {
-      // cudaMalloc's 256-byte alignment leaves the shape as the only limit.
       const bool forced = p.has("movement_size") && !p.isAuto("movement_size");
-      l.unitBytes = permute::movementSize(
-          s, bytes, 0, 0, forced ? static_cast<int>(p.getInt("movement_size")) : 16);
+      l.unitBytes =
+          permute::movementSize(s, bytes, static_cast<std::uintptr_t>(offsetBytes(p)), 0,
+                                forced ? static_cast<int>(p.getInt("movement_size")) : 16);
       l.plan = permute::inMovementUnits(s, bytes, l.unitBytes);
       derived.set("movement_size_used", std::to_string(l.unitBytes));
     }
@@ -212,7 +223,7 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   l.elementBytes = bytes;
   const bool forced = p.has("movement_size") && !p.isAuto("movement_size");
   l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size"))
-                         : permute::narrowVectorBytes(l.wide, bytes);
+                         : permute::narrowVectorBytes(l.wide, bytes, offsetBytes(p));
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   l.index32 = s.elements() <= INT32_MAX;
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.chunks()) * l.block, l.block, kWaves, device);
@@ -256,16 +267,16 @@ class PermuteVariant final : public Variant {
     Kind kind = kind_;
     ParamSet derived;
     if (kind == Kind::Auto) {
-      kind = autoKind(s, bytes);
+      kind = autoKind(s, bytes, offsetBytes(p));
       derived.set("chosen", kindName(kind));
     }
-    PermuteLauncher launch =
-        kind == Kind::Tiled || kind == Kind::TiledPairs
-            ? tiledLauncher(p, s, bytes, kind, device, derived)
-        : kind == Kind::Narrow ? narrowLauncher(p, s, bytes, device, derived)
-                               : stridedLauncher(p, original, s, bytes, kind, device, derived);
-    return std::make_unique<permute::PermuteWorkload>(original, dtype, std::move(launch),
-                                                      std::move(derived));
+    PermuteLauncher launch = kind == Kind::Tiled || kind == Kind::TiledPairs
+                                 ? tiledLauncher(p, s, bytes, kind, device, derived)
+                             : kind == Kind::Narrow
+                                 ? narrowLauncher(p, s, bytes, device, derived)
+                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
+    return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
+                                                      std::move(launch), std::move(derived));
   }
 
  private:
@@ -289,31 +300,39 @@ class PermuteVariant final : public Variant {
                        "is " +
                            std::to_string(t->rows) + " x " + std::to_string(t->cols) +
                            ": use tiled");
+    if (offsetBytes(p) % 4 != 0)
+      throw paramError("offset", "tiled_half2 reads pairs as 4-byte words, and a source " +
+                                     p.get("offset") +
+                                     " elements in is not 4-byte aligned; allowed: even offsets, "
+                                     "or use tiled");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
     const auto t = asBatchTranspose(s);
     if (!t)
-      throw paramError("perm", "the narrow kernel moves 2-D (1,0) and batched (0,2,1) "
-                               "transposes; this one simplifies to shape " +
-                                   listText(s.shape) + ", perm " + listText(s.perm) +
-                                   ": use movement or auto");
+      throw paramError("perm",
+                       "the narrow kernel moves 2-D (1,0) and batched (0,2,1) "
+                       "transposes; this one simplifies to shape " +
+                           listText(s.shape) + ", perm " + listText(s.perm) +
+                           ": use movement or auto");
     const std::int64_t narrow = std::min(t->rows, t->cols);
     if (narrow > kMaxNarrow)
       throw paramError("shape", "the transpose is " + std::to_string(t->rows) + " x " +
-                                    std::to_string(t->cols) + "; the narrow kernel takes a "
+                                    std::to_string(t->cols) +
+                                    "; the narrow kernel takes a "
                                     "side of at most " +
                                     std::to_string(kMaxNarrow) + ": use tiled or auto");
     if (p.isAuto("movement_size")) return;
     const int bytes = elementBytes(p);
     const int forced = static_cast<int>(p.getInt("movement_size"));
     const std::int64_t wide = std::max(t->rows, t->cols);
+    const int widest = permute::narrowVectorBytes(wide, bytes, offsetBytes(p));
     if (forced < bytes || wide * bytes % forced != 0)
       throw paramError("movement_size",
                        std::to_string(forced) + "-byte accesses do not fit planes of " +
                            std::to_string(wide * bytes) + " bytes; allowed: " +
-                           std::to_string(bytes) + " to " +
-                           std::to_string(permute::narrowVectorBytes(wide, bytes)) + ", or auto");
+                           std::to_string(bytes) + " to " + std::to_string(widest) + ", or auto");
+    if (forced > widest) throw misaligned(p, forced, widest);
   }
 
   static void checkMovement(const ParamSet& p, const Permutation& s) {
@@ -335,6 +354,17 @@ class PermuteVariant final : public Variant {
                            " bytes (the innermost simplified dimension) do not divide into " +
                            std::to_string(forced) + "-byte movements; allowed: up to " +
                            std::to_string(permute::movementSize(s, bytes, 0, 0)) + " or auto");
+    const int widest =
+        permute::movementSize(s, bytes, static_cast<std::uintptr_t>(offsetBytes(p)), 0);
+    if (forced > widest) throw misaligned(p, forced, widest);
+  }
+
+  static Error misaligned(const ParamSet& p, int forced, int widest) {
+    return paramError("movement_size", "the source starts " + std::to_string(offsetBytes(p)) +
+                                           " bytes into its buffer (offset " + p.get("offset") +
+                                           "), so " + std::to_string(forced) +
+                                           "-byte accesses would be misaligned; allowed: up to " +
+                                           std::to_string(widest) + " or auto");
   }
 
   Kind kind_;

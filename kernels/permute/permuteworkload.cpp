@@ -2,17 +2,19 @@
 
 namespace kwb::permute {
 
-PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, PermuteLauncher launch,
-                                 ParamSet derived)
+PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, std::int64_t offset,
+                                 PermuteLauncher launch, ParamSet derived)
     : original_(std::move(original)),
       sourceOffsets_(original_),
       dtype_(dtype),
+      offset_(offset),
       launch_(std::move(launch)),
       derived_(std::move(derived)) {}
 
 std::vector<BufferSpec> PermuteWorkload::buffers() const {
   const auto count = static_cast<std::size_t>(original_.elements());
-  return {{"x", dtype_, count, false}, {"out", dtype_, count, true}};
+  return {{"x", dtype_, count + static_cast<std::size_t>(offset_), false},
+          {"out", dtype_, count, true}};
 }
 
 std::uint64_t PermuteWorkload::bytesMoved() const {
@@ -20,14 +22,15 @@ std::uint64_t PermuteWorkload::bytesMoved() const {
 }
 
 void PermuteWorkload::enqueue(std::span<void* const> buffers, cudaStream_t stream) const {
-  launch_(buffers[0], buffers[1], stream);
+  launch_(static_cast<const char*>(buffers[0]) + static_cast<std::size_t>(offset_) * sizeOf(dtype_),
+          buffers[1], stream);
 }
 
 void PermuteWorkload::reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
                                 std::span<double> out) const {
   for (std::size_t i = 0; i < out.size(); ++i)
     out[i] = inputs[0].at(
-        static_cast<std::size_t>(sourceOffsets_(static_cast<std::int64_t>(begin + i))));
+        static_cast<std::size_t>(offset_ + sourceOffsets_(static_cast<std::int64_t>(begin + i))));
 }
 
 std::string listText(const std::vector<std::int64_t>& items) {

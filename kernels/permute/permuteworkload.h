@@ -13,10 +13,12 @@ namespace kwb::permute {
 using PermuteLauncher = std::function<void(const void* src, void* dst, cudaStream_t)>;
 
 // One tensor permuted into another, by whichever kernel the launcher holds; verified element by
-// element against the permutation as the user gave it.
+// element against the permutation as the user gave it. The source starts `offset` elements into
+// its buffer, as a view into a larger tensor does.
 class PermuteWorkload final : public Workload {
  public:
-  PermuteWorkload(Permutation original, DType dtype, PermuteLauncher launch, ParamSet derived);
+  PermuteWorkload(Permutation original, DType dtype, std::int64_t offset, PermuteLauncher launch,
+                  ParamSet derived);
 
   std::vector<BufferSpec> buffers() const override;
   std::uint64_t bytesMoved() const override;
@@ -30,6 +32,7 @@ class PermuteWorkload final : public Workload {
   Permutation original_;
   SourceOffsets sourceOffsets_;
   DType dtype_;
+  std::int64_t offset_;
   PermuteLauncher launch_;
   ParamSet derived_;
 };

@@ -37,8 +37,12 @@ std::string join(const std::vector<std::int64_t>& items) {
 }
 
 // Random shapes of 1 to 8 dimensions with narrow dimensions (under 32), dimensions of 1 and odd
-// sizes, at most 2^18 elements, with random permutations.
-std::pair<std::string, std::string> randomCase(std::mt19937& rng) {
+// sizes, at most 2^18 elements, with random permutations and sources offset 0 to 15 elements.
+struct RandomCase {
+  std::string shape, perm, offset;
+};
+
+RandomCase randomCase(std::mt19937& rng) {
   const int rank = std::uniform_int_distribution<int>(1, 8)(rng);
   const std::int64_t sizes[] = {1, 2, 3, 5, 7, 16, 31, 33, 64, 127};
   std::vector<std::int64_t> shape;
@@ -52,19 +56,24 @@ std::pair<std::string, std::string> randomCase(std::mt19937& rng) {
   std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), rng);
-  return {join(shape), join(perm)};
+  const int offset = std::uniform_int_distribution<int>(0, 3)(rng) == 0
+                         ? std::uniform_int_distribution<int>(1, 15)(rng)
+                         : 0;
+  return {join(shape), join(perm), std::to_string(offset)};
 }
 
 TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSize) {
   std::mt19937 rng(5);
   int checked = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    const auto [shape, perm] = randomCase(rng);
+    const auto [shape, perm, offset] = randomCase(rng);
     for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
       for (const char* variant : {"naive", "simplified", "movement", "auto"}) {
-        const RunResult r = run(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
+        const RunResult r =
+            run(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
         ASSERT_EQ(r.status, RunStatus::Ok)
-            << variant << " shape=" << shape << " perm=" << perm << " " << dtype << ": " << r.error;
+            << variant << " shape=" << shape << " perm=" << perm << " offset=" << offset << " "
+            << dtype << ": " << r.error;
         EXPECT_EQ(r.verification.relError, 0.0);
         ++checked;
       }
@@ -96,7 +105,8 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
                                  {"dtype", dtype},
                                  {"tile_size", tile},
                                  {"rows_per_block", rowsPerBlock},
-                                 {"padding", padding}};
+                                 {"padding", padding},
+                                 {"offset", trial % 5 == 0 ? "3" : "0"}};
           try {
             Registry::instance().resolve("permute", variant, params);
           } catch (const Error&) {
@@ -132,22 +142,21 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
     const std::string shape = (batched ? "3," : "") + sides;
     const std::string perm = batched ? "0,2,1" : "1,0";
     const char* block = trial % 3 == 0 ? "64" : trial % 3 == 1 ? "256" : "512";
+    const char* offset = trial % 5 == 0 ? "1" : trial % 5 == 1 ? "2" : "0";
     for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
       for (const char* movement : {"auto", "1", "2", "4", "8", "16"}) {
-        const RawParams params{{"shape", shape},
-                               {"perm", perm},
-                               {"dtype", dtype},
-                               {"block_size", block},
-                               {"movement_size", movement}};
+        const RawParams params{{"shape", shape},   {"perm", perm},
+                               {"dtype", dtype},   {"block_size", block},
+                               {"offset", offset}, {"movement_size", movement}};
         try {
           Registry::instance().resolve("permute", "narrow", params);
         } catch (const Error&) {
           continue;  // a width the plane or the element forbids, said before running
         }
         const RunResult r = run("narrow", params);
-        ASSERT_EQ(r.status, RunStatus::Ok) << "shape=" << shape << " " << dtype
-                                           << " block=" << block << " m=" << movement << ": "
-                                           << r.error;
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << "shape=" << shape << " " << dtype << " block=" << block << " offset=" << offset
+            << " m=" << movement << ": " << r.error;
         ++checked;
       }
     }
@@ -161,6 +170,10 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}})
                 .derived.get("chosen"),
             "tiled_half2");
+  EXPECT_EQ(
+      run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}, {"offset", "1"}})
+          .derived.get("chosen"),
+      "tiled");
   EXPECT_EQ(run("auto", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}).derived.get("chosen"),
             "narrow");
   EXPECT_EQ(run("auto", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}).derived.get("chosen"),

@@ -42,16 +42,16 @@ TEST(PermuteFamily, ShapesPastTwoToThe40ElementsAreRejected) {
 }
 
 TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
-  EXPECT_TRUE(says(verdict("tiled", {{"shape", "64,64,128,128"}, {"perm", "2,3,0,1"}}),
-                   "accepted", ""));  // simplifies to a (4096, 16384) transpose
+  EXPECT_TRUE(says(verdict("tiled", {{"shape", "64,64,128,128"}, {"perm", "2,3,0,1"}}), "accepted",
+                   ""));  // simplifies to a (4096, 16384) transpose
   EXPECT_TRUE(says(verdict("tiled", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}), "perm",
                    "use movement or auto"));
   EXPECT_TRUE(says(verdict("tiled_half2", {{"shape", "33,64"}, {"perm", "1,0"}, {"dtype", "f16"}}),
                    "shape", "both sides of the transpose even"));
   EXPECT_TRUE(says(verdict("tiled_half2", {{"shape", "32,64"}, {"perm", "1,0"}, {"dtype", "f32"}}),
                    "dtype", "allowed: f16, bf16"));
-  EXPECT_TRUE(says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted",
-                   ""));
+  EXPECT_TRUE(
+      says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted", ""));
 }
 
 TEST(PermuteFamily, MovementSizesTheShapeForbidsAreRejectedWithTheWidestAllowed) {
@@ -63,23 +63,43 @@ TEST(PermuteFamily, MovementSizesTheShapeForbidsAreRejectedWithTheWidestAllowed)
   EXPECT_TRUE(says(verdict("movement", forced), "movement_size", "allowed: up to 4 or auto"));
   forced["movement_size"] = "1";
   EXPECT_TRUE(says(verdict("movement", forced), "movement_size", "less than one f16 element"));
-  EXPECT_TRUE(says(verdict("movement", {{"shape", "16,3,512,512"},
-                                        {"perm", "0,2,3,1"},
-                                        {"movement_size", "16"}}),
-                   "movement_size", "the innermost dimension moves"));
+  EXPECT_TRUE(
+      says(verdict("movement",
+                   {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}, {"movement_size", "16"}}),
+           "movement_size", "the innermost dimension moves"));
+}
+
+TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
+  const RawParams rows{{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}, {"dtype", "f32"}};
+  RawParams p = rows;
+  p["offset"] = "2";  // 8 bytes in
+  p["movement_size"] = "8";
+  EXPECT_TRUE(says(verdict("movement", p), "accepted", ""));
+  p["movement_size"] = "16";
+  EXPECT_TRUE(says(verdict("movement", p), "movement_size",
+                   "the source starts 8 bytes into its buffer (offset 2), so 16-byte accesses "
+                   "would be misaligned; allowed: up to 8 or auto"));
+  const RawParams half{{"shape", "64,64"}, {"perm", "1,0"}, {"dtype", "f16"}, {"offset", "1"}};
+  EXPECT_TRUE(says(verdict("tiled_half2", half), "offset", "allowed: even offsets"));
+  EXPECT_TRUE(says(verdict("tiled", half), "accepted", ""));
+  EXPECT_TRUE(
+      says(verdict("narrow",
+                   {{"shape", "3,4096"}, {"perm", "1,0"}, {"offset", "3"}, {"movement_size", "8"}}),
+           "movement_size", "allowed: up to 4 or auto"));
 }
 
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
-  EXPECT_TRUE(says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}),
-                   "accepted", ""));
-  EXPECT_TRUE(says(verdict("narrow", {{"shape", "16,512,512,3"}, {"perm", "0,3,1,2"}}),
-                   "accepted", ""));
+  EXPECT_TRUE(
+      says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}), "accepted", ""));
+  EXPECT_TRUE(
+      says(verdict("narrow", {{"shape", "16,512,512,3"}, {"perm", "0,3,1,2"}}), "accepted", ""));
   EXPECT_TRUE(says(verdict("narrow", {{"shape", "65,1000"}, {"perm", "1,0"}}), "shape",
                    "a side of at most 64"));
   EXPECT_TRUE(says(verdict("narrow", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
                    "use movement or auto"));
-  EXPECT_TRUE(says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "8"}}),
-                   "movement_size", "allowed: 4 to 4, or auto"));
+  EXPECT_TRUE(
+      says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "8"}}),
+           "movement_size", "allowed: 4 to 4, or auto"));
 }
 
 TEST(NarrowTranspose, VectorsDivideThePlaneAndHoldWholeElements) {
@@ -89,7 +109,9 @@ TEST(NarrowTranspose, VectorsDivideThePlaneAndHoldWholeElements) {
   EXPECT_EQ(narrowVectorBytes(1001, 2), 2);
   EXPECT_EQ(narrowVectorBytes(1002, 2), 4);
   EXPECT_EQ(narrowVectorBytes(3, 8), 8);
-  EXPECT_EQ(narrowVectorBytes(64, 1, 4), 4);
+  EXPECT_EQ(narrowVectorBytes(64, 1, 0, 4), 4);
+  EXPECT_EQ(narrowVectorBytes(262144, 4, 8), 8);  // a source 8 bytes into its allocation
+  EXPECT_EQ(narrowVectorBytes(262144, 2, 2), 2);
 }
 
 TEST(NarrowTranspose, AChunkIsAWholeNumberOfVectorsPerPlaneWithinTheBlocksShare) {
