@@ -4,12 +4,13 @@
 
 namespace kwb {
 namespace {
-constexpr EnumNames<DType, 5> kNames{{{
+constexpr EnumNames<DType, 6> kNames{{{
     {DType::U8, "u8"},
     {DType::F16, "f16"},
     {DType::BF16, "bf16"},
     {DType::F32, "f32"},
     {DType::F64, "f64"},
+    {DType::I32, "i32"},
 }}};
 }  // namespace
 
@@ -26,7 +27,8 @@ std::size_t sizeOf(DType type) {
     case DType::U8: return 1;
     case DType::F16:
     case DType::BF16: return 2;
-    case DType::F32: return 4;
+    case DType::F32:
+    case DType::I32: return 4;
     case DType::F64: return 8;
   }
   return 0;
@@ -34,7 +36,8 @@ std::size_t sizeOf(DType type) {
 
 double verificationTolerance(DType type) {
   switch (type) {
-    case DType::U8: return 0.0;
+    case DType::U8:
+    case DType::I32: return 0.0;
     case DType::F16: return 2e-3;
     case DType::BF16: return 1.6e-2;
     case DType::F32: return 1e-5;

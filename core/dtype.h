@@ -7,7 +7,7 @@
 namespace kwb {
 
 // Element types the kernel families work on.
-enum class DType { U8, F16, BF16, F32, F64 };
+enum class DType { U8, F16, BF16, F32, F64, I32 };
 
 std::string_view toString(DType type);
 std::optional<DType> parseDType(std::string_view text);

@@ -21,6 +21,9 @@ class HostArray {
   std::size_t byteSize() const { return bytes_.size(); }
 
   double at(std::size_t i) const;
+  // Stores `value` rounded to the type: to nearest even for floating types, to nearest and
+  // saturated for u8 and i32.
+  void set(std::size_t i, double value);
 
  private:
   DType type_;
@@ -31,5 +34,8 @@ class HostArray {
 // IEEE binary16 and bfloat16 bit patterns to float, exactly.
 float halfBitsToFloat(std::uint16_t bits);
 float bfloat16BitsToFloat(std::uint16_t bits);
+// float to binary16 and bfloat16, rounded to nearest even (NaN stays NaN).
+std::uint16_t floatToHalfBits(float value);
+std::uint16_t floatToBfloat16Bits(float value);
 
 }  // namespace kwb

@@ -99,11 +99,30 @@ std::vector<Metric> rollUpDurations(const std::vector<KernelTime>& times, std::s
   }
   const Summary run = summarize(callTotals);
   std::vector<Metric> out{{std::string(kActivityMedian), run.median, "s", ""},
-                          {std::string(kActivityMin), run.min, "s", ""}};
-  for (std::size_t k = 0; k < perCall; ++k) {
-    const Summary s = summarize(byKernel[k]);
-    out.push_back({std::string(kActivityMedian), s.median, "s", names[k]});
-    out.push_back({std::string(kActivityMin), s.min, "s", names[k]});
+                          {std::string(kActivityMin), run.min, "s", ""},
+                          {std::string(kActivityKernels), static_cast<double>(perCall), "", ""}};
+  if (perCall <= kMaxKernelRows) {
+    for (std::size_t k = 0; k < perCall; ++k) {
+      const Summary s = summarize(byKernel[k]);
+      out.push_back({std::string(kActivityMedian), s.median, "s", names[k]});
+      out.push_back({std::string(kActivityMin), s.min, "s", names[k]});
+    }
+    return out;
+  }
+  // Thousands of launches per call: one row per kernel name, its launches summed within a call.
+  std::map<std::string, std::vector<double>> byName;
+  std::map<std::string, std::size_t> launches;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    auto& totals = byName[times[i].kernel];
+    totals.resize(calls, 0.0);
+    totals[i / perCall] += times[i].seconds;
+    if (i < perCall) ++launches[times[i].kernel];
+  }
+  for (const auto& [name, totals] : byName) {
+    const std::string label = name + " x" + std::to_string(launches[name]);
+    const Summary s = summarize(totals);
+    out.push_back({std::string(kActivityMedian), s.median, "s", label});
+    out.push_back({std::string(kActivityMin), s.min, "s", label});
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct BufferSpec {
   DType dtype = DType::F32;
   std::size_t count = 0;
   bool output = false;
+  // Working memory of the kernels (intermediates, partial sums): zeroed once before the first
+  // call, neither an input of the reference nor an output that is checked.
+  bool scratch = false;
 };
 
 // One configured kernel problem, ready to run: what memory it needs, how many bytes it must move,
@@ -34,12 +38,25 @@ class Workload {
   virtual ParamSet derived() const { return {}; }
   // Largest relative L2 error against the reference that still passes.
   virtual double tolerance() const = 0;
+  // Host API launches (kernels, memsets, graphs) one enqueue() issues: a call of thousands
+  // cannot be held back behind a blocked stream, and its launch overhead is the lesson.
+  virtual std::size_t launchesPerCall() const { return 1; }
+  // Kernels one call runs: more than its launches where it launches a captured graph.
+  virtual std::size_t kernelsPerCall() const { return launchesPerCall(); }
+
+  // Input `index` (of buffers()) where its values must follow rules of their own (boxes with
+  // x1 < x2, padding after the valid ones); nullopt leaves it to the seeded random fill.
+  virtual std::optional<HostArray> generateInput(std::size_t index, std::uint64_t seed) const {
+    (void)index;
+    (void)seed;
+    return std::nullopt;
+  }
 
   // Enqueues the operation on the stream; buffers in buffers() order.
   virtual void enqueue(std::span<void* const> buffers, cudaStream_t stream) const = 0;
 
   // Elements [begin, begin + out.size()) of output number `output` (counting outputs only) in
-  // double precision, from the inputs (inputs only, in buffers() order). Called from several
+  // double precision, from the inputs (inputs only, no scratch, in buffers() order). Called from several
   // threads at once on disjoint ranges, so verifying 2^28 elements needs neither a reference
   // array of that size nor one core's time.
   virtual void reference(std::span<const HostArray> inputs, std::size_t output, std::size_t begin,

@@ -10,9 +10,6 @@
 namespace kwb {
 namespace {
 
-// Ranges kept per counter pass: more kernels than any variant launches in one call.
-constexpr std::size_t kMaxRanges = 256;
-
 }  // namespace
 
 CuptiProfiler::CuptiProfiler(const DeviceInfo& device) : device_(device) {}
@@ -52,7 +49,7 @@ ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::functi
     std::vector<KernelLaunch> launches;
     {
       LaunchRecorder recorder;
-      ranges = profiler->profile(names, call, kMaxRanges);
+      ranges = profiler->profile(names, call, kMaxProfiledLaunches);
       launches = recorder.launches();
     }
     if (ranges.empty())

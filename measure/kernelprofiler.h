@@ -11,6 +11,9 @@
 
 namespace kwb {
 
+// Kernels one counter pass keeps (one range each); the runner skips calls that launch more.
+inline constexpr std::size_t kMaxProfiledLaunches = 256;
+
 struct ProfileOutcome {
   std::vector<Metric> metrics;
   // Why the pass could not run and what to do, as the end of a sentence; empty when it ran.

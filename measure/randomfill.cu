@@ -20,6 +20,8 @@ template <typename T>
 __device__ T fromBits(std::uint64_t bits) {
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     return static_cast<std::uint8_t>(bits >> 56);
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return static_cast<std::int32_t>(bits >> 33);
   } else if constexpr (std::is_same_v<T, double>) {
     return static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;
   } else {
@@ -57,6 +59,7 @@ void fillRandom(void* data, DType type, std::size_t count, std::uint64_t seed,
     case DType::BF16: return fill<__nv_bfloat16>(data, count, seed, stream);
     case DType::F32: return fill<float>(data, count, seed, stream);
     case DType::F64: return fill<double>(data, count, seed, stream);
+    case DType::I32: return fill<std::int32_t>(data, count, seed, stream);
   }
 }
 

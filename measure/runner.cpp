@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/gpustate.h"
+#include "core/metricrollup.h"
 #include "core/version.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
@@ -20,6 +21,15 @@ namespace {
 
 // Calls traced for exact kernel durations: enough for a steady median, few enough to be cheap.
 constexpr std::size_t kTracedCalls = 10;
+// Host wall time: calls until this many or this long, and at least kMinWallCalls.
+constexpr std::size_t kWallCalls = 20;
+constexpr std::size_t kMinWallCalls = 3;
+constexpr double kWallSeconds = 0.25;
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -116,10 +126,21 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
     const std::size_t bytes = specs[i].count * sizeOf(specs[i].dtype);
     buffers.emplace_back(bytes);
     pointers.push_back(buffers.back().data());
-    if (specs[i].output)
+    if (specs[i].output) {
       KWB_CUDA_CHECK(cudaMemsetAsync(buffers.back().data(), 0xff, bytes, stream_));  // poison
-    else
+    } else if (specs[i].scratch) {
+      KWB_CUDA_CHECK(cudaMemsetAsync(buffers.back().data(), 0, bytes, stream_));
+    } else if (auto host = workload->generateInput(i, request.seed + i)) {
+      if (host->byteSize() != bytes)
+        throw Error(ErrorKind::Internal, "generated input " + specs[i].name + " has " +
+                                             std::to_string(host->byteSize()) + " bytes, not " +
+                                             std::to_string(bytes));
+      KWB_CUDA_CHECK(cudaMemcpyAsync(buffers.back().data(), host->data(), host->byteSize(),
+                                     cudaMemcpyHostToDevice, stream_));
+      KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before `host` goes
+    } else {
       fillRandom(buffers.back().data(), specs[i].dtype, specs[i].count, request.seed + i, stream_);
+    }
   }
 
   // The checked run.
@@ -129,6 +150,7 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   std::vector<HostArray> inputs;
   std::vector<HostArray> outputs;
   for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].scratch) continue;
     auto& host = (specs[i].output ? outputs : inputs).emplace_back(specs[i].dtype, specs[i].count);
     KWB_CUDA_CHECK(cudaMemcpy(host.data(), pointers[i], host.byteSize(), cudaMemcpyDeviceToHost));
   }
@@ -167,7 +189,8 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
   };
   TimingOutcome timing =
       timer_->measure([&](cudaStream_t stream) { workload.enqueue(pointers, stream); },
-                      request.timing, cancel, probe);
+                      request.timing, cancel, probe, workload.launchesPerCall());
+  if (!timing.backToBack) result.derived.set("timed_back_to_back", "no");
   result.samples = std::move(timing.samples);
   result.throttledSamples = std::move(timing.throttledSamples);
   result.converged = timing.converged;
@@ -177,6 +200,30 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
   const auto state =
       gpuStateMetrics(states, stateSampler_->source(), result.throttledSamples.size());
   result.metrics.insert(result.metrics.end(), state.begin(), state.end());
+  hostTimes(workload, pointers, result);
+}
+
+// What the application waits for per call, launch overhead included: the events above time the
+// GPU; this times the host issuing the call and waiting for it.
+void Runner::hostTimes(Workload& workload, const std::vector<void*>& pointers,
+                       RunResult& result) {
+  std::vector<double> walls;
+  std::vector<double> enqueues;
+  const auto start = Clock::now();
+  while (walls.size() < kWallCalls &&
+         (walls.size() < kMinWallCalls || secondsSince(start) < kWallSeconds)) {
+    timer_->flushL2();
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const auto callStart = Clock::now();
+    workload.enqueue(pointers, stream_);
+    enqueues.push_back(secondsSince(callStart));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    walls.push_back(secondsSince(callStart));
+  }
+  result.metrics.push_back({std::string(kHostWall), summarize(walls).median, "s", ""});
+  result.metrics.push_back({std::string(kHostEnqueue), summarize(enqueues).median, "s", ""});
+  result.metrics.push_back({std::string(kHostLaunches),
+                            static_cast<double>(workload.launchesPerCall()), "", ""});
 }
 
 // Passes of their own after timing, so that tracing and counter replay never touch the samples.
@@ -190,7 +237,11 @@ void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
       kTracedCalls);
   result.metrics.insert(result.metrics.end(), durations.metrics.begin(), durations.metrics.end());
   ProfileOutcome counters;
-  if (!request.metrics.empty()) {
+  if (!request.metrics.empty() && workload.kernelsPerCall() > kMaxProfiledLaunches) {
+    counters.unavailable = "one call runs " + std::to_string(workload.kernelsPerCall()) +
+                           " kernels, more than the " + std::to_string(kMaxProfiledLaunches) +
+                           " a counter pass keeps";
+  } else if (!request.metrics.empty()) {
     timer_->flushL2Clean();
     KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     counters = profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });

@@ -59,6 +59,7 @@ class Runner {
                const std::atomic<bool>* cancel);
   void time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
             RunResult& result, const std::atomic<bool>* cancel);
+  void hostTimes(Workload& workload, const std::vector<void*>& pointers, RunResult& result);
   void profile(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
                RunResult& result);
 

@@ -12,6 +12,7 @@ namespace {
 
 // Enough to keep the blocked stream's queue short of the depth at which launches would block.
 constexpr std::size_t kMaxBatch = 32;
+constexpr std::size_t kMaxQueued = 512;  // operations a held stream is given at most
 constexpr double kWarmupSeconds = 0.02;
 
 using Clock = std::chrono::steady_clock;
@@ -30,19 +31,20 @@ Timer::~Timer() {
   for (auto event : events_) cudaEventDestroy(event);
 }
 
-std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::size_t count) {
-  blocker_.block(stream_);
+std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::size_t count,
+                                    bool hold) {
+  if (hold) blocker_.block(stream_);
   for (std::size_t i = 0; i < count; ++i) {
     if (mode == TimingMode::Cold) flusher_.enqueue(stream_);
     KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i], stream_));
     launch(stream_);
     KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i + 1], stream_));
   }
-  blocker_.release();
+  if (hold) blocker_.release();
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
   std::vector<double> samples;
-  if (blocker_.timedOut()) return samples;  // host gaps may be inside: drop the batch
+  if (hold && blocker_.timedOut()) return samples;  // host gaps may be inside: drop the batch
   for (std::size_t i = 0; i < count; ++i) {
     float ms = 0;
     KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[2 * i], events_[2 * i + 1]));
@@ -52,9 +54,17 @@ std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::
 }
 
 TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
-                             const std::atomic<bool>* cancel, const BatchProbe& probe) {
+                             const std::atomic<bool>* cancel, const BatchProbe& probe,
+                             std::size_t launchesPerCall) {
   const std::size_t minSamples = std::max<std::size_t>(options.minSamples, 1);
   const std::size_t maxSamples = std::max(options.maxSamples, minSamples);
+  // Each sample queues its launches, two events and, cold, the flush's two operations.
+  const std::size_t queuedPerSample =
+      launchesPerCall + 2 + (options.mode == TimingMode::Cold ? 2 : 0);
+  const bool hold = queuedPerSample <= kMaxQueued;
+  const std::size_t maxBatch = hold ? std::clamp(kMaxQueued / queuedPerSample, std::size_t{1},
+                                                 kMaxBatch)
+                                    : 1;
 
   // Warm-up: loads the module, then runs long enough for clocks and caches to settle.
   auto warmStart = Clock::now();
@@ -67,18 +77,19 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
   const double perLaunch = secondsSince(warmStart) / static_cast<double>(warmups);
 
   TimingOutcome outcome;
+  outcome.backToBack = hold;
   int droppedBatches = 0;
   auto start = Clock::now();
   while (true) {
     if (cancel && cancel->load()) throw Error(ErrorKind::Cancelled, "cancelled");
     const double left = options.budgetSeconds - secondsSince(start);
     std::size_t batch = left > 0 ? static_cast<std::size_t>(left / std::max(perLaunch, 1e-6)) : 0;
-    batch = std::clamp<std::size_t>(batch, 1, kMaxBatch);
+    batch = std::clamp<std::size_t>(batch, 1, maxBatch);
     if (outcome.samples.size() < minSamples)
-      batch = std::max(batch, std::min(minSamples - outcome.samples.size(), kMaxBatch));
+      batch = std::max(batch, std::min(minSamples - outcome.samples.size(), maxBatch));
     batch = std::min(batch, maxSamples - outcome.samples.size());
 
-    auto samples = runBatch(launch, options.mode, batch);
+    auto samples = runBatch(launch, options.mode, batch, hold);
     if (samples.empty() && ++droppedBatches > 2)
       throw Error(ErrorKind::Internal,
                   "timing batches keep outliving the stream blocker's timeout; the host is too "

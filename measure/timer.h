@@ -25,11 +25,15 @@ struct TimingOutcome {
   std::vector<double> samples;  // seconds, one per launch
   bool converged = false;
   std::vector<std::size_t> throttledSamples;  // samples of batches the probe found throttled
+  // False when a call launches more than a held stream can queue: each call was then timed on
+  // its own, host launch gaps included.
+  bool backToBack = true;
 };
 
 // Times one enqueued operation with CUDA events around each launch: warm-up first, then
 // batches held back by a StreamBlocker so that launches run back to back. Cold samples flush
-// L2 before each launch; hot samples do not.
+// L2 before each launch; hot samples do not. A call of many launches (`launchesPerCall`) gets
+// batches short enough for the held stream's queue, or none where one call alone overfills it.
 class Timer {
  public:
   Timer(cudaStream_t stream, std::int64_t l2Bytes);
@@ -42,7 +46,8 @@ class Timer {
   using BatchProbe = std::function<bool()>;
   // Throws Error(Cancelled) when *cancel becomes true between batches.
   TimingOutcome measure(const Launch& launch, const TimingOptions& options,
-                        const std::atomic<bool>* cancel = nullptr, const BatchProbe& probe = {});
+                        const std::atomic<bool>* cancel = nullptr, const BatchProbe& probe = {},
+                        std::size_t launchesPerCall = 1);
 
   // Enqueues one L2 flush, as before a cold sample.
   void flushL2() { flusher_.enqueue(stream_); }
@@ -50,7 +55,8 @@ class Timer {
   void flushL2Clean() { flusher_.enqueueClean(stream_); }
 
  private:
-  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count);
+  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count,
+                               bool hold);
 
   cudaStream_t stream_;
   L2Flusher flusher_;

@@ -6,7 +6,7 @@ namespace kwb {
 namespace {
 
 TEST(DType, NamesSizesAndParsing) {
-  for (DType t : {DType::U8, DType::F16, DType::BF16, DType::F32, DType::F64})
+  for (DType t : {DType::U8, DType::F16, DType::BF16, DType::F32, DType::F64, DType::I32})
     EXPECT_EQ(parseDType(toString(t)), t);
   EXPECT_FALSE(parseDType("f8").has_value());
   EXPECT_EQ(sizeOf(DType::BF16), 2u);
