@@ -12,6 +12,7 @@ const Registry& Registry::instance() {
     registerCopyFamily(r);
     registerElementwiseFamily(r);
     registerPermuteFamily(r);
+    registerGiouFamily(r);
     return r;
   }();
   return registry;

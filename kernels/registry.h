@@ -48,5 +48,6 @@ class Registry {
 void registerCopyFamily(Registry& registry);
 void registerElementwiseFamily(Registry& registry);
 void registerPermuteFamily(Registry& registry);
+void registerGiouFamily(Registry& registry);
 
 }  // namespace kwb

@@ -1,0 +1,221 @@
+// Fused GIoU kernels: one launch computes every box's GIoU (and gradient), reduces it and forms
+// the loss. What the unfused chains write to memory between two dozen launches stays in
+// registers here.
+#include <cooperative_groups.h>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/giou/giouboxes.cuh"
+#include "kernels/giou/gioufused.h"
+
+namespace kwb::giou {
+namespace {
+
+namespace cg = cooperative_groups;
+
+template <typename V>
+__device__ V blockReduce(V v) {
+  __shared__ V warpTotals[32];
+  __syncthreads();  // the array may still be read from a previous reduction
+  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  if (threadIdx.x % 32 == 0) warpTotals[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = threadIdx.x < blockDim.x / 32 ? warpTotals[threadIdx.x] : V(0);
+  if (threadIdx.x < 32)
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;  // in thread 0
+}
+
+struct Shape {
+  std::int64_t total;
+  int boxes;
+  int perThread;
+  std::int64_t chunks;
+};
+
+template <bool Counts, typename T>
+__device__ __forceinline__ bool isValid(const T* targets, const std::int32_t* counts, int boxes,
+                                        std::int64_t box) {
+  if constexpr (Counts) return box % boxes < counts[box / boxes];
+  return loadY2(targets, box) > 0.0f;
+}
+
+__device__ __forceinline__ float lossOf(LossForm form, float sum, unsigned count) {
+  const float divisor = count > 0 ? static_cast<float>(count) : 1.0f;
+  return (form == LossForm::SumGiou ? sum : static_cast<float>(count) - sum) / divisor;
+}
+
+// Every block's sums, added in block order by one block: the same loss on every run.
+__device__ void finishLoss(const float* partialSums, const unsigned* partialCounts, int blocks,
+                           LossForm form, float* loss) {
+  float sum = 0;
+  unsigned count = 0;
+  for (int b = threadIdx.x; b < blocks; b += blockDim.x) {
+    sum += partialSums[b];
+    count += partialCounts[b];
+  }
+  sum = blockReduce(sum);
+  count = blockReduce(count);
+  if (threadIdx.x == 0) *loss = lossOf(form, sum, count);
+}
+
+template <typename P, typename T, bool Counts, bool Conditional>
+__global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restrict__ targets,
+                                  const std::int32_t* __restrict__ counts, Shape shape,
+                                  float epsilon, LossForm form, float* partialSums,
+                                  unsigned* partialCounts, unsigned* blocksDone, float* loss) {
+  float sum = 0;
+  unsigned count = 0;
+  for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
+    for (int u = 0; u < shape.perThread; ++u) {
+      const std::int64_t box = (c * shape.perThread + u) * blockDim.x + threadIdx.x;
+      if (box >= shape.total) break;
+      if constexpr (Conditional) {
+        if (!isValid<Counts>(targets, counts, shape.boxes, box)) continue;
+        sum += giouOf(loadBox(preds, box), loadBox(targets, box), epsilon);
+        ++count;
+      } else {
+        const Box<float> t = loadBox(targets, box);
+        const Box<float> p = loadBox(preds, box);
+        const bool valid = Counts ? box % shape.boxes < counts[box / shape.boxes] : t.y2 > 0.0f;
+        sum += giouOf(p, t, epsilon) * static_cast<float>(valid);
+        count += valid;
+      }
+    }
+  }
+  sum = blockReduce(sum);
+  count = blockReduce(count);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partialSums[blockIdx.x] = sum;
+    partialCounts[blockIdx.x] = count;
+    __threadfence();  // the partials are visible before this block counts as done
+    last = atomicAdd(blocksDone, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  finishLoss(partialSums, partialCounts, gridDim.x, form, loss);
+  if (threadIdx.x == 0) *blocksDone = 0;  // ready for the next call
+}
+
+template <typename P, typename T, bool Counts>
+__global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
+                                          const T* __restrict__ targets,
+                                          const std::int32_t* __restrict__ counts, Shape shape,
+                                          std::int64_t batch, float epsilon, LossForm form,
+                                          float* partialSums, unsigned* partialCounts, float* loss,
+                                          P* __restrict__ grad) {
+  cg::grid_group grid = cg::this_grid();
+  // The gradient's scale needs the valid count over the whole batch first.
+  unsigned count = 0;
+  if constexpr (Counts) {
+    for (std::int64_t b = grid.thread_rank(); b < batch; b += grid.size()) count += counts[b];
+  } else {
+    for (std::int64_t box = grid.thread_rank(); box < shape.total; box += grid.size())
+      count += loadY2(targets, box) > 0.0f;
+  }
+  count = blockReduce(count);
+  if (threadIdx.x == 0) partialCounts[blockIdx.x] = count;
+  grid.sync();
+  __shared__ float slope;
+  unsigned total = 0;
+  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) total += partialCounts[b];
+  total = blockReduce(total);
+  if (threadIdx.x == 0)
+    slope = (form == LossForm::SumGiou ? 1.0f : -1.0f) / static_cast<float>(total > 0 ? total : 1);
+  __syncthreads();
+
+  float sum = 0;
+  for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
+    for (int u = 0; u < shape.perThread; ++u) {
+      const std::int64_t box = (c * shape.perThread + u) * blockDim.x + threadIdx.x;
+      if (box >= shape.total) break;
+      Box<float> g{0, 0, 0, 0};
+      if (isValid<Counts>(targets, counts, shape.boxes, box)) {
+        sum += giouWithGradient(loadBox(preds, box), loadBox(targets, box), epsilon, g);
+        g = {g.x1 * slope, g.y1 * slope, g.x2 * slope, g.y2 * slope};
+      }
+      storeBox(grad, box, g);
+    }
+  }
+  sum = blockReduce(sum);
+  if (threadIdx.x == 0) partialSums[blockIdx.x] = sum;
+  grid.sync();
+  if (blockIdx.x != 0) return;
+  float all = 0;
+  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) all += partialSums[b];
+  all = blockReduce(all);
+  if (threadIdx.x == 0) *loss = lossOf(form, all, total);
+}
+
+template <typename P, typename T, bool Counts>
+void launchTyped(const FusedLaunch& l, cudaStream_t stream) {
+  const Shape shape{l.batch * l.boxes, l.boxes, l.boxesPerThread, l.chunks()};
+  const auto* preds = static_cast<const P*>(l.preds);
+  const auto* targets = static_cast<const T*>(l.targets);
+  if (l.kind == FusedKind::ForwardBackward) {
+    // Cooperative launches take their arguments by address.
+    const std::int32_t* counts = l.counts;
+    Shape s = shape;
+    std::int64_t batch = l.batch;
+    float epsilon = l.epsilon;
+    LossForm form = l.form;
+    float* sums = l.partialSums;
+    unsigned* blockCounts = l.partialCounts;
+    float* loss = l.loss;
+    auto* grad = static_cast<P*>(l.grad);
+    void* args[] = {&preds, &targets, &counts,      &s,    &batch, &epsilon,
+                    &form,  &sums,    &blockCounts, &loss, &grad};
+    KWB_CUDA_CHECK(cudaLaunchCooperativeKernel(
+        reinterpret_cast<const void*>(giouForwardBackwardKernel<P, T, Counts>), l.grid, l.block,
+        args, 0, stream));
+    return;
+  }
+  const auto kernel = l.kind == FusedKind::Conditional ? giouForwardKernel<P, T, Counts, true>
+                                                       : giouForwardKernel<P, T, Counts, false>;
+  kernel<<<l.grid, l.block, 0, stream>>>(preds, targets, l.counts, shape, l.epsilon, l.form,
+                                         l.partialSums, l.partialCounts, l.blocksDone, l.loss);
+  KWB_CHECK_LAUNCH("giouForwardKernel");
+}
+
+template <typename F>
+void withTypes(const FusedLaunch& l, F&& f) {
+  const auto withTarget = [&](auto pred) {
+    const auto withValidity = [&](auto pred2, auto target) {
+      if (l.validity == Validity::Counts) return f(pred2, target, std::true_type{});
+      f(pred2, target, std::false_type{});
+    };
+    if (l.targetType == DType::F32) return withValidity(pred, float{});
+    if (l.targetType == DType::U8) return withValidity(pred, std::uint8_t{});
+    throw Error(ErrorKind::Internal, "giou: targets of " + std::string(toString(l.targetType)));
+  };
+  switch (l.predType) {
+    case DType::F32: return withTarget(float{});
+    case DType::F16: return withTarget(__half{});
+    case DType::BF16: return withTarget(__nv_bfloat16{});
+    default: break;
+  }
+  throw Error(ErrorKind::Internal, "giou: preds of " + std::string(toString(l.predType)));
+}
+
+}  // namespace
+
+int cooperativeGridLimit(const FusedLaunch& l, int smCount) {
+  int perSm = 0;
+  withTypes(l, [&](auto pred, auto target, auto counts) {
+    using P = decltype(pred);
+    using T = decltype(target);
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSm, giouForwardBackwardKernel<P, T, decltype(counts)::value>, l.block, 0));
+  });
+  return perSm * smCount;
+}
+
+void launchFused(const FusedLaunch& l, cudaStream_t stream) {
+  withTypes(l, [&](auto pred, auto target, auto counts) {
+    launchTyped<decltype(pred), decltype(target), decltype(counts)::value>(l, stream);
+  });
+}
+
+}  // namespace kwb::giou

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "core/dtype.h"
+#include "kernels/giou/giouproblem.h"
+
+namespace kwb::giou {
+
+enum class FusedKind {
+  Plain,            // every box's GIoU, multiplied by its validity (the write-up's kernel)
+  Conditional,      // invalid boxes skipped before their preds are read
+  ForwardBackward,  // the loss and d loss / d preds; one cooperative kernel
+};
+
+// One launch of a fused kernel over all B x M boxes. Each thread takes boxesPerThread boxes a
+// block-wide step apart; a block reduces its share, and the last block to finish (the whole grid
+// after a grid-wide sync, for ForwardBackward) forms the loss from every block's partial sums.
+struct FusedLaunch {
+  FusedKind kind = FusedKind::Plain;
+  DType predType = DType::F32;
+  DType targetType = DType::U8;
+  Validity validity = Validity::TargetY2;
+  LossForm form = LossForm::SumGiou;
+  float epsilon = 1e-5f;
+  std::int64_t batch = 1;
+  int boxes = 1;
+  int block = 256;
+  int boxesPerThread = 1;
+  int grid = 1;
+  const void* preds = nullptr;
+  const void* targets = nullptr;
+  const std::int32_t* counts = nullptr;  // Validity::Counts only
+  float* loss = nullptr;
+  void* grad = nullptr;  // ForwardBackward: [B, M, 4] of predType
+  // Scratch: a sum and a count per block, and the count of blocks done (zero between calls).
+  float* partialSums = nullptr;
+  unsigned* partialCounts = nullptr;
+  unsigned* blocksDone = nullptr;
+
+  std::int64_t chunks() const {
+    const std::int64_t perBlock = std::int64_t{block} * boxesPerThread;
+    return (batch * boxes + perBlock - 1) / perBlock;
+  }
+};
+
+// Blocks a ForwardBackward launch may have: all of them resident at once, as a grid-wide sync
+// needs.
+int cooperativeGridLimit(const FusedLaunch& launch, int smCount);
+
+void launchFused(const FusedLaunch& launch, cudaStream_t stream);
+
+}  // namespace kwb::giou

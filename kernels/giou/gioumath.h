@@ -1,0 +1,89 @@
+#pragma once
+
+// The GIoU of one (pred, target) pair of (x1, y1, x2, y2) boxes and its gradient with respect to
+// the pred, for the CPU reference (double) and the kernels (float) alike. The formula is the
+// write-up's (torchvision's, with epsilon clamps); where a max, min or clamp is at its kink the
+// gradient follows PyTorch: a tie of max or min splits it in halves, clamp(min=c) passes it
+// where the input is at least c.
+#ifdef __CUDACC__
+#define KWB_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define KWB_HOST_DEVICE inline
+#endif
+
+namespace kwb::giou {
+
+template <typename R>
+struct Box {
+  R x1, y1, x2, y2;
+};
+
+template <typename R>
+KWB_HOST_DEVICE R maxOf(R a, R b) {
+  return a > b ? a : b;
+}
+template <typename R>
+KWB_HOST_DEVICE R minOf(R a, R b) {
+  return a < b ? a : b;
+}
+// d max(a, b) / da and d min(a, b) / da.
+template <typename R>
+KWB_HOST_DEVICE R maxSlope(R a, R b) {
+  return a > b ? R(1) : a == b ? R(0.5) : R(0);
+}
+template <typename R>
+KWB_HOST_DEVICE R minSlope(R a, R b) {
+  return a < b ? R(1) : a == b ? R(0.5) : R(0);
+}
+
+template <typename R>
+KWB_HOST_DEVICE R giouOf(const Box<R>& a, const Box<R>& b, R eps) {
+  const R area1 = (a.x2 - a.x1) * (a.y2 - a.y1);
+  const R area2 = (b.x2 - b.x1) * (b.y2 - b.y1);
+  const R w = maxOf(minOf(a.x2, b.x2) - maxOf(a.x1, b.x1), R(0));
+  const R h = maxOf(minOf(a.y2, b.y2) - maxOf(a.y1, b.y1), R(0));
+  const R inter = w * h;
+  const R uni = area1 + area2 - inter;
+  const R iou = inter / maxOf(uni, eps);
+  const R ew = maxOf(maxOf(a.x2, b.x2) - minOf(a.x1, b.x1), R(0));
+  const R eh = maxOf(maxOf(a.y2, b.y2) - minOf(a.y1, b.y1), R(0));
+  const R enclosing = maxOf(ew * eh, eps);
+  return iou - (enclosing - uni) / enclosing;
+}
+
+// GIoU and d GIoU / d a, the pred's four coordinates, by reverse mode through giouOf's steps.
+template <typename R>
+KWB_HOST_DEVICE R giouWithGradient(const Box<R>& a, const Box<R>& b, R eps, Box<R>& grad) {
+  const R aw = a.x2 - a.x1, ah = a.y2 - a.y1;
+  const R area1 = aw * ah;
+  const R area2 = (b.x2 - b.x1) * (b.y2 - b.y1);
+  const R wRaw = minOf(a.x2, b.x2) - maxOf(a.x1, b.x1);
+  const R hRaw = minOf(a.y2, b.y2) - maxOf(a.y1, b.y1);
+  const R w = maxOf(wRaw, R(0)), h = maxOf(hRaw, R(0));
+  const R inter = w * h;
+  const R uni = area1 + area2 - inter;
+  const R clampedUni = maxOf(uni, eps);
+  const R iou = inter / clampedUni;
+  const R ewRaw = maxOf(a.x2, b.x2) - minOf(a.x1, b.x1);
+  const R ehRaw = maxOf(a.y2, b.y2) - minOf(a.y1, b.y1);
+  const R ew = maxOf(ewRaw, R(0)), eh = maxOf(ehRaw, R(0));
+  const R enclosingRaw = ew * eh;
+  const R enclosing = maxOf(enclosingRaw, eps);
+  const R giou = iou - (enclosing - uni) / enclosing;
+
+  // giou = iou - 1 + uni / enclosing
+  const R gUni = R(1) / enclosing - (uni >= eps ? inter / (clampedUni * clampedUni) : R(0));
+  const R gInter = R(1) / clampedUni - gUni;  // uni = area1 + area2 - inter
+  const R gEnclosing = enclosingRaw >= eps ? -uni / (enclosing * enclosing) : R(0);
+  const R gEw = ewRaw >= R(0) ? gEnclosing * eh : R(0);
+  const R gEh = ehRaw >= R(0) ? gEnclosing * ew : R(0);
+  const R gW = wRaw >= R(0) ? gInter * h : R(0);
+  const R gH = hRaw >= R(0) ? gInter * w : R(0);
+  grad.x1 = -gUni * ah - gEw * minSlope(a.x1, b.x1) - gW * maxSlope(a.x1, b.x1);
+  grad.x2 = gUni * ah + gEw * maxSlope(a.x2, b.x2) + gW * minSlope(a.x2, b.x2);
+  grad.y1 = -gUni * aw - gEh * minSlope(a.y1, b.y1) - gH * maxSlope(a.y1, b.y1);
+  grad.y2 = gUni * aw + gEh * maxSlope(a.y2, b.y2) + gH * minSlope(a.y2, b.y2);
+  return giou;
+}
+
+}  // namespace kwb::giou
