@@ -68,7 +68,7 @@ std::vector<ParamSpec> params(GiouKind kind) {
                                 "on: the call's launches captured once as a CUDA graph and "
                                 "replayed, one launch a call"));
   } else {
-    specs.push_back(integerParam("boxes_per_thread", ParamRole::Launch, 1, 16, "1", "boxes",
+    specs.push_back(integerParam("boxes_per_thread", ParamRole::Launch, 1, 16, "4", "boxes",
                                  "boxes each thread takes, a block's width apart"));
   }
   return specs;
@@ -121,18 +121,25 @@ class GiouVariant final : public Variant {
     if (!unfused(kind_)) {
       config.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
       giou::FusedLaunch l;
+      l.kind = kind_ == GiouKind::Fused              ? giou::FusedKind::Plain
+               : kind_ == GiouKind::FusedConditional ? giou::FusedKind::Conditional
+                                                     : giou::FusedKind::ForwardBackward;
+      l.predType = config.problem.predType;
+      l.targetType = config.problem.targetType;
+      l.validity = config.problem.validity;
       l.batch = config.problem.batch;
       l.boxes = static_cast<int>(config.problem.boxes);
       l.block = config.block;
       l.boxesPerThread = config.boxesPerThread;
+      if (const int most = giou::fusedMaxBlock(l); config.block > most)
+        throw paramError("block_size", p.get("block_size") +
+                                           " threads: this kernel's registers "
+                                           "allow at most " +
+                                           std::to_string(most) +
+                                           " threads per block on this device");
       std::int64_t grid = std::min(l.chunks(), kMaxFusedGrid);
-      if (kind_ == GiouKind::FusedForwardBackward) {
-        l.kind = giou::FusedKind::ForwardBackward;
-        l.predType = config.problem.predType;
-        l.targetType = config.problem.targetType;
-        l.validity = config.problem.validity;
+      if (kind_ == GiouKind::FusedForwardBackward)
         grid = std::min<std::int64_t>(grid, giou::cooperativeGridLimit(l, device.smCount));
-      }
       config.fusedGrid = static_cast<int>(std::max<std::int64_t>(grid, 1));
       const ParamSet described = describeGrid(config.fusedGrid, config.block, device);
       for (const auto& [name, value] : described.values()) derived.set(name, value);

@@ -1,0 +1,152 @@
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/metricrollup.h"
+#include "kernels/registry.h"
+#include "measure/runner.h"
+
+namespace kwb {
+namespace {
+
+class GiouGpu : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { runner = new Runner(0); }
+  static void TearDownTestSuite() { delete runner; }
+
+  RunResult run(const std::string& variant, const RawParams& params, bool verifyOnly = true) {
+    RunRequest request;
+    request.family = "giou";
+    request.variant = variant;
+    request.params = Registry::instance().resolve("giou", variant, params);
+    request.seed = ++seed;
+    request.verifyOnly = verifyOnly;
+    request.timing.budgetSeconds = 0.02;
+    return runner->run(request);
+  }
+
+  // Runs and expects the loss (and gradient) to match the CPU reference.
+  void expectMatches(const std::string& variant, const RawParams& params) {
+    const RunResult r = run(variant, params);
+    std::string text;
+    for (const auto& [k, v] : params) text += k + "=" + v + " ";
+    ASSERT_EQ(r.status, RunStatus::Ok) << variant << " " << text << ": " << r.error;
+    EXPECT_TRUE(r.verification.passed);
+  }
+
+  static inline Runner* runner = nullptr;
+  std::uint64_t seed = 0;
+};
+
+const char* const kVariants[] = {"per_sample",        "concat",       "padded", "fused",
+                                 "fused_conditional", "fused_fwd_bwd"};
+
+// M = 45: no multiple of 32; B = 37 samples, uniform counts so that some are full, some empty.
+TEST_F(GiouGpu, EveryVariantMatchesTheReferenceInEveryType) {
+  int checked = 0;
+  for (const char* variant : kVariants)
+    for (const char* dtype : {"f32", "bf16", "f16"})
+      for (const char* target : {"u8", "f32"})
+        for (const char* validity : {"y2", "counts"})
+          for (const char* loss : {"sum_giou", "mean_1_minus_giou"}) {
+            expectMatches(variant, {{"batch", "37"},
+                                    {"boxes", "45"},
+                                    {"valid", "uniform"},
+                                    {"dtype", dtype},
+                                    {"target_dtype", target},
+                                    {"validity", validity},
+                                    {"loss", loss}});
+            ++checked;
+          }
+  EXPECT_EQ(checked, 6 * 3 * 2 * 2 * 2);
+}
+
+TEST_F(GiouGpu, GraphsMatchTheReference) {
+  for (const char* variant : {"per_sample", "concat", "padded"})
+    for (const char* validity : {"y2", "counts"})
+      expectMatches(variant, {{"batch", "33"},
+                              {"boxes", "20"},
+                              {"valid", "uniform"},
+                              {"validity", validity},
+                              {"graph", "on"}});
+}
+
+TEST_F(GiouGpu, EdgeCases) {
+  const RawParams cases[] = {
+      {{"batch", "50"}, {"boxes", "40"}, {"valid", "constant"}, {"valid_count", "0"}},
+      {{"batch", "50"}, {"boxes", "40"}, {"valid", "constant"}, {"valid_count", "40"}},
+      {{"batch", "64"}, {"boxes", "33"}, {"valid", "uniform"}, {"zero_area", "50"}},
+      {{"batch", "64"}, {"boxes", "33"}, {"valid", "uniform"}, {"zero_area", "100"}},
+      {{"batch", "1"}, {"boxes", "300"}, {"valid", "uniform"}},
+      {{"batch", "1"}, {"boxes", "1"}, {"valid", "constant"}, {"valid_count", "1"}},
+      {{"batch", "3"}, {"boxes", "7"}, {"epsilon", "1e-3"}, {"loss", "mean_1_minus_giou"}},
+  };
+  for (const auto& params : cases)
+    for (const char* variant : kVariants)
+      for (const char* dtype : {"f32", "f16"}) {
+        RawParams p = params;
+        p["dtype"] = dtype;
+        expectMatches(variant, p);
+      }
+}
+
+TEST_F(GiouGpu, BenchmarkShapesAndEveryLaunchShape) {
+  for (const char* shape : {"1024,256", "4096,64"}) {
+    const std::string s = shape;
+    const std::string batch = s.substr(0, s.find(',')), boxes = s.substr(s.find(',') + 1);
+    for (const char* variant : kVariants)
+      expectMatches(variant, {{"batch", batch}, {"boxes", boxes}});
+    for (const char* variant : {"fused", "fused_conditional", "fused_fwd_bwd"})
+      for (const char* perThread : {"2", "5", "16"})
+        for (const char* block : {"64", "512"})
+          expectMatches(variant, {{"batch", batch},
+                                  {"boxes", boxes},
+                                  {"boxes_per_thread", perThread},
+                                  {"block_size", block}});
+  }
+}
+
+// A block too large for a kernel's registers is rejected before launch, never a failed launch.
+TEST_F(GiouGpu, BlocksPastTheRegistersAreRejected) {
+  for (const char* variant : {"fused", "fused_conditional", "fused_fwd_bwd"}) {
+    try {
+      const RunResult r = run(variant, {{"block_size", "1024"}});
+      EXPECT_EQ(r.status, RunStatus::Ok) << variant << ": " << r.error;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.param(), "block_size") << variant << ": " << e.what();
+    }
+  }
+}
+
+TEST_F(GiouGpu, GraphsReplayTheSameChain) {
+  for (const char* variant : {"per_sample", "concat", "padded"}) {
+    const RunResult r =
+        run(variant, {{"batch", "40"}, {"boxes", "64"}, {"graph", "on"}, {"dtype", "bf16"}}, false);
+    ASSERT_EQ(r.status, RunStatus::Ok) << variant << ": " << r.error;
+    const Metric* launches = r.metric(kHostLaunches);
+    ASSERT_NE(launches, nullptr);
+    EXPECT_EQ(launches->value, 1.0) << variant;
+  }
+}
+
+// The kernels the workload says a call runs are the kernels the activity trace sees.
+TEST_F(GiouGpu, DeclaredKernelsPerCallAreWhatRuns) {
+  for (const char* variant : kVariants) {
+    for (const char* graph : {"off", "on"}) {
+      RawParams params{{"batch", "30"}, {"boxes", "16"}, {"dtype", "f16"}};
+      if (std::string(graph) == "on") {
+        if (std::string(variant).rfind("fused", 0) == 0) continue;
+        params["graph"] = graph;
+      }
+      const RunResult r = run(variant, params, false);
+      ASSERT_EQ(r.status, RunStatus::Ok) << variant << ": " << r.error;
+      const Metric* traced = r.metric(kActivityKernels);
+      if (!traced) GTEST_SKIP() << "no kernel trace here: " << r.notice;
+      EXPECT_EQ(std::to_string(static_cast<int>(traced->value)), r.derived.get("kernels_per_call"))
+          << variant << " graph=" << graph;
+      EXPECT_NE(r.metric(kHostWall), nullptr);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kwb
