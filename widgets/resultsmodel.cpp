@@ -74,11 +74,15 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const RunResult& r = runs_[static_cast<std::size_t>(index.row())];
   const bool timed = r.stats.count > 0;
   const Metric* traced = r.metric(kActivityMedian);
+  const Metric* wall = r.metric(kHostWall);
+  const Metric* launches = r.metric(kHostLaunches);
   if (role == SortRole) {
     switch (index.column()) {
       case PointColumn: return index.row();
       case MedianColumn: return r.stats.median;
       case TracedColumn: return traced ? traced->value : 0.0;
+      case WallColumn: return wall ? wall->value : 0.0;
+      case LaunchesColumn: return launches ? launches->value : 0.0;
       case MinColumn: return r.stats.min;
       case MaxColumn: return r.stats.max;
       case SpreadColumn: return r.stats.relStddev();
@@ -95,6 +99,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       case StatusColumn: return text(std::string(toString(r.status)));
       case MedianColumn: return timed ? text(formatSeconds(r.stats.median)) : QString();
       case TracedColumn: return traced ? text(formatSeconds(traced->value)) : QString();
+      case WallColumn: return wall ? text(formatSeconds(wall->value)) : QString();
+      case LaunchesColumn: return launches ? QString::number(launches->value, 'f', 0) : QString();
       case MinColumn: return timed ? text(formatSeconds(r.stats.min)) : QString();
       case MaxColumn: return timed ? text(formatSeconds(r.stats.max)) : QString();
       case SpreadColumn: return timed ? text(formatPercent(r.stats.relStddev())) : QString();
@@ -128,6 +134,12 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return tr(
         "The kernels' own time per call from CUPTI activity records: what the CUDA events "
         "measure, less the launch overhead between event and kernel");
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == WallColumn)
+    return tr(
+        "The host's time to issue one call and wait for it, L2 flushed before: what an "
+        "application waits for, launch overhead included");
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == LaunchesColumn)
+    return tr("Kernels, memsets and graphs the host launches per call");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case PointColumn: return tr("#");
@@ -135,6 +147,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case StatusColumn: return tr("Status");
     case MedianColumn: return tr("Median");
     case TracedColumn: return tr("Kernel time");
+    case WallColumn: return tr("Wall / call");
+    case LaunchesColumn: return tr("Launches");
     case MinColumn: return tr("Min");
     case MaxColumn: return tr("Max");
     case SpreadColumn: return tr("Std. dev.");

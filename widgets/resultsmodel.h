@@ -20,7 +20,9 @@ class ResultsModel : public QAbstractTableModel {
     ParamsColumn,
     StatusColumn,
     MedianColumn,
-    TracedColumn,  // the kernels' own time per call, from activity records
+    TracedColumn,    // the kernels' own time per call, from activity records
+    WallColumn,      // the host's time to issue a call and wait for it
+    LaunchesColumn,  // host API launches per call
     MinColumn,
     MaxColumn,
     SpreadColumn,

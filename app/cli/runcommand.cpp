@@ -63,9 +63,10 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
   for (const auto& axis : axes) sweptNames.push_back(axis.substr(0, axis.find('=')));
   if (sweptNames.empty()) headers.push_back("parameters");
   headers.insert(headers.end(), sweptNames.begin(), sweptNames.end());
-  // "traced": the kernels' own time per call from activity records, beside the event median.
-  for (const char* h : {"median", "traced", "min", "max", "rsd", "samples", "bandwidth",
-                        "of ceiling", "of peak", "check", "status", "run"})
+  // "traced": the kernels' own time per call from activity records, beside the event median;
+  // "wall": the host's time to issue a call and wait for it; "launches": the host's per call.
+  for (const char* h : {"median", "traced", "wall", "launches", "min", "max", "rsd", "samples",
+                        "bandwidth", "of ceiling", "of peak", "check", "status", "run"})
     headers.emplace_back(h);
 
   Table table(headers);
@@ -77,8 +78,12 @@ void printTable(std::ostream& out, const std::vector<Completed>& runs,
     char rsd[16];
     std::snprintf(rsd, sizeof rsd, "%.2f%%", r.stats.relStddev() * 100);
     const Metric* traced = r.metric(kActivityMedian);
+    const Metric* wall = r.metric(kHostWall);
+    const Metric* launches = r.metric(kHostLaunches);
     row.insert(row.end(),
                {formatSeconds(r.stats.median), traced ? formatSeconds(traced->value) : "-",
+                wall ? formatSeconds(wall->value) : "-",
+                launches ? formatInteger(static_cast<std::int64_t>(launches->value)) : "-",
                 formatSeconds(r.stats.min), formatSeconds(r.stats.max), r.stats.count ? rsd : "-",
                 std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
                 formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),

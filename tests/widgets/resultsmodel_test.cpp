@@ -20,7 +20,9 @@ class ResultsModelTest : public QObject {
     run.bandwidth = 2.5e12;
     run.ceilingBandwidth = 3e12;
     run.verification = {true, true, 0, 1e-6};
-    run.metrics = {{"activity.duration.median", 1.5e-6, "s", ""}};
+    run.metrics = {{"activity.duration.median", 1.5e-6, "s", ""},
+                   {"host.wall_per_call", 9e-6, "s", ""},
+                   {"host.launches_per_call", 29, "", ""}};
     model.append(run);
     QCOMPARE(model.data(model.index(0, ResultsModel::ParamsColumn)).toString(),
              QString("vectorized  n=1024"));  // one run: everything
@@ -35,6 +37,9 @@ class ResultsModelTest : public QObject {
     QCOMPARE(model.columnCount(), int(ResultsModel::ColumnCount));
     QCOMPARE(model.data(model.index(0, ResultsModel::MedianColumn)).toString(), QString("2.00 us"));
     QCOMPARE(model.data(model.index(0, ResultsModel::TracedColumn)).toString(), QString("1.50 us"));
+    QCOMPARE(model.data(model.index(0, ResultsModel::WallColumn)).toString(), QString("9.00 us"));
+    QCOMPARE(model.data(model.index(0, ResultsModel::LaunchesColumn)).toString(), QString("29"));
+    QCOMPARE(model.data(model.index(1, ResultsModel::LaunchesColumn)).toString(), QString());
     QCOMPARE(
         model.data(model.index(0, ResultsModel::CeilingColumn), ResultsModel::SortRole).toDouble(),
         2.5 / 3);
