@@ -16,24 +16,34 @@ unsigned blocksFor(std::int64_t n, int block) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + block - 1) / block, 1, 1 << 20));
 }
 
-template <BinaryOp Op>
-__device__ __forceinline__ float apply(float a, float b) {
-  if constexpr (Op == BinaryOp::Add) return a + b;
-  if constexpr (Op == BinaryOp::Sub) return a - b;
-  if constexpr (Op == BinaryOp::Mul) return a * b;
-  if constexpr (Op == BinaryOp::Div) return a / b;
-  if constexpr (Op == BinaryOp::Max) return fmaxf(a, b);
-  if constexpr (Op == BinaryOp::Min) return fminf(a, b);
-}
+// One functor an operation, so that a kernel trace reads "binaryKernel<Sub>".
+struct Add {
+  static __device__ float apply(float a, float b) { return a + b; }
+};
+struct Sub {
+  static __device__ float apply(float a, float b) { return a - b; }
+};
+struct Mul {
+  static __device__ float apply(float a, float b) { return a * b; }
+};
+struct Div {
+  static __device__ float apply(float a, float b) { return a / b; }
+};
+struct Max {
+  static __device__ float apply(float a, float b) { return fmaxf(a, b); }
+};
+struct Min {
+  static __device__ float apply(float a, float b) { return fminf(a, b); }
+};
 
-template <BinaryOp Op>
+template <typename Op>
 __global__ void binaryKernel(const float* a, int sa, const float* b, int sb, float* out, int so,
                              std::int64_t n, int width) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t r = i / width;
     const std::int64_t c = i - r * width;
-    out[r * so + c] = apply<Op>(a[r * sa + c], b[r * sb + c]);
+    out[r * so + c] = Op::apply(a[r * sa + c], b[r * sb + c]);
   }
 }
 
@@ -113,7 +123,7 @@ __global__ void finalSumKernel(const float* partials, int count, float* out) {
   if (threadIdx.x == 0) *out = v;
 }
 
-template <BinaryOp Op>
+template <typename Op>
 void binary(Strided a, Strided b, float* out, int so, std::int64_t rows, int width, int block,
             cudaStream_t stream) {
   const std::int64_t n = rows * width;
@@ -164,18 +174,12 @@ void gatherTargets(int targetBytes, const void* preds, const void* targets,
 void launchBinary(BinaryOp op, Strided a, Strided b, float* out, int outStride, std::int64_t rows,
                   int width, int block, cudaStream_t stream) {
   switch (op) {
-    case BinaryOp::Add:
-      return binary<BinaryOp::Add>(a, b, out, outStride, rows, width, block, stream);
-    case BinaryOp::Sub:
-      return binary<BinaryOp::Sub>(a, b, out, outStride, rows, width, block, stream);
-    case BinaryOp::Mul:
-      return binary<BinaryOp::Mul>(a, b, out, outStride, rows, width, block, stream);
-    case BinaryOp::Div:
-      return binary<BinaryOp::Div>(a, b, out, outStride, rows, width, block, stream);
-    case BinaryOp::Max:
-      return binary<BinaryOp::Max>(a, b, out, outStride, rows, width, block, stream);
-    case BinaryOp::Min:
-      return binary<BinaryOp::Min>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Add: return binary<Add>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Sub: return binary<Sub>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Mul: return binary<Mul>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Div: return binary<Div>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Max: return binary<Max>(a, b, out, outStride, rows, width, block, stream);
+    case BinaryOp::Min: return binary<Min>(a, b, out, outStride, rows, width, block, stream);
   }
 }
 
