@@ -69,6 +69,13 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   exportCmd->add_option("-o,--output", output, "file to write (default: standard output)");
   exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
 
+  auto* db = app.add_subcommand("db", "work on history databases");
+  db->require_subcommand(1);
+  std::vector<std::string> mergeSources;
+  auto* merge = db->add_subcommand(
+      "merge", "add the runs of other history databases (a workshop's attendees') to --db");
+  merge->add_option("sources", mergeSources, "history databases to read")->required();
+
   auto* worker =
       app.add_subcommand("worker", "serve JSON-lines requests on stdin/stdout (docs/protocol.md)");
 
@@ -96,6 +103,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (history->parsed()) return historyCommand(context, historyOptions);
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
+    if (merge->parsed()) return mergeCommand(context, mergeSources);
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();

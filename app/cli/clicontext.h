@@ -67,5 +67,6 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 int historyCommand(CliContext& context, const FilterCliOptions& options);
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples);
+int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
 
 }  // namespace kwb

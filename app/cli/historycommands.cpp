@@ -1,10 +1,12 @@
-// `kwb history` and `kwb export`.
+// `kwb history`, `kwb export` and `kwb db merge`.
+#include <nlohmann/json.hpp>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
 #include "core/format.h"
 #include "core/timeformat.h"
+#include "db/databasemerger.h"
 #include "db/exporter.h"
 #include "db/runstore.h"
 
@@ -64,6 +66,27 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
   }
   exportRuns(output, records, exportFormat);
   context.err << "exported " << records.size() << " runs to " << output << "\n";
+  return kExitOk;
+}
+
+int mergeCommand(CliContext& context, const std::vector<std::string>& sources) {
+  auto store = context.openStore();
+  nlohmann::json merged = nlohmann::json::array();
+  for (const auto& source : sources) {
+    const MergeOutcome outcome = mergeDatabase(*store, source);
+    merged.push_back({{"source", source},
+                      {"runs", outcome.runs},
+                      {"duplicates", outcome.duplicates},
+                      {"devices", outcome.devices}});
+    if (!context.global.json)
+      context.out << source << ": " << outcome.runs << " runs added, " << outcome.duplicates
+                  << " already there, " << outcome.devices << " device"
+                  << (outcome.devices == 1 ? "" : "s") << "\n";
+  }
+  if (context.global.json)
+    context.out << nlohmann::json{{"into", store->path()}, {"merged", merged}}.dump(2) << "\n";
+  else
+    context.out << "into " << store->path() << "\n";
   return kExitOk;
 }
 

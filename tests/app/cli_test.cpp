@@ -45,7 +45,8 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, HelpEverywhere) {
-  for (const char* command : {"devices", "list", "run", "sweep", "history", "export", "worker"}) {
+  for (const char* command :
+       {"devices", "list", "run", "sweep", "history", "export", "db", "worker"}) {
     Outcome o = run({command, "--help"});
     EXPECT_EQ(o.code, kExitOk) << command;
     EXPECT_NE(o.out.find("Usage"), std::string::npos) << command;
@@ -139,6 +140,27 @@ TEST_F(CliTest, ListMetricsShowsEverySet) {
     EXPECT_NE(sets.out.find(set), std::string::npos) << set;
   Outcome json = run({"--json", "list", "--metrics"});
   EXPECT_EQ(nlohmann::json::parse(json.out).size(), 6u);
+}
+
+TEST_F(CliTest, DbMergeAddsAttendeesRunsOnce) {
+  const std::string attendee = dir.file("attendee.sqlite");
+  {
+    RunStore store(attendee);
+    store.upsertDevice(testing::fakeDevice("GPU-cccc", "NVIDIA L4"));
+    store.insertRun(testing::fakeRun("memcpy", "f32", 1795255445000, "GPU-cccc"));
+  }
+  Outcome o = run({"db", "merge", attendee});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("1 runs added, 0 already there, 1 device"), std::string::npos) << o.out;
+  o = run({"--json", "db", "merge", attendee});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("\"duplicates\": 1"), std::string::npos) << o.out;
+  o = run({"history"});
+  EXPECT_NE(o.out.find("NVIDIA L4"), std::string::npos) << o.out;
+  o = run({"db", "merge", dir.file("missing.sqlite")});
+  EXPECT_NE(o.code, kExitOk);
+  EXPECT_NE(o.err.find("no such history database"), std::string::npos) << o.err;
+  EXPECT_EQ(run({"db"}).code, kExitBadInput);
 }
 
 TEST_F(CliTest, HistoryAndExportReadTheStore) {

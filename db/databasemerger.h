@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace kwb {
+
+class RunStore;
+
+struct MergeOutcome {
+  std::size_t runs = 0;        // added
+  std::size_t duplicates = 0;  // already in the target, skipped
+  std::size_t devices = 0;     // in the source
+};
+
+// Adds every run of the history database at `sourcePath` to `target`, with its device, copy
+// ceiling, sweep, samples, metrics, tags and notes: a workshop's attendees export their
+// databases and one merged history compares their devices. A run already in the target (same
+// device, start time, kernel, parameters and timing mode) is skipped, so merging twice adds
+// nothing. The source is read from a copy: an older schema is migrated there, never in place.
+// Throws Error(Database) for a file that is missing or not a history database.
+MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath);
+
+}  // namespace kwb
