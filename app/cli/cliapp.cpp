@@ -69,6 +69,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   exportCmd->add_option("-o,--output", output, "file to write (default: standard output)");
   exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
 
+  std::string lessonId;
+  auto* lesson = app.add_subcommand(
+      "lesson", "the workshop lessons, one per optimization step; with an id, the lesson");
+  lesson->add_option("id", lessonId, "a lesson to show: what it teaches and how to run it");
+
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(1);
   std::vector<std::string> mergeSources;
@@ -104,6 +109,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
+    if (lesson->parsed()) return lessonCommand(context, lessonId);
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();

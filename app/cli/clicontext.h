@@ -68,5 +68,6 @@ int historyCommand(CliContext& context, const FilterCliOptions& options);
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
+int lessonCommand(CliContext& context, const std::string& id);
 
 }  // namespace kwb

@@ -46,7 +46,7 @@ class CliTest : public ::testing::Test {
 
 TEST_F(CliTest, HelpEverywhere) {
   for (const char* command :
-       {"devices", "list", "run", "sweep", "history", "export", "db", "worker"}) {
+       {"devices", "list", "run", "sweep", "history", "export", "lesson", "db", "worker"}) {
     Outcome o = run({command, "--help"});
     EXPECT_EQ(o.code, kExitOk) << command;
     EXPECT_NE(o.out.find("Usage"), std::string::npos) << command;
@@ -161,6 +161,19 @@ TEST_F(CliTest, DbMergeAddsAttendeesRunsOnce) {
   EXPECT_NE(o.code, kExitOk);
   EXPECT_NE(o.err.find("no such history database"), std::string::npos) << o.err;
   EXPECT_EQ(run({"db"}).code, kExitBadInput);
+}
+
+TEST_F(CliTest, LessonsAreListedAndShownWithTheirCommands) {
+  Outcome o = run({"lesson"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("permute-5-padding"), std::string::npos) << o.out;
+  o = run({"lesson", "permute-5-padding"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("Before running: "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("kwb run permute tiled dtype=f32 padding=on"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+            std::string::npos);
+  expectBadInput({"lesson", "permute-9"}, "'permute-9' is not a lesson; allowed: elementwise-1");
 }
 
 TEST_F(CliTest, HistoryAndExportReadTheStore) {
