@@ -73,6 +73,16 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   auto* lesson = app.add_subcommand(
       "lesson", "the workshop lessons, one per optimization step; with an id, the lesson");
   lesson->add_option("id", lessonId, "a lesson to show: what it teaches and how to run it");
+  bool lessonRun = false;
+  std::optional<double> lessonPrediction;
+  double lessonBudget = 0.5;
+  lesson->add_flag("--run", lessonRun, "run the step and its baseline, store them, compare");
+  lesson
+      ->add_option("--predict", lessonPrediction,
+                   "your prediction: the speed-up over the baseline (microseconds where the "
+                   "lesson has none); runs the lesson")
+      ->check(CLI::PositiveNumber);
+  lesson->add_option("--budget", lessonBudget, "timing seconds per run")->capture_default_str();
 
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(1);
@@ -109,7 +119,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
-    if (lesson->parsed()) return lessonCommand(context, lessonId);
+    if (lesson->parsed()) {
+      if ((lessonRun || lessonPrediction) && lessonId.empty())
+        throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");
+      return lessonCommand(context, lessonId, lessonRun, lessonPrediction, lessonBudget);
+    }
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();

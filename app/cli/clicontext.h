@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ int historyCommand(CliContext& context, const FilterCliOptions& options);
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
-int lessonCommand(CliContext& context, const std::string& id);
+// With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the
+// lesson's baseline and step are run, stored and compared.
+int lessonCommand(CliContext& context, const std::string& id, bool run,
+                  std::optional<double> predicted, double budgetSeconds);
 
 }  // namespace kwb

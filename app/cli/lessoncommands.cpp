@@ -1,11 +1,22 @@
-// `kwb lesson`: the workshop lessons, listed or shown with the commands that run them.
+// `kwb lesson`: the workshop lessons, listed, shown with the commands that run them, or run
+// against the learner's prediction.
+#include <cmath>
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/jobexecutor.h"
 #include "app/cli/table.h"
 #include "core/error.h"
+#include "core/format.h"
+#include "core/jsoncodec.h"
 #include "core/lesson.h"
+#include "core/metriccatalog.h"
+#include "db/runstore.h"
+#include "kernels/registry.h"
+#include "measure/devicequery.h"
 
 namespace kwb {
 namespace {
@@ -35,9 +46,91 @@ nlohmann::json toJson(const Lesson& l) {
   return out;
 }
 
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string metricText(const RunResult& r, const std::string& name) {
+  const Metric* m = r.metric(name);
+  if (!m) return "not read";
+  if (m->unit == "s") return formatSeconds(m->value);
+  // Counts (bank conflicts, launches) read best whole.
+  const bool whole = m->value == std::floor(m->value) && std::fabs(m->value) < 1e15;
+  return (whole ? std::to_string(static_cast<std::int64_t>(m->value)) : number(m->value)) +
+         (m->unit.empty() ? "" : " " + m->unit);
+}
+
+// Runs the baseline and the step, stores both tagged with the lesson, and holds the measured
+// speed-up (or time) against the prediction.
+int runLesson(CliContext& context, const Lesson& l, std::optional<double> predicted,
+              double budgetSeconds) {
+  const Registry& registry = Registry::instance();
+  std::vector<LessonRun> runs;
+  if (l.baseline) runs.push_back(*l.baseline);
+  runs.push_back(l.run);
+  std::vector<ParamSet> points;
+  for (const auto& run : runs)
+    points.push_back(registry.resolve(run.family, run.variant, run.params));
+
+  if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
+  std::unique_ptr<RunStore> store;
+  if (!context.global.noStore) store = context.openStore();
+  JobExecutor executor(store.get(), context.global.device);
+  JobOptions options;
+  options.timing.budgetSeconds = budgetSeconds;
+  if (!l.metrics.empty()) options.metrics = planMetrics(l.metrics);
+  std::vector<RunResult> results;
+  JobEvents events;
+  events.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t> runId) {
+    results.push_back(r);
+    if (store && runId) store->addTag(*runId, "lesson:" + l.id);
+  };
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    executor.runPoints(runs[i].family, runs[i].variant, {points[i]}, options, {}, nullptr, events);
+  for (const auto& r : results)
+    if (r.status != RunStatus::Ok)
+      throw Error(ErrorKind::Verification, r.family + "/" + r.variant + ": " + r.error);
+
+  const RunResult& step = results.back();
+  const double measured =
+      l.baseline ? results.front().stats.median / step.stats.median : step.stats.median;
+  if (context.global.json) {
+    nlohmann::json out{{"lesson", l.id}, {"measured", measured}, {"explains", l.explains}};
+    if (predicted) out["predicted"] = *predicted;
+    out["runs"] = nlohmann::json::array();
+    for (const auto& r : results) out["runs"].push_back(kwb::toJson(r));
+    context.out << out.dump(2) << '\n';
+    return kExitOk;
+  }
+  context.out << l.track << ", step " << l.step << ": " << l.title << "\n";
+  if (l.baseline)
+    context.out << "  baseline  " << l.baseline->variant << ": "
+                << formatSeconds(results.front().stats.median) << ", "
+                << formatBandwidth(results.front().bandwidth) << "\n";
+  context.out << "  this step " << l.run.variant << ": " << formatSeconds(step.stats.median) << ", "
+              << formatBandwidth(step.bandwidth) << "\n";
+  const std::string what =
+      l.baseline ? "speed-up " + number(measured) + "x" : "time " + formatSeconds(measured);
+  context.out << "measured " << what;
+  if (predicted) {
+    const double predictedValue = l.baseline ? *predicted : *predicted * 1e-6;
+    context.out << "; you predicted "
+                << (l.baseline ? number(*predicted) + "x" : formatSeconds(predictedValue))
+                << " (off by " << number(measured / predictedValue) << "x)";
+  }
+  context.out << "\nwhy, " << l.explains << ": ";
+  if (l.baseline) context.out << metricText(results.front(), l.explains) << " -> ";
+  context.out << metricText(step, l.explains) << "\n";
+  if (!step.notice.empty()) context.err << "kwb: " << step.notice << "\n";
+  return kExitOk;
+}
+
 }  // namespace
 
-int lessonCommand(CliContext& context, const std::string& id) {
+int lessonCommand(CliContext& context, const std::string& id, bool run,
+                  std::optional<double> predicted, double budgetSeconds) {
   if (id.empty()) {
     if (context.global.json) {
       nlohmann::json out = nlohmann::json::array();
@@ -56,6 +149,7 @@ int lessonCommand(CliContext& context, const std::string& id) {
     for (const auto& l : lessons()) allowed += (allowed.empty() ? "" : ", ") + l.id;
     throw Error(ErrorKind::Param, "'" + id + "' is not a lesson; allowed: " + allowed, "lesson");
   }
+  if (run || predicted) return runLesson(context, *lesson, predicted, budgetSeconds);
   if (context.global.json) {
     context.out << toJson(*lesson).dump(2) << '\n';
     return kExitOk;
@@ -68,7 +162,9 @@ int lessonCommand(CliContext& context, const std::string& id) {
   context.out << "  this step: " << command(l.run, l.metrics) << "\n\n"
               << (l.baseline ? "The speed-up is the baseline's median over this step's. "
                              : "Compare your prediction with the median. ")
-              << "The metric that shows why: " << l.explains << ".\n";
+              << "The metric that shows why: " << l.explains << ".\n"
+              << "Run both with your prediction: kwb lesson " << l.id << " --predict "
+              << (l.baseline ? "SPEEDUP" : "MICROSECONDS") << "\n";
   return kExitOk;
 }
 

@@ -174,6 +174,8 @@ TEST_F(CliTest, LessonsAreListedAndShownWithTheirCommands) {
   EXPECT_NE(o.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
             std::string::npos);
   expectBadInput({"lesson", "permute-9"}, "'permute-9' is not a lesson; allowed: elementwise-1");
+  expectBadInput({"lesson", "--predict", "2"}, "--run and --predict need a lesson id");
+  expectBadInput({"lesson", "permute-5-padding", "--predict", "-1"}, "--predict");
 }
 
 TEST_F(CliTest, HistoryAndExportReadTheStore) {

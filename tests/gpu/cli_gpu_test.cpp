@@ -31,6 +31,32 @@ class CliGpu : public ::testing::Test {
   testing::TempDir dir;
 };
 
+// A lesson runs its baseline and its step, holds the speed-up against the prediction, shows the
+// explaining metric for both, and tags the stored runs.
+TEST_F(CliGpu, LessonsRunAgainstThePrediction) {
+  std::string out;
+  std::string err;
+  ASSERT_EQ(run({"lesson", "permute-5-padding", "--predict", "1.5", "--budget", "0.1"}, &out, &err),
+            kExitOk)
+      << err;
+  EXPECT_NE(out.find("baseline  tiled: "), std::string::npos) << out;
+  EXPECT_NE(out.find("you predicted 1.5x"), std::string::npos) << out;
+  EXPECT_NE(out.find("why, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum: "),
+            std::string::npos)
+      << out;
+  RunStore store(dir.file("h.sqlite"));
+  HistoryFilter tagged;
+  tagged.tag = "lesson:permute-5-padding";
+  EXPECT_EQ(store.count(tagged), 2u);
+
+  ASSERT_EQ(run({"--json", "lesson", "giou-4-fused", "--run", "--budget", "0.05"}, &out, &err),
+            kExitOk)
+      << err;
+  const json result = json::parse(out);
+  EXPECT_GT(result["measured"].get<double>(), 1.0);  // one launch against 33
+  EXPECT_EQ(result["runs"].size(), 2u);
+}
+
 TEST_F(CliGpu, RunStoresAVerifiedResultWithTheCachedCeiling) {
   std::string out;
   std::string err;
