@@ -152,6 +152,7 @@ void MainWindow::connectWorker() {
     if (hasDevice_) {
       const DeviceInfo& d = devices[ordinal];
       deviceName_ = d.name;
+      deviceInfo_ = d;
       device_->setText(QString("%1 (sm_%2, %3 SMs, peak %4)")
                            .arg(QString::fromStdString(d.name))
                            .arg(d.ccMajor * 10 + d.ccMinor)
@@ -387,6 +388,7 @@ void MainWindow::buildMenus() {
     }
   });
   file->addAction(tr("Export results..."), this, &MainWindow::exportResults);
+  file->addAction(tr("Export report..."), this, &MainWindow::exportReport);
   file->addSeparator();
   file->addAction(tr("Settings..."), this, [this] {
     SettingsDialog dialog(settings_, this);
@@ -444,6 +446,42 @@ void MainWindow::exportResults() {
   } catch (const Error& e) {
     QMessageBox::warning(this, tr("Export results"), QString::fromStdString(e.what()));
   }
+}
+
+Report MainWindow::report() const {
+  Report out;
+  out.device = deviceInfo_;
+  out.runs = results_->runs();
+  if (!out.runs.empty())
+    out.title = QString::fromStdString(out.runs.front().family + "/" + out.runs.front().variant) +
+                (deviceInfo_ ? " on " + QString::fromStdString(deviceInfo_->name) : QString());
+  else
+    out.title = tr("No runs yet");
+  // The sweep plot once a sweep ran, the heatmap once it had two axes.
+  if (!out.runs.empty() && !sweptParam_.isEmpty())
+    out.charts.push_back({tr("Median time and bandwidth against %1").arg(sweptParam_),
+                          plot_->plot()->toPixmap(600, 300, 2.0).toImage()});
+  if (!out.runs.empty() && !secondParam_.isEmpty())
+    out.charts.push_back({tr("%1 against %2").arg(sweptParam_, secondParam_),
+                          heatmap_->plot()->toPixmap(600, 300, 2.0).toImage()});
+  return out;
+}
+
+void MainWindow::exportReport() {
+  if (results_->runs().empty()) {
+    statusBar()->showMessage(tr("No results yet: run or sweep first."), 6000);
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), "report.pdf",
+                                                    tr("PDF (*.pdf);;HTML (*.html)"));
+  if (path.isEmpty()) return;
+  if (writeReport(report(), path))
+    statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
+  else
+    QMessageBox::warning(this, tr("Export report"),
+                         tr("Could not write %1: use a .pdf or .html file in a folder you can "
+                            "write to.")
+                             .arg(path));
 }
 
 }  // namespace kwb

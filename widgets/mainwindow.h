@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/variantinfo.h"
+#include "widgets/report.h"
 #include "widgets/settings.h"
 
 class QLabel;
@@ -51,6 +52,8 @@ class MainWindow : public QMainWindow {
   void setMetrics(const QString& text);
   // Brings a view to the front: "sweep", "heatmap", "results" or "history"; false for others.
   bool showView(const QString& name);
+  // The current results, the charts that have data, and the device, as a report.
+  Report report() const;
 
  signals:
   void catalogShown();
@@ -62,6 +65,7 @@ class MainWindow : public QMainWindow {
   QCustomPlot* currentChart() const;
   void exportChart();
   void exportResults();
+  void exportReport();
   void connectWorker();
   void onVariantSelected();
   void start(bool sweep);
@@ -92,6 +96,7 @@ class MainWindow : public QMainWindow {
   QString secondParam_;
   bool hasDevice_ = false;
   std::string deviceName_;
+  std::optional<DeviceInfo> deviceInfo_;
   struct Pending {
     QString family, variant;
     QStringList axes;

@@ -36,7 +36,13 @@ int main(int argc, char** argv) {
                                 "save the window as an image once the catalog is shown, the sweep "
                                 "is done or the history is plotted, and quit",
                                 "file");
-  parser.addOptions({worker, db, select, sweep, history, view, metrics, screenshot});
+  QCommandLineOption report(
+      "report", "write a report (.pdf or .html) of the sweep once it is done, and quit", "file");
+  QCommandLineOption reportPages("report-pages",
+                                 "with --report: also save the report's pages as PNG images, "
+                                 "file-1.png, file-2.png, ...");
+  parser.addOptions(
+      {worker, db, select, sweep, history, view, metrics, screenshot, report, reportPages});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
@@ -66,6 +72,25 @@ int main(int argc, char** argv) {
       QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, grab);
     else
       QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, grab);
+  }
+  if (parser.isSet(report)) {
+    const QString file = parser.value(report);
+    const bool pages = parser.isSet(reportPages);
+    QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, [&window, file, pages] {
+      // After the last replot, as for a screenshot.
+      QTimer::singleShot(300, &window, [&window, file, pages] {
+        const kwb::Report content = window.report();
+        if (!kwb::writeReport(content, file)) qWarning("could not write %s", qPrintable(file));
+        if (pages) {
+          const QString stem = file.left(file.lastIndexOf('.'));
+          int n = 0;
+          for (const QImage& page : kwb::reportPages(content, 110))
+            if (!page.save(QString("%1-%2.png").arg(stem).arg(++n)))
+              qWarning("could not write the pages of %s", qPrintable(file));
+        }
+        QApplication::quit();
+      });
+    });
   }
   if (parser.isSet(history)) window.showHistory(parser.value(history));
   window.show();
