@@ -105,10 +105,12 @@ void MainWindow::buildUi() {
   plot_ = new SweepPlot(ui_->viewTabs);
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
+  source_ = new SourceView(ui_->viewTabs);
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
+  ui_->viewTabs->addTab(source_, tr("Source"));
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
   ui_->splitter->setStretchFactor(2, 1);  // the views take what the window gains
@@ -234,8 +236,11 @@ void MainWindow::selectWhenReady(const QString& family, const QString& variant,
 }
 
 bool MainWindow::showView(const QString& name) {
-  const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_}, {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_}};
+  const std::pair<const char*, QWidget*> views[] = {{"sweep", plot_},
+                                                    {"heatmap", heatmap_},
+                                                    {"results", resultsPage_},
+                                                    {"history", history_},
+                                                    {"source", source_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -257,12 +262,14 @@ void MainWindow::onVariantSelected() {
   const VariantInfo* variant = kernels_->variant(ui_->kernelTree->currentIndex());
   if (!variant) {
     selected_.reset();
+    source_->setVariant({}, {});
     ui_->teachesLabel->setText(
         ui_->kernelTree->currentIndex().data(KernelTreeModel::TeachesRole).toString());
     ui_->problemEditor->setSpecs({});
     ui_->launchEditor->setSpecs({});
   } else {
     selected_ = *variant;
+    source_->setVariant(variant->family, variant->name);
     ui_->teachesLabel->setText(QString::fromStdString(variant->teaches));
     ui_->problemEditor->setSpecs(withRole(*variant, ParamRole::Problem));
     ui_->launchEditor->setSpecs(withRole(*variant, ParamRole::Launch));

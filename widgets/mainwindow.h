@@ -10,6 +10,7 @@
 #include "core/variantinfo.h"
 #include "widgets/report.h"
 #include "widgets/settings.h"
+#include "widgets/sourceview.h"
 
 class QLabel;
 class QLineEdit;
@@ -50,7 +51,8 @@ class MainWindow : public QMainWindow {
   HistoryPage* historyPage() const { return history_; }
   // The hardware metrics the next run or sweep reads, as typed in the Measurement box.
   void setMetrics(const QString& text);
-  // Brings a view to the front: "sweep", "heatmap", "results" or "history"; false for others.
+  // Brings a view to the front: "sweep", "heatmap", "results", "history" or "source"; false for
+  // others.
   bool showView(const QString& name);
   // The current results, the charts that have data, and the device, as a report.
   Report report() const;
@@ -87,6 +89,7 @@ class MainWindow : public QMainWindow {
   SweepPlot* plot_;
   HeatmapPlot* heatmap_;
   HistoryPage* history_;
+  SourceView* source_;
   Settings settings_;
   QLabel* device_;
 

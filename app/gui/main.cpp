@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   QCommandLineOption history(
       "history", "open the history filtered by this text, its runs plotted over time", "text");
   QCommandLineOption view(
-      "view", "the view the screenshot shows: sweep, heatmap, results or history", "name");
+      "view", "the view the screenshot shows: sweep, heatmap, results, history or source", "name");
   QCommandLineOption metrics("metrics",
                              "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
                              "Nsight Compute names, comma separated",
@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
     // Copies, not references: the connections outlive this block.
     const auto grab = [&window, file, shown] {
       if (!shown.isEmpty() && !window.showView(shown))
-        qWarning("no view '%s'; the views are sweep, heatmap, results, history", qPrintable(shown));
+        qWarning("no view '%s'; the views are sweep, heatmap, results, history, source",
+                 qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {
         if (!window.grab().save(file)) qWarning("could not write %s", qPrintable(file));

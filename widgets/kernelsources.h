@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+
+#include <QString>
+#include <QStringList>
+
+namespace kwb {
+
+// The CUDA sources of a variant, as built into the GUI: resource paths, the kernel itself first.
+// Empty for a variant the GUI does not know (a newer worker's).
+QStringList kernelSourceFiles(const std::string& family, const std::string& variant);
+
+// A source file's text from the built-in copy; empty when there is none.
+QString kernelSource(const QString& path);
+
+}  // namespace kwb
