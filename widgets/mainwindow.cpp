@@ -106,11 +106,15 @@ void MainWindow::buildUi() {
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   source_ = new SourceView(ui_->viewTabs);
+  lesson_ = new LessonPage(ui_->viewTabs);
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
   ui_->viewTabs->addTab(source_, tr("Source"));
+  ui_->viewTabs->addTab(lesson_, tr("Lesson"));
+  connect(lesson_, &LessonPage::runRequested, this,
+          [this](const Lesson& l) { startLesson(QString::fromStdString(l.id), -1); });
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
   ui_->splitter->setStretchFactor(2, 1);  // the views take what the window gains
@@ -200,6 +204,7 @@ void MainWindow::connectWorker() {
           [this](const QString& id, int, const RunResult& run, qint64) {
             if (id != job_) return;
             results_->append(run);
+            if (lessonRunning_) lessonRuns_.push_back(run);
             if (!run.notice.empty())
               statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
             if (!sweptParam_.isEmpty())
@@ -213,6 +218,11 @@ void MainWindow::connectWorker() {
   connect(worker_, &WorkerClient::jobDone, this,
           [this](const QString& id, int completed, bool cancelled) {
             if (id != job_) return;
+            if (lessonRunning_ && !cancelled && !lessonQueue_.empty()) {
+              job_ = worker_->submit(lessonQueue_.front());
+              lessonQueue_.erase(lessonQueue_.begin());
+              return;
+            }
             endJob(cancelled ? tr("Stopped after %n point(s).", nullptr, completed)
                              : tr("Done: %n point(s).", nullptr, completed));
           });
@@ -236,11 +246,9 @@ void MainWindow::selectWhenReady(const QString& family, const QString& variant,
 }
 
 bool MainWindow::showView(const QString& name) {
-  const std::pair<const char*, QWidget*> views[] = {{"sweep", plot_},
-                                                    {"heatmap", heatmap_},
-                                                    {"results", resultsPage_},
-                                                    {"history", history_},
-                                                    {"source", source_}};
+  const std::pair<const char*, QWidget*> views[] = {
+      {"sweep", plot_},      {"heatmap", heatmap_}, {"results", resultsPage_},
+      {"history", history_}, {"source", source_},   {"lesson", lesson_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -374,6 +382,12 @@ void MainWindow::start(bool sweep) {
 
 void MainWindow::endJob(const QString& message) {
   job_.clear();
+  if (lessonRunning_) {
+    lessonRunning_ = false;
+    lessonQueue_.clear();
+    lesson_->setBusy(false);
+    lesson_->showOutcome(lessonRuns_);
+  }
   ui_->progressBar->setRange(0, 1);
   ui_->progressBar->setValue(1);
   ui_->etaLabel->clear();
@@ -453,6 +467,41 @@ void MainWindow::exportResults() {
   } catch (const Error& e) {
     QMessageBox::warning(this, tr("Export results"), QString::fromStdString(e.what()));
   }
+}
+
+bool MainWindow::startLesson(const QString& id, double prediction) {
+  if (!job_.isEmpty() || !findLesson(id.toStdString())) return false;
+  lesson_->selectLesson(id);
+  if (prediction > 0) lesson_->setPrediction(prediction);
+  const Lesson& l = lesson_->current();
+  const auto request = [&](const LessonRun& run) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, value] : run.params) params[name] = value;
+    nlohmann::json r = {{"type", "run"},
+                        {"family", run.family},
+                        {"variant", run.variant},
+                        {"params", params},
+                        {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
+    if (!l.metrics.empty()) r["options"]["metrics"] = l.metrics;
+    return r;
+  };
+  lessonQueue_.clear();
+  if (l.baseline) lessonQueue_.push_back(request(*l.baseline));
+  lessonQueue_.push_back(request(l.run));
+  lessonRuns_.clear();
+  lessonRunning_ = true;
+  sweptParam_.clear();
+  secondParam_.clear();
+  results_->clear();
+  lesson_->setBusy(true);
+  ui_->progressBar->setRange(0, 0);
+  ui_->messageLabel->setText(tr("Running the lesson..."));
+  worker_->setWatchdogSeconds(std::max(120.0, 20 * ui_->budgetSpin->value()));
+  job_ = worker_->submit(lessonQueue_.front());
+  lessonQueue_.erase(lessonQueue_.begin());
+  ui_->viewTabs->setCurrentWidget(lesson_);
+  updateButtons();
+  return true;
 }
 
 Report MainWindow::report() const {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/variantinfo.h"
+#include "widgets/lessonpage.h"
 #include "widgets/report.h"
 #include "widgets/settings.h"
 #include "widgets/sourceview.h"
@@ -56,6 +57,9 @@ class MainWindow : public QMainWindow {
   bool showView(const QString& name);
   // The current results, the charts that have data, and the device, as a report.
   Report report() const;
+  // Runs a lesson's baseline and step with the learner's prediction; false for an unknown id or
+  // while a job runs.
+  bool startLesson(const QString& id, double prediction);
 
  signals:
   void catalogShown();
@@ -90,6 +94,7 @@ class MainWindow : public QMainWindow {
   HeatmapPlot* heatmap_;
   HistoryPage* history_;
   SourceView* source_;
+  LessonPage* lesson_;
   Settings settings_;
   QLabel* device_;
 
@@ -100,6 +105,10 @@ class MainWindow : public QMainWindow {
   bool hasDevice_ = false;
   std::string deviceName_;
   std::optional<DeviceInfo> deviceInfo_;
+  // A lesson under way: the requests still to send and the runs so far.
+  bool lessonRunning_ = false;
+  std::vector<nlohmann::json> lessonQueue_;
+  std::vector<RunResult> lessonRuns_;
   struct Pending {
     QString family, variant;
     QStringList axes;

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   QCommandLineOption history(
       "history", "open the history filtered by this text, its runs plotted over time", "text");
   QCommandLineOption view(
-      "view", "the view the screenshot shows: sweep, heatmap, results, history or source", "name");
+      "view", "the view the screenshot shows: sweep, heatmap, results, history, source or lesson",
+      "name");
   QCommandLineOption metrics("metrics",
                              "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
                              "Nsight Compute names, comma separated",
@@ -41,8 +42,13 @@ int main(int argc, char** argv) {
   QCommandLineOption reportPages("report-pages",
                                  "with --report: also save the report's pages as PNG images, "
                                  "file-1.png, file-2.png, ...");
-  parser.addOptions(
-      {worker, db, select, sweep, history, view, metrics, screenshot, report, reportPages});
+  QCommandLineOption lesson("lesson", "run this lesson once the catalog is shown", "id");
+  QCommandLineOption predict("predict",
+                             "the prediction for --lesson: a speed-up, or microseconds where the "
+                             "lesson has no baseline",
+                             "value", "1");
+  parser.addOptions({worker, db, select, sweep, history, view, metrics, screenshot, report,
+                     reportPages, lesson, predict});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
@@ -59,7 +65,7 @@ int main(int argc, char** argv) {
     // Copies, not references: the connections outlive this block.
     const auto grab = [&window, file, shown] {
       if (!shown.isEmpty() && !window.showView(shown))
-        qWarning("no view '%s'; the views are sweep, heatmap, results, history, source",
+        qWarning("no view '%s'; the views are sweep, heatmap, results, history, source, lesson",
                  qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {
@@ -69,7 +75,7 @@ int main(int argc, char** argv) {
     };
     if (parser.isSet(history))
       QObject::connect(window.historyPage(), &kwb::HistoryPage::plotted, &window, grab);
-    else if (parser.isSet(sweep))
+    else if (parser.isSet(sweep) || parser.isSet(lesson))
       QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, grab);
     else
       QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, grab);
@@ -91,6 +97,13 @@ int main(int argc, char** argv) {
         }
         QApplication::quit();
       });
+    });
+  }
+  if (parser.isSet(lesson)) {
+    const QString id = parser.value(lesson);
+    const double prediction = parser.value(predict).toDouble();
+    QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, [&window, id, prediction] {
+      if (!window.startLesson(id, prediction)) qWarning("no lesson '%s'", qPrintable(id));
     });
   }
   if (parser.isSet(history)) window.showHistory(parser.value(history));

@@ -1,0 +1,159 @@
+#include "widgets/lessonpage.h"
+
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "core/format.h"
+
+namespace kwb {
+namespace {
+
+QString metricText(const RunResult& run, const std::string& name) {
+  const Metric* m = run.metric(name);
+  return m ? QString::fromStdString(formatMetricValue(m->value, m->unit)) : QObject::tr("not read");
+}
+
+QString commandOf(const LessonRun& run) {
+  QString text = QString::fromStdString("kwb run " + run.family + " " + run.variant);
+  for (const auto& [name, value] : run.params)
+    text += QString::fromStdString(" " + name + "=" + value);
+  return text;
+}
+
+}  // namespace
+
+QString lessonVerdict(const Lesson& lesson, double predicted, const RunResult* baseline,
+                      const RunResult& step) {
+  QString text;
+  const QString explains = QString::fromStdString(lesson.explains).toHtmlEscaped();
+  if (baseline) {
+    const double measured = baseline->stats.median / step.stats.median;
+    text = QObject::tr(
+               "Baseline %1: %2. This step: %3.<br><b>Measured speed-up %4x</b>, you "
+               "predicted %5x (off by %6x).<br>Why, %7: %8 &rarr; %9.")
+               .arg(QString::fromStdString(baseline->variant),
+                    QString::fromStdString(formatSeconds(baseline->stats.median)),
+                    QString::fromStdString(formatSeconds(step.stats.median)))
+               .arg(measured, 0, 'g', 3)
+               .arg(predicted, 0, 'g', 3)
+               .arg(measured / predicted, 0, 'g', 3)
+               .arg(explains, metricText(*baseline, lesson.explains),
+                    metricText(step, lesson.explains));
+  } else {
+    const double measured = step.stats.median * 1e6;
+    text = QObject::tr("<b>Measured %1</b>, you predicted %2 us (off by %3x).<br>Why, %4: %5.")
+               .arg(QString::fromStdString(formatSeconds(step.stats.median)))
+               .arg(predicted, 0, 'g', 3)
+               .arg(measured / predicted, 0, 'g', 3)
+               .arg(explains, metricText(step, lesson.explains));
+  }
+  return text;
+}
+
+LessonPage::LessonPage(QWidget* parent)
+    : QWidget(parent),
+      lessons_(new QComboBox(this)),
+      title_(new QLabel(this)),
+      explanation_(new QLabel(this)),
+      question_(new QLabel(this)),
+      prediction_(new QDoubleSpinBox(this)),
+      unit_(new QLabel(this)),
+      run_(new QPushButton(tr("Run baseline and step"), this)),
+      commands_(new QLabel(this)),
+      verdict_(new QLabel(this)) {
+  for (const auto& lesson : lessons())
+    lessons_->addItem(QString::fromStdString(lesson.track + " " + std::to_string(lesson.step) +
+                                             ": " + lesson.title),
+                      QString::fromStdString(lesson.id));
+  for (QLabel* label : {explanation_, question_, commands_, verdict_}) label->setWordWrap(true);
+  QFont bigger = title_->font();
+  bigger.setPointSizeF(bigger.pointSizeF() * 1.3);
+  bigger.setBold(true);
+  title_->setFont(bigger);
+  commands_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  prediction_->setDecimals(2);
+  prediction_->setRange(0.01, 1e7);
+  prediction_->setValue(1.0);
+  auto* predict = new QHBoxLayout;
+  predict->addWidget(new QLabel(tr("Your prediction"), this));
+  predict->addWidget(prediction_);
+  predict->addWidget(unit_);
+  predict->addWidget(run_);
+  predict->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(lessons_);
+  layout->addWidget(title_);
+  layout->addWidget(explanation_);
+  layout->addWidget(question_);
+  layout->addLayout(predict);
+  layout->addWidget(commands_);
+  layout->addWidget(verdict_);
+  layout->addStretch(1);
+  connect(lessons_, &QComboBox::currentIndexChanged, this, &LessonPage::showLesson);
+  connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(current()); });
+  showLesson(0);
+}
+
+const Lesson& LessonPage::current() const {
+  return *findLesson(lessons_->currentData().toString().toStdString());
+}
+
+void LessonPage::selectLesson(const QString& id) {
+  const int index = lessons_->findData(id);
+  if (index >= 0) lessons_->setCurrentIndex(index);
+}
+
+void LessonPage::setPrediction(double value) {
+  prediction_->setValue(value);
+}
+
+void LessonPage::setBusy(bool busy) {
+  run_->setEnabled(!busy);
+  if (busy) verdict_->setText(tr("Running..."));
+}
+
+void LessonPage::showLesson(int index) {
+  if (index < 0) return;
+  const Lesson& l = current();
+  title_->setText(QString::fromStdString(l.title));
+  explanation_->setText(QString::fromStdString(l.explanation));
+  question_->setText("<b>" + tr("Before running:") + "</b> " +
+                     QString::fromStdString(l.question).toHtmlEscaped());
+  unit_->setText(l.baseline ? tr("x faster") : tr("us"));
+  QString commands;
+  if (l.baseline) commands = tr("Baseline: %1<br>").arg(commandOf(*l.baseline));
+  commands += tr("This step: %1<br>The metric that shows why: %2")
+                  .arg(commandOf(l.run), QString::fromStdString(l.explains));
+  commands_->setText(commands);
+  verdict_->clear();
+}
+
+void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
+  const Lesson& l = current();
+  const std::size_t expected = l.baseline ? 2 : 1;
+  for (const auto& run : runs)
+    if (run.status != RunStatus::Ok) {
+      verdict_->setText(tr("%1/%2 did not finish: %3")
+                            .arg(QString::fromStdString(run.family),
+                                 QString::fromStdString(run.variant),
+                                 QString::fromStdString(run.error)));
+      return;
+    }
+  if (runs.size() != expected) {
+    verdict_->setText(tr("The lesson stopped before both runs finished."));
+    return;
+  }
+  verdict_->setText(
+      lessonVerdict(l, prediction_->value(), l.baseline ? &runs.front() : nullptr, runs.back()));
+}
+
+QString LessonPage::verdictText() const {
+  return verdict_->text();
+}
+
+}  // namespace kwb

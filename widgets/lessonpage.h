@@ -1,0 +1,57 @@
+#pragma once
+
+#include <vector>
+
+#include <QWidget>
+
+#include "core/lesson.h"
+#include "core/runresult.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+
+namespace kwb {
+
+// The measured outcome of a lesson against the learner's prediction: the speed-up over the
+// baseline (or the step's time where the lesson has none), how far off the prediction was, and
+// the explaining metric before and after. Rich text.
+QString lessonVerdict(const Lesson& lesson, double predicted, const RunResult* baseline,
+                      const RunResult& step);
+
+// A workshop step: pick a lesson, read what it teaches, predict, run the baseline and the step,
+// see the measured outcome next to the prediction.
+class LessonPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit LessonPage(QWidget* parent = nullptr);
+
+  const Lesson& current() const;
+  void selectLesson(const QString& id);
+  void setPrediction(double value);
+  // While a lesson runs, its button waits.
+  void setBusy(bool busy);
+  // The runs of the current lesson, the baseline first where it has one.
+  void showOutcome(const std::vector<RunResult>& runs);
+  QString verdictText() const;
+
+ signals:
+  void runRequested(const kwb::Lesson& lesson);
+
+ private:
+  void showLesson(int index);
+
+  QComboBox* lessons_;
+  QLabel* title_;
+  QLabel* explanation_;
+  QLabel* question_;
+  QDoubleSpinBox* prediction_;
+  QLabel* unit_;
+  QPushButton* run_;
+  QLabel* commands_;
+  QLabel* verdict_;
+};
+
+}  // namespace kwb
