@@ -38,47 +38,65 @@ void ComparePlot::setMetric(ChartMetric metric) {
 }
 
 int ComparePlot::barCount() const {
-  auto* bars = plot_->plottableCount() > 0 ? qobject_cast<QCPBars*>(plot_->plottable(0)) : nullptr;
-  return bars ? bars->dataCount() : 0;
+  int count = 0;
+  for (int i = 0; i < plot_->plottableCount(); ++i)
+    if (auto* bars = qobject_cast<QCPBars*>(plot_->plottable(i))) count += bars->dataCount();
+  return count;
 }
 
 void ComparePlot::redraw() {
   plot_->clearPlottables();
   const bool runtime = metric_ == ChartMetric::Runtime;
   plot_->yAxis->setLabel(axisLabel(metric_));
-  auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-  bars->setName(runtime ? tr("median runtime") : tr("bandwidth"));
-  bars->setBrush(seriesColour(0).lighter(130));
-  bars->setPen(QPen(seriesColour(0)));
-  bars->setWidth(0.6);
+  // Runs from several devices (a workshop's merged histories): one colour and legend entry a
+  // device, its name on each bar, and no single ceiling line.
+  QStringList devices;
+  for (const HistoryRow* r : rows_.rows)
+    if (r->median > 0 && !devices.contains(r->device)) devices << r->device;
+  const bool byDevice = devices.size() > 1;
+  std::vector<QCPBars*> bars;
+  std::vector<QVector<double>> x(static_cast<std::size_t>(std::max<qsizetype>(devices.size(), 1)));
+  auto y = x, low = x, high = x;
+  for (qsizetype d = 0; d < std::max<qsizetype>(devices.size(), 1); ++d) {
+    auto* b = new QCPBars(plot_->xAxis, plot_->yAxis);
+    b->setName(byDevice ? devices[d] : runtime ? tr("median runtime") : tr("bandwidth"));
+    b->setBrush(seriesColour(static_cast<int>(d)).lighter(130));
+    b->setPen(QPen(seriesColour(static_cast<int>(d))));
+    b->setWidth(0.6);
+    bars.push_back(b);
+  }
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-  QVector<double> x, y, low, high;
   double ceiling = 0;
+  int position = 0;
   for (const HistoryRow* r : rows_.rows) {
     const HistoryRow& row = *r;
     if (row.median <= 0) continue;
-    const double position = static_cast<double>(x.size() + 1);
-    x << position;
+    const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
+    x[d] << ++position;
     if (runtime) {
-      y << row.median * 1e6;
-      low << (row.median - row.min) * 1e6;
-      high << (row.max - row.median) * 1e6;
+      y[d] << row.median * 1e6;
+      low[d] << (row.median - row.min) * 1e6;
+      high[d] << (row.max - row.median) * 1e6;
     } else {
-      y << row.bandwidth * 1e-9;
+      y[d] << row.bandwidth * 1e-9;
       if (row.ceilingFraction > 0) ceiling = std::max(ceiling, row.bandwidth / row.ceilingFraction);
     }
-    ticker->addTick(position, row.kernel + "\n" + row.dtype + " " + row.launch);
+    ticker->addTick(position, row.kernel + (byDevice ? "\n" + row.device : QString()) + "\n" +
+                                  row.dtype + " " + row.launch);
   }
-  bars->setData(x, y, true);
-  if (runtime) {
+  for (std::size_t d = 0; d < bars.size(); ++d) {
+    bars[d]->setData(x[d], y[d], true);
+    if (!runtime) continue;
     auto* spread = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-    spread->setDataPlottable(bars);
-    spread->setData(low, high);
+    spread->setDataPlottable(bars[d]);
+    spread->setData(low[d], high[d]);
     spread->removeFromLegend();
   }
+  if (byDevice) ceiling = 0;
+  plot_->legend->setVisible(byDevice);
   plot_->xAxis->setTicker(ticker);
-  plot_->xAxis->setTickLabelRotation(x.size() > 6 ? 30 : 0);
-  plot_->xAxis->setRange(0.3, static_cast<double>(x.size()) + 0.7);
+  plot_->xAxis->setTickLabelRotation(position > 6 ? 30 : 0);
+  plot_->xAxis->setRange(0.3, position + 0.7);
   plot_->yAxis->rescale();
   double top = plot_->yAxis->range().upper;
   ceiling_->setVisible(ceiling > 0);

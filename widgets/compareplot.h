@@ -15,6 +15,7 @@ namespace kwb {
 
 // Runs side by side as bars (bandwidth, or median runtime with its min-max spread), each labelled
 // with its kernel and launch configuration: which variant or configuration wins, and by how much.
+// Runs of several devices get a colour each and the device's name: a workshop compares GPUs.
 class ComparePlot : public QWidget {
   Q_OBJECT
 
@@ -23,7 +24,7 @@ class ComparePlot : public QWidget {
   void setRows(HistorySelection rows);
   void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
-  int barCount() const;
+  int barCount() const;  // over every device's bars
 
  private:
   void redraw();

@@ -126,6 +126,24 @@ class PlotsTest : public QObject {
     ComparePlot plot;
     plot.setRows(selection);
     QCOMPARE(plot.barCount(), 2);
+    QVERIFY(!plot.plot()->legend->visible());
+  }
+
+  // After `kwb db merge`, the same kernel on two attendees' GPUs: a colour and a legend entry each.
+  void comparePlotColoursRunsByDevice() {
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    for (int i = 0; i < 3; ++i) {
+      rows->push_back(historyRow(i, 0, 1000, 1e-5 * (i + 1)));
+      rows->back().device = i == 1 ? "NVIDIA L4" : "NVIDIA H100 80GB HBM3";
+    }
+    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2]}};
+    ComparePlot plot;
+    plot.setRows(selection);
+    QCOMPARE(plot.barCount(), 3);
+    QVERIFY(plot.plot()->legend->visible());
+    QCOMPARE(plot.plot()->plottable(0)->name(), QString("NVIDIA H100 80GB HBM3"));
+    QCOMPARE(plot.plot()->plottable(1)->name(), QString("NVIDIA L4"));
+    QCOMPARE(qobject_cast<QCPBars*>(plot.plot()->plottable(0))->dataCount(), 2);
   }
 
   void exportsWriteNonEmptyFiles() {
