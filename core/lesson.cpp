@@ -46,6 +46,12 @@ int trackOrder(const std::string& track) {
 
 }  // namespace
 
+std::string commandLine(const LessonRun& run) {
+  std::string text = "kwb run " + run.family + " " + run.variant;
+  for (const auto& [name, value] : run.params) text += " " + name + "=" + value;
+  return text;
+}
+
 Lesson parseLesson(std::string_view source) {
   const json in = json::parse(source, nullptr, false);
   if (in.is_discarded()) throw Error(ErrorKind::Usage, "a lesson is not valid JSON");

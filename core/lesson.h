@@ -32,6 +32,9 @@ struct Lesson {
   std::string explains;  // the metric that shows why: a counter, or a host. or activity. value
 };
 
+// "kwb run FAMILY VARIANT name=value ...": how the run is typed at the command line.
+std::string commandLine(const LessonRun& run);
+
 // Throws Error(Usage) naming the field that is missing or of the wrong type.
 Lesson parseLesson(std::string_view json);
 

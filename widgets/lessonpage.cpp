@@ -1,6 +1,5 @@
 #include "widgets/lessonpage.h"
 
-
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -16,13 +15,6 @@ namespace {
 QString metricText(const RunResult& run, const std::string& name) {
   const Metric* m = run.metric(name);
   return m ? QString::fromStdString(formatMetricValue(m->value, m->unit)) : QObject::tr("not read");
-}
-
-QString commandOf(const LessonRun& run) {
-  QString text = QString::fromStdString("kwb run " + run.family + " " + run.variant);
-  for (const auto& [name, value] : run.params)
-    text += QString::fromStdString(" " + name + "=" + value);
-  return text;
 }
 
 }  // namespace
@@ -126,9 +118,11 @@ void LessonPage::showLesson(int index) {
                      QString::fromStdString(l.question).toHtmlEscaped());
   unit_->setText(l.baseline ? tr("x faster") : tr("us"));
   QString commands;
-  if (l.baseline) commands = tr("Baseline: %1<br>").arg(commandOf(*l.baseline));
-  commands += tr("This step: %1<br>The metric that shows why: %2")
-                  .arg(commandOf(l.run), QString::fromStdString(l.explains));
+  if (l.baseline)
+    commands = tr("Baseline: %1<br>").arg(QString::fromStdString(commandLine(*l.baseline)));
+  commands +=
+      tr("This step: %1<br>The metric that shows why: %2")
+          .arg(QString::fromStdString(commandLine(l.run)), QString::fromStdString(l.explains));
   commands_->setText(commands);
   verdict_->clear();
 }

@@ -157,7 +157,6 @@ void MainWindow::connectWorker() {
     hasDevice_ = ordinal < devices.size();
     if (hasDevice_) {
       const DeviceInfo& d = devices[ordinal];
-      deviceName_ = d.name;
       deviceInfo_ = d;
       device_->setText(QString("%1 (sm_%2, %3 SMs, peak %4)")
                            .arg(QString::fromStdString(d.name))
@@ -335,23 +334,32 @@ void MainWindow::updateButtons() {
   ui_->stopButton->setEnabled(!idle);
 }
 
+nlohmann::json MainWindow::jobRequest(const char* type, const std::string& family,
+                                      const std::string& variant, nlohmann::json params,
+                                      const std::string& metrics) const {
+  nlohmann::json request = {{"type", type},
+                            {"family", family},
+                            {"variant", variant},
+                            {"params", std::move(params)},
+                            {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
+  if (!metrics.empty()) request["options"]["metrics"] = metrics;
+  return request;
+}
+
 void MainWindow::start(bool sweep) {
   if (!selected_) return;
-  nlohmann::json request = {{"type", sweep ? "sweep" : "run"},
-                            {"family", selected_->family},
-                            {"variant", selected_->name},
-                            {"params", currentParams()},
-                            {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
-  const QString metrics = ui_->metricsCombo->currentText().trimmed();
-  if (metrics != tr("none") && !metrics.isEmpty()) {
+  std::string metrics = ui_->metricsCombo->currentText().trimmed().toStdString();
+  if (metrics == tr("none").toStdString()) metrics.clear();
+  if (!metrics.empty()) {
     try {
-      planMetrics(metrics.toStdString());  // the worker checks names against the chip
+      planMetrics(metrics);  // the worker checks names against the chip
     } catch (const Error& e) {
       ui_->messageLabel->setText(QString::fromStdString(e.what()));
       return;
     }
-    request["options"]["metrics"] = metrics.toStdString();
   }
+  nlohmann::json request = jobRequest(sweep ? "sweep" : "run", selected_->family, selected_->name,
+                                      currentParams(), metrics);
   sweptParam_.clear();
   secondParam_.clear();
   if (sweep) {
@@ -448,16 +456,22 @@ void MainWindow::exportChart() {
                              .arg(dialog.path()));
 }
 
-void MainWindow::exportResults() {
+QString MainWindow::exportPath(const QString& title, const QString& suggested,
+                               const QString& filter) {
   if (results_->runs().empty()) {
     statusBar()->showMessage(tr("No results yet: run or sweep first."), 6000);
-    return;
+    return {};
   }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), "results.csv",
-                                                    tr("CSV (*.csv);;JSON (*.json)"));
+  return QFileDialog::getSaveFileName(this, title, suggested, filter);
+}
+
+void MainWindow::exportResults() {
+  const QString path =
+      exportPath(tr("Export results"), "results.csv", tr("CSV (*.csv);;JSON (*.json)"));
   if (path.isEmpty()) return;
+  const std::string deviceName = deviceInfo_ ? deviceInfo_->name : std::string();
   std::vector<RunRecord> records;
-  for (const auto& run : results_->runs()) records.push_back({0, {}, deviceName_, run, {}});
+  for (const auto& run : results_->runs()) records.push_back({0, {}, deviceName, run, {}});
   try {
     kwb::exportRuns(
         path.toStdString(), records,
@@ -477,13 +491,7 @@ bool MainWindow::startLesson(const QString& id, double prediction) {
   const auto request = [&](const LessonRun& run) {
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [name, value] : run.params) params[name] = value;
-    nlohmann::json r = {{"type", "run"},
-                        {"family", run.family},
-                        {"variant", run.variant},
-                        {"params", params},
-                        {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
-    if (!l.metrics.empty()) r["options"]["metrics"] = l.metrics;
-    return r;
+    return jobRequest("run", run.family, run.variant, std::move(params), l.metrics);
   };
   lessonQueue_.clear();
   if (l.baseline) lessonQueue_.push_back(request(*l.baseline));
@@ -524,12 +532,8 @@ Report MainWindow::report() const {
 }
 
 void MainWindow::exportReport() {
-  if (results_->runs().empty()) {
-    statusBar()->showMessage(tr("No results yet: run or sweep first."), 6000);
-    return;
-  }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), "report.pdf",
-                                                    tr("PDF (*.pdf);;HTML (*.html)"));
+  const QString path =
+      exportPath(tr("Export report"), "report.pdf", tr("PDF (*.pdf);;HTML (*.html)"));
   if (path.isEmpty()) return;
   if (writeReport(report(), path))
     statusBar()->showMessage(tr("Saved %1").arg(path), 6000);

@@ -72,6 +72,11 @@ class MainWindow : public QMainWindow {
   void exportChart();
   void exportResults();
   void exportReport();
+  // A file to export the results to, asked for; empty when there are none yet or no file chosen.
+  QString exportPath(const QString& title, const QString& suggested, const QString& filter);
+  // A worker request to run or sweep one variant.
+  nlohmann::json jobRequest(const char* type, const std::string& family, const std::string& variant,
+                            nlohmann::json params, const std::string& metrics) const;
   void connectWorker();
   void onVariantSelected();
   void start(bool sweep);
@@ -103,7 +108,6 @@ class MainWindow : public QMainWindow {
   QString sweptParam_;
   QString secondParam_;
   bool hasDevice_ = false;
-  std::string deviceName_;
   std::optional<DeviceInfo> deviceInfo_;
   // A lesson under way: the requests still to send and the runs so far.
   bool lessonRunning_ = false;

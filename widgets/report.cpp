@@ -185,6 +185,15 @@ void layOut(QTextDocument& document, const Report& r, QPaintDevice& device) {
   document.setDocumentMargin(15 * dotsPerMm);
 }
 
+// Page `p` of the laid-out document, drawn at the painter's origin.
+void drawPage(QPainter& painter, QTextDocument& document, int p) {
+  const QSizeF page = document.pageSize();
+  painter.save();
+  painter.translate(0, -p * page.height());
+  document.drawContents(&painter, QRectF(0, p * page.height(), page.width(), page.height()));
+  painter.restore();
+}
+
 }  // namespace
 
 QString reportHtml(const Report& report) {
@@ -208,13 +217,9 @@ bool writeReport(const Report& report, const QString& path) {
     layOut(document, report, writer);
     QPainter painter;
     if (!painter.begin(&writer)) return false;
-    const QSizeF page = document.pageSize();
     for (int p = 0; p < document.pageCount(); ++p) {
       if (p > 0) writer.newPage();
-      painter.save();
-      painter.translate(0, -p * page.height());
-      document.drawContents(&painter, QRectF(0, p * page.height(), page.width(), page.height()));
-      painter.restore();
+      drawPage(painter, document, p);
     }
     return painter.end();
   }
@@ -234,13 +239,11 @@ std::vector<QImage> reportPages(const Report& report, int dotsPerInch) {
   QTextDocument document;
   layOut(document, report, probe);
   std::vector<QImage> pages;
-  const QSizeF page = document.pageSize();
   for (int p = 0; p < document.pageCount(); ++p) {
     QImage image = probe.copy();
     image.fill(Qt::white);
     QPainter painter(&image);
-    painter.translate(0, -p * page.height());
-    document.drawContents(&painter, QRectF(0, p * page.height(), page.width(), page.height()));
+    drawPage(painter, document, p);
     painter.end();
     pages.push_back(std::move(image));
   }

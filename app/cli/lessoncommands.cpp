@@ -1,6 +1,5 @@
 // `kwb lesson`: the workshop lessons, listed, shown with the commands that run them, or run
 // against the learner's prediction.
-#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -22,10 +21,7 @@ namespace kwb {
 namespace {
 
 std::string command(const LessonRun& run, const std::string& metrics) {
-  std::string text = "kwb run " + run.family + " " + run.variant;
-  for (const auto& [name, value] : run.params) text += " " + name + "=" + value;
-  if (!metrics.empty()) text += " --metrics " + metrics;
-  return text;
+  return commandLine(run) + (metrics.empty() ? "" : " --metrics " + metrics);
 }
 
 nlohmann::json toJson(const LessonRun& run) {
@@ -54,12 +50,7 @@ std::string number(double value) {
 
 std::string metricText(const RunResult& r, const std::string& name) {
   const Metric* m = r.metric(name);
-  if (!m) return "not read";
-  if (m->unit == "s") return formatSeconds(m->value);
-  // Counts (bank conflicts, launches) read best whole.
-  const bool whole = m->value == std::floor(m->value) && std::fabs(m->value) < 1e15;
-  return (whole ? std::to_string(static_cast<std::int64_t>(m->value)) : number(m->value)) +
-         (m->unit.empty() ? "" : " " + m->unit);
+  return m ? formatMetricValue(m->value, m->unit) : "not read";
 }
 
 // Runs the baseline and the step, stores both tagged with the lesson, and holds the measured

@@ -48,15 +48,20 @@ const float* enqueueChain(const float* preds, const float* targets, std::int64_t
     bin(BinaryOp::Sub, col(boxes, 3), col(boxes, 1), h, 1, 1);
     bin(BinaryOp::Mul, of(w, 1), of(h, 1), areas[side], 1, 1);
   }
-  // lt = max(p[:, :2], t[:, :2]); rb = min(p[:, 2:], t[:, 2:]); wh = (rb - lt).clamp(min=0)
-  float* lt = slots.pair();
-  float* rb = slots.pair();
-  float* wh = slots.pair();
-  float* whClamped = slots.pair();
-  bin(BinaryOp::Max, col(preds, 0), col(targets, 0), lt, 2, 2);
-  bin(BinaryOp::Min, col(preds, 2), col(targets, 2), rb, 2, 2);
-  bin(BinaryOp::Sub, of(rb, 2), of(lt, 2), wh, 2, 2);
-  launchClampMin(wh, whClamped, 0.0f, 2 * n, block, stream);
+  // A box's sides (w, h) from corners chosen by `first` over (x1, y1) and `last` over (x2, y2):
+  // (min(p[:, 2:], t[:, 2:]) - max(p[:, :2], t[:, :2])).clamp(min=0) for the intersection.
+  const auto sides = [&](BinaryOp first, BinaryOp last) {
+    float* low = slots.pair();
+    float* high = slots.pair();
+    float* span = slots.pair();
+    float* clamped = slots.pair();
+    bin(first, col(preds, 0), col(targets, 0), low, 2, 2);
+    bin(last, col(preds, 2), col(targets, 2), high, 2, 2);
+    bin(BinaryOp::Sub, of(high, 2), of(low, 2), span, 2, 2);
+    launchClampMin(span, clamped, 0.0f, 2 * n, block, stream);
+    return clamped;
+  };
+  const float* whClamped = sides(BinaryOp::Max, BinaryOp::Min);
   // inter, union = area1 + area2 - inter, iou = inter / union.clamp(eps)
   float* inter = slots.column();
   float* areaSum = slots.column();
@@ -68,15 +73,8 @@ const float* enqueueChain(const float* preds, const float* targets, std::int64_t
   bin(BinaryOp::Sub, of(areaSum, 1), of(inter, 1), uni, 1, 1);
   launchClampMin(uni, uniClamped, epsilon, n, block, stream);
   bin(BinaryOp::Div, of(inter, 1), of(uniClamped, 1), iou, 1, 1);
-  // the enclosing box: lti = min(...), rbi = max(...), whi = (rbi - lti).clamp(min=0)
-  float* lti = slots.pair();
-  float* rbi = slots.pair();
-  float* whi = slots.pair();
-  float* whiClamped = slots.pair();
-  bin(BinaryOp::Min, col(preds, 0), col(targets, 0), lti, 2, 2);
-  bin(BinaryOp::Max, col(preds, 2), col(targets, 2), rbi, 2, 2);
-  bin(BinaryOp::Sub, of(rbi, 2), of(lti, 2), whi, 2, 2);
-  launchClampMin(whi, whiClamped, 0.0f, 2 * n, block, stream);
+  // the enclosing box: lti = min(...), rbi = max(...)
+  const float* whiClamped = sides(BinaryOp::Min, BinaryOp::Max);
   // areai = (whi[0] * whi[1]).clamp(eps); giou = iou - (areai - union) / areai
   float* areaI = slots.column();
   float* areaIClamped = slots.column();

@@ -119,18 +119,19 @@ class GiouVariant final : public Variant {
     ParamSet derived;
     derived.set("valid_boxes", std::to_string(config.problem.validTotal()));
     if (!unfused(kind_)) {
-      config.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
-      giou::FusedLaunch l;
+      giou::FusedLaunch& l = config.fused;
       l.kind = kind_ == GiouKind::Fused              ? giou::FusedKind::Plain
                : kind_ == GiouKind::FusedConditional ? giou::FusedKind::Conditional
                                                      : giou::FusedKind::ForwardBackward;
       l.predType = config.problem.predType;
       l.targetType = config.problem.targetType;
       l.validity = config.problem.validity;
+      l.form = config.problem.form;
+      l.epsilon = static_cast<float>(config.problem.epsilon);
       l.batch = config.problem.batch;
       l.boxes = static_cast<int>(config.problem.boxes);
       l.block = config.block;
-      l.boxesPerThread = config.boxesPerThread;
+      l.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
       if (const int most = giou::fusedMaxBlock(l); config.block > most)
         throw paramError("block_size", p.get("block_size") +
                                            " threads: this kernel's registers "
@@ -140,8 +141,8 @@ class GiouVariant final : public Variant {
       std::int64_t grid = std::min(l.chunks(), kMaxFusedGrid);
       if (kind_ == GiouKind::FusedForwardBackward)
         grid = std::min<std::int64_t>(grid, giou::cooperativeGridLimit(l, device.smCount));
-      config.fusedGrid = static_cast<int>(std::max<std::int64_t>(grid, 1));
-      const ParamSet described = describeGrid(config.fusedGrid, config.block, device);
+      l.grid = static_cast<int>(std::max<std::int64_t>(grid, 1));
+      const ParamSet described = describeGrid(l.grid, config.block, device);
       for (const auto& [name, value] : described.values()) derived.set(name, value);
     }
     return std::make_unique<giou::GiouWorkload>(std::move(config), std::move(derived));

@@ -49,6 +49,38 @@ __device__ __forceinline__ bool isValid(const T* targets, const std::int32_t* co
   return loadY2(targets, box) > 0.0f;
 }
 
+// One thread's kBatch boxes of a chunk, every load issued before the first result is needed.
+// With CheckValidity, a box counts as valid only when its target is; only valid boxes are read.
+struct Batch {
+  std::int64_t box[kBatch];
+  bool inRange[kBatch];
+  bool valid[kBatch];
+  Box<float> pred[kBatch];
+  Box<float> target[kBatch];
+};
+
+template <bool CheckValidity, bool Counts, typename P, typename T>
+__device__ __forceinline__ Batch loadBatch(const P* preds, const T* targets,
+                                           const std::int32_t* counts, const Shape& shape,
+                                           std::int64_t chunk, int u0) {
+  Batch b;
+#pragma unroll
+  for (int u = 0; u < kBatch; ++u) {
+    b.box[u] = (chunk * shape.perThread + u0 + u) * blockDim.x + threadIdx.x;
+    b.inRange[u] = u0 + u < shape.perThread && b.box[u] < shape.total;
+    b.valid[u] = b.inRange[u];
+    if constexpr (CheckValidity)
+      b.valid[u] = b.valid[u] && isValid<Counts>(targets, counts, shape.boxes, b.box[u]);
+  }
+#pragma unroll
+  for (int u = 0; u < kBatch; ++u) {
+    if (!b.valid[u]) continue;
+    b.target[u] = loadBox(targets, b.box[u]);
+    b.pred[u] = loadBox(preds, b.box[u]);
+  }
+  return b;
+}
+
 __device__ __forceinline__ float lossOf(LossForm form, float sum, unsigned count) {
   const float divisor = count > 0 ? static_cast<float>(count) : 1.0f;
   return (form == LossForm::SumGiou ? sum : static_cast<float>(count) - sum) / divisor;
@@ -78,34 +110,18 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
   unsigned count = 0;
   for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
     for (int u0 = 0; u0 < shape.perThread; u0 += kBatch) {
-      // Every load of a batch is issued before the first result is needed.
-      std::int64_t box[kBatch];
-      bool valid[kBatch];
-      Box<float> p[kBatch], t[kBatch];
+      const Batch b = loadBatch<Conditional, Counts>(preds, targets, counts, shape, c, u0);
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
-        box[u] = (c * shape.perThread + u0 + u) * blockDim.x + threadIdx.x;
-        valid[u] = u0 + u < shape.perThread && box[u] < shape.total;
-        if constexpr (Conditional)
-          valid[u] = valid[u] && isValid<Counts>(targets, counts, shape.boxes, box[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        if (!valid[u]) continue;
-        t[u] = loadBox(targets, box[u]);
-        p[u] = loadBox(preds, box[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        if (!valid[u]) continue;
+        if (!b.valid[u]) continue;
         if constexpr (!Conditional) {
           // The write-up's kernel: every box computed, then multiplied by its validity.
-          const bool counted =
-              Counts ? box[u] % shape.boxes < counts[box[u] / shape.boxes] : t[u].y2 > 0.0f;
-          sum += giouOf(p[u], t[u], epsilon) * static_cast<float>(counted);
+          const bool counted = Counts ? b.box[u] % shape.boxes < counts[b.box[u] / shape.boxes]
+                                      : b.target[u].y2 > 0.0f;
+          sum += giouOf(b.pred[u], b.target[u], epsilon) * static_cast<float>(counted);
           count += counted;
         } else {
-          sum += giouOf(p[u], t[u], epsilon);
+          sum += giouOf(b.pred[u], b.target[u], epsilon);
           ++count;
         }
       }
@@ -157,30 +173,16 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   float sum = 0;
   for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
     for (int u0 = 0; u0 < shape.perThread; u0 += kBatch) {
-      std::int64_t box[kBatch];
-      bool inRange[kBatch], valid[kBatch];
-      Box<float> p[kBatch], t[kBatch];
+      const Batch b = loadBatch<true, Counts>(preds, targets, counts, shape, c, u0);
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
-        box[u] = (c * shape.perThread + u0 + u) * blockDim.x + threadIdx.x;
-        inRange[u] = u0 + u < shape.perThread && box[u] < shape.total;
-        valid[u] = inRange[u] && isValid<Counts>(targets, counts, shape.boxes, box[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        if (!valid[u]) continue;
-        t[u] = loadBox(targets, box[u]);
-        p[u] = loadBox(preds, box[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        if (!inRange[u]) continue;
+        if (!b.inRange[u]) continue;
         Box<float> g{0, 0, 0, 0};
-        if (valid[u]) {
-          sum += giouWithGradient(p[u], t[u], epsilon, g);
+        if (b.valid[u]) {
+          sum += giouWithGradient(b.pred[u], b.target[u], epsilon, g);
           g = {g.x1 * slope, g.y1 * slope, g.x2 * slope, g.y2 * slope};
         }
-        storeBox(grad, box[u], g);
+        storeBox(grad, b.box[u], g);
       }
     }
   }

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/giou/giouops.h"
+#include "kernels/units.cuh"
 
 namespace kwb::giou {
 namespace {
@@ -80,7 +81,7 @@ __global__ void maskFromCountsKernel(const std::int32_t* counts, int boxes, floa
     mask[i] = i % boxes < counts[i / boxes] ? 1.0f : 0.0f;
 }
 
-// Each box moves as one element of P and one of T (BoxUnit below).
+// Each box moves as one element of P and one of T: the whole box in one access.
 template <typename P, typename T>
 __global__ void gatherKernel(const P* preds, const T* targets, const std::int32_t* offsets,
                              std::int64_t batch, int boxes, P* predsOut, T* targetsOut) {
@@ -130,43 +131,6 @@ void binary(Strided a, Strided b, float* out, int so, std::int64_t rows, int wid
   binaryKernel<Op><<<blocksFor(n, block), block, 0, stream>>>(a.data, a.stride, b.data, b.stride,
                                                               out, so, n, width);
   KWB_CHECK_LAUNCH("binaryKernel");
-}
-
-// A 16-byte, 8-byte or 4-byte box as one element: 4 coordinates of 4, 2 or 1 bytes.
-template <int Bytes>
-struct BoxUnit;
-template <>
-struct BoxUnit<16> {
-  using type = uint4;
-};
-template <>
-struct BoxUnit<8> {
-  using type = uint2;
-};
-template <>
-struct BoxUnit<4> {
-  using type = unsigned;
-};
-
-template <int PredBytes, int TargetBytes>
-void gather(const void* preds, const void* targets, const std::int32_t* offsets, std::int64_t batch,
-            int boxes, void* predsOut, void* targetsOut, int block, cudaStream_t stream) {
-  using P = typename BoxUnit<PredBytes>::type;
-  using T = typename BoxUnit<TargetBytes>::type;
-  gatherKernel<<<blocksFor(batch * boxes, block), block, 0, stream>>>(
-      static_cast<const P*>(preds), static_cast<const T*>(targets), offsets, batch, boxes,
-      static_cast<P*>(predsOut), static_cast<T*>(targetsOut));
-  KWB_CHECK_LAUNCH("gatherKernel");
-}
-
-template <int PredBytes>
-void gatherTargets(int targetBytes, const void* preds, const void* targets,
-                   const std::int32_t* offsets, std::int64_t batch, int boxes, void* predsOut,
-                   void* targetsOut, int block, cudaStream_t stream) {
-  if (targetBytes == 16)
-    return gather<PredBytes, 16>(preds, targets, offsets, batch, boxes, predsOut, targetsOut, block,
-                                 stream);
-  gather<PredBytes, 4>(preds, targets, offsets, batch, boxes, predsOut, targetsOut, block, stream);
 }
 
 }  // namespace
@@ -235,12 +199,22 @@ void launchMaskFromCounts(const std::int32_t* counts, int boxes, float* mask, st
 void launchGatherValid(const void* preds, int predBytes, const void* targets, int targetBytes,
                        const std::int32_t* offsets, std::int64_t batch, int boxes, void* predsOut,
                        void* targetsOut, int block, cudaStream_t stream) {
-  // A box is 4 coordinates: 16 or 8 bytes of pred, 16 or 4 of target.
-  if (predBytes == 4)
-    return gatherTargets<16>(4 * targetBytes, preds, targets, offsets, batch, boxes, predsOut,
-                             targetsOut, block, stream);
-  gatherTargets<8>(4 * targetBytes, preds, targets, offsets, batch, boxes, predsOut, targetsOut,
-                   block, stream);
+  // A box of four coordinates moves as one unit: 16 or 8 bytes of pred, 16 or 4 of target.
+  withUnit(4 * predBytes, "gather", [&](auto predBox) {
+    withUnit(4 * targetBytes, "gather", [&](auto targetBox) {
+      using P = decltype(predBox);
+      using T = decltype(targetBox);
+      // Only the family's box sizes get a kernel.
+      if constexpr ((sizeof(P) == 8 || sizeof(P) == 16) && (sizeof(T) == 4 || sizeof(T) == 16)) {
+        gatherKernel<<<blocksFor(batch * boxes, block), block, 0, stream>>>(
+            static_cast<const P*>(preds), static_cast<const T*>(targets), offsets, batch, boxes,
+            static_cast<P*>(predsOut), static_cast<T*>(targetsOut));
+        KWB_CHECK_LAUNCH("gatherKernel");
+      } else {
+        throw Error(ErrorKind::Internal, "gather: no kernel for boxes of these sizes");
+      }
+    });
+  });
 }
 
 void launchSum(const float* in, std::int64_t n, float* partials, float* out, cudaStream_t stream) {

@@ -84,7 +84,7 @@ std::size_t GiouWorkload::scratchFloats() const {
     case GiouKind::Padded: return UnfusedScratch::floats(config_.problem.total());
     default: break;
   }
-  return 2 * static_cast<std::size_t>(config_.fusedGrid) + 1;
+  return 2 * static_cast<std::size_t>(config_.fused.grid) + 1;
 }
 
 std::uint64_t GiouWorkload::bytesMoved() const {
@@ -173,24 +173,10 @@ void GiouWorkload::enqueue(std::span<void* const> buffers, cudaStream_t stream) 
 }
 
 void GiouWorkload::issue(std::span<void* const> buffers, cudaStream_t stream) const {
-  const GiouProblem& p = config_.problem;
   if (config_.kind == GiouKind::PerSample || config_.kind == GiouKind::Concat ||
       config_.kind == GiouKind::Padded)
     return issueUnfused(buffers, stream);
-  FusedLaunch l;
-  l.kind = config_.kind == GiouKind::Fused              ? FusedKind::Plain
-           : config_.kind == GiouKind::FusedConditional ? FusedKind::Conditional
-                                                        : FusedKind::ForwardBackward;
-  l.predType = p.predType;
-  l.targetType = p.targetType;
-  l.validity = p.validity;
-  l.form = p.form;
-  l.epsilon = static_cast<float>(p.epsilon);
-  l.batch = p.batch;
-  l.boxes = static_cast<int>(p.boxes);
-  l.block = config_.block;
-  l.boxesPerThread = config_.boxesPerThread;
-  l.grid = config_.fusedGrid;
+  FusedLaunch l = config_.fused;
   l.preds = buffers[slots_.preds];
   l.targets = buffers[slots_.targets];
   if (slots_.counts >= 0) l.counts = static_cast<const std::int32_t*>(buffers[slots_.counts]);

@@ -15,9 +15,9 @@ struct GiouConfig {
   GiouKind kind = GiouKind::Fused;
   GiouProblem problem;
   int block = 256;
-  int boxesPerThread = 1;
-  int fusedGrid = 1;   // the fused kinds' grid
   bool graph = false;  // the unfused kinds: one captured CUDA graph a call
+  // The fused kinds' launch, all but its buffers.
+  FusedLaunch fused;
 };
 
 // The GIoU loss of a padded batch by one of six ways; the loss (and the fused forward-backward

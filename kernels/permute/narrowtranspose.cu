@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/narrowtranspose.h"
-#include "kernels/permute/units.cuh"
+#include "kernels/units.cuh"
 
 namespace kwb::permute {
 namespace {
@@ -40,85 +40,68 @@ __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wid
 
 // Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
 template <typename Index>
-__device__ __forceinline__ void planeSpot(Index i, Index perPlane, Index& plane, Index& column) {
-  plane = i / perPlane;
-  column = i - plane * perPlane;
+struct PlaneSpot {
+  Index plane;
+  Index column;
+};
+
+template <typename Index>
+__device__ __forceinline__ PlaneSpot<Index> planeSpot(Index i, Index perPlane) {
+  const Index plane = i / perPlane;
+  return {plane, i - plane * perPlane};
 }
 
-template <typename T, typename Vec, typename Index>
-__global__ void planesToInterleavedKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
-                                          Index narrow, Index wide, Index chunkWidth,
-                                          Index chunksPerMatrix, Index chunks) {
+// Planes to interleaved (PlanarSource) or back. Loads go through registers kInFlight at a time;
+// the planar side scatters or gathers its K elements a vector in the interleaved tile.
+template <typename T, typename Vec, bool PlanarSource, typename Index>
+__global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
+                                      Index narrow, Index wide, Index chunkWidth,
+                                      Index chunksPerMatrix, Index chunks) {
   using L = Lanes<T, Vec>;
   constexpr int K = L::kCount;
   extern __shared__ uint4 sharedChunk[];
   T* tile = reinterpret_cast<T*>(sharedChunk);  // [width][narrow]
-  const Vec* tileVectors = reinterpret_cast<const Vec*>(sharedChunk);
-  for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const Chunk<Index> chunk = chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix);
-    const Index perPlane = chunk.width / K;
-    const Index vectors = perPlane * narrow;
-    for (Index i0 = threadIdx.x; i0 < vectors; i0 += kInFlight * blockDim.x) {
-      L v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const Index i = i0 + u * blockDim.x;
-        if (i >= vectors) break;
-        Index plane, column;
-        planeSpot(i, perPlane, plane, column);
-        v[u].vector = src[(chunk.planar + plane * wide) / K + column];
-      }
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const Index i = i0 + u * blockDim.x;
-        if (i >= vectors) break;
-        Index plane, column;
-        planeSpot(i, perPlane, plane, column);
-#pragma unroll
-        for (int e = 0; e < K; ++e) tile[(column * K + e) * narrow + plane] = v[u].element[e];
-      }
-    }
-    __syncthreads();
-    for (Index i = threadIdx.x; i < vectors; i += blockDim.x)
-      dst[chunk.interleaved / K + i] = tileVectors[i];
-    __syncthreads();
-  }
-}
-
-template <typename T, typename Vec, typename Index>
-__global__ void interleavedToPlanesKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
-                                          Index narrow, Index wide, Index chunkWidth,
-                                          Index chunksPerMatrix, Index chunks) {
-  using L = Lanes<T, Vec>;
-  constexpr int K = L::kCount;
-  extern __shared__ uint4 sharedChunk[];
-  const T* tile = reinterpret_cast<const T*>(sharedChunk);  // [width][narrow]
   Vec* tileVectors = reinterpret_cast<Vec*>(sharedChunk);
   for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
     const Chunk<Index> chunk = chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix);
     const Index perPlane = chunk.width / K;
     const Index vectors = perPlane * narrow;
+    const auto planar = [&](Index i) {
+      const PlaneSpot<Index> s = planeSpot(i, perPlane);
+      return (chunk.planar + s.plane * wide) / K + s.column;
+    };
+    const auto interleaved = [&](Index i) { return chunk.interleaved / K + i; };
     for (Index i0 = threadIdx.x; i0 < vectors; i0 += kInFlight * blockDim.x) {
-      Vec v[kInFlight];
+      L v[kInFlight];
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
         const Index i = i0 + u * blockDim.x;
-        if (i < vectors) v[u] = src[chunk.interleaved / K + i];
+        if (i < vectors) v[u].vector = src[PlanarSource ? planar(i) : interleaved(i)];
       }
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
         const Index i = i0 + u * blockDim.x;
-        if (i < vectors) tileVectors[i] = v[u];
+        if (i >= vectors) break;
+        if constexpr (PlanarSource) {
+          const PlaneSpot<Index> s = planeSpot(i, perPlane);
+#pragma unroll
+          for (int e = 0; e < K; ++e) tile[(s.column * K + e) * narrow + s.plane] = v[u].element[e];
+        } else {
+          tileVectors[i] = v[u].vector;
+        }
       }
     }
     __syncthreads();
     for (Index i = threadIdx.x; i < vectors; i += blockDim.x) {
-      Index plane, column;
-      planeSpot(i, perPlane, plane, column);
-      L out;
+      if constexpr (PlanarSource) {
+        dst[interleaved(i)] = tileVectors[i];
+      } else {
+        const PlaneSpot<Index> s = planeSpot(i, perPlane);
+        L out;
 #pragma unroll
-      for (int e = 0; e < K; ++e) out.element[e] = tile[(column * K + e) * narrow + plane];
-      dst[(chunk.planar + plane * wide) / K + column] = out.vector;
+        for (int e = 0; e < K; ++e) out.element[e] = tile[(s.column * K + e) * narrow + s.plane];
+        dst[planar(i)] = out.vector;
+      }
     }
     __syncthreads();
   }
@@ -126,8 +109,8 @@ __global__ void interleavedToPlanesKernel(const Vec* __restrict__ src, Vec* __re
 
 template <typename T, typename Vec, typename Index>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const auto kernel = l.planarSource ? planesToInterleavedKernel<T, Vec, Index>
-                                     : interleavedToPlanesKernel<T, Vec, Index>;
+  const auto kernel = l.planarSource ? narrowTransposeKernel<T, Vec, true, Index>
+                                     : narrowTransposeKernel<T, Vec, false, Index>;
   const std::int64_t chunkWidth = l.chunkWidth();
   kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
       static_cast<const Vec*>(l.src), static_cast<Vec*>(l.dst), static_cast<Index>(l.narrow),

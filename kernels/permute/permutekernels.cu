@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/permutelaunch.h"
-#include "kernels/permute/units.cuh"
+#include "kernels/units.cuh"
 
 namespace kwb::permute {
 namespace {

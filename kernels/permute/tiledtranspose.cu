@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/tiledtranspose.h"
-#include "kernels/permute/units.cuh"
+#include "kernels/units.cuh"
 
 namespace kwb::permute {
 namespace {

@@ -44,9 +44,12 @@ TEST(Lessons, PresetsPassValidationAgainstTheRegistry) {
   };
   for (const auto& lesson : lessons()) {
     EXPECT_EQ(resolves(lesson.run), "") << lesson.id;
-    if (lesson.baseline) EXPECT_EQ(resolves(*lesson.baseline), "") << lesson.id << " baseline";
-    if (lesson.baseline && lesson.step > 1)
+    if (lesson.baseline) {
+      EXPECT_EQ(resolves(*lesson.baseline), "") << lesson.id << " baseline";
+    }
+    if (lesson.baseline && lesson.step > 1) {
       EXPECT_EQ(lesson.baseline->family, lesson.run.family) << lesson.id;
+    }
   }
 }
 

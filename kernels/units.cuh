@@ -1,6 +1,6 @@
 #pragma once
 
-// The unsigned types the permute kernels move: a permutation moves bytes, never values.
+// The unsigned types kernels move bytes in, whatever the values are: permutations, gathers.
 #include <cstdint>
 #include <string>
 
@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace kwb::permute {
+namespace kwb {
 
 // Calls f with a value of the unsigned type `bytes` wide (1, 2, 4, 8, or 16 where MaxBytes
 // allows it); Error(Internal) naming `kernel` for any other width.
@@ -28,4 +28,4 @@ void withUnit(int bytes, const char* kernel, F&& f) {
               std::string(kernel) + ": no kernel for units of " + std::to_string(bytes) + " bytes");
 }
 
-}  // namespace kwb::permute
+}  // namespace kwb
