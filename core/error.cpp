@@ -11,6 +11,7 @@ std::string_view toString(ErrorKind kind) {
     case ErrorKind::Verification: return "verification";
     case ErrorKind::Database: return "database";
     case ErrorKind::Cancelled: return "cancelled";
+    case ErrorKind::Tool: return "tool";
     case ErrorKind::Internal: return "internal";
   }
   return "internal";

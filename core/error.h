@@ -15,6 +15,7 @@ enum class ErrorKind {
   Verification,  // output differs from the CPU reference
   Database,      // SQLite or file I/O around the run store
   Cancelled,     // the user asked to stop
+  Tool,          // a toolkit program the feature needs (cuobjdump) is missing or failed
   Internal,
 };
 

@@ -235,6 +235,29 @@ RunResult runResultFromJson(const json& in) {
   return r;
 }
 
+json toJson(const SassReport& report) {
+  json kernels = json::array();
+  for (const auto& k : report.kernels)
+    kernels.push_back({{"symbol", k.symbol}, {"name", k.name}, {"listing", k.listing}});
+  json out{{"family", report.family}, {"variant", report.variant}, {"arch", report.arch},
+           {"binary", report.binary},  {"kernels", kernels},          {"cached", report.cached}};
+  if (!report.notice.empty()) out["notice"] = report.notice;
+  return out;
+}
+
+SassReport sassReportFromJson(const json& j) {
+  SassReport report;
+  report.family = j.value("family", "");
+  report.variant = j.value("variant", "");
+  report.arch = j.value("arch", "");
+  report.binary = j.value("binary", "");
+  report.cached = j.value("cached", false);
+  report.notice = j.value("notice", "");
+  for (const auto& k : j.value("kernels", json::array()))
+    report.kernels.push_back({k.value("symbol", ""), k.value("name", ""), k.value("listing", "")});
+  return report;
+}
+
 json toJson(const Error& error) {
   json out{{"code", toString(error.kind())}, {"message", error.what()}};
   if (!error.param().empty()) out["param"] = error.param();

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/paramset.h"
 #include "core/runresult.h"
+#include "core/sass.h"
 #include "core/variantinfo.h"
 
 namespace kwb {
@@ -31,6 +32,9 @@ Summary summaryFromJson(const nlohmann::json& json);
 
 nlohmann::json toJson(const RunResult& result, bool withSamples = true);
 RunResult runResultFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const SassReport& report);
+SassReport sassReportFromJson(const nlohmann::json& json);
 
 nlohmann::json toJson(const Error& error);
 

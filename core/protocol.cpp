@@ -68,6 +68,19 @@ json resolveRequest(const std::string& id, const std::string& family, const std:
   return out;
 }
 
+json sassRequest(const std::string& id, const std::string& family, const std::string& variant,
+                 const json& params) {
+  json out = resolveRequest(id, family, variant, params);
+  out["type"] = "sass";
+  return out;
+}
+
+json sass(const std::string& id, const SassReport& report) {
+  json out = envelope("sass", id);
+  out["report"] = toJson(report);
+  return out;
+}
+
 json resolved(const std::string& id, const ParamSet& params, const std::optional<ParamSet>& derived,
               std::uint64_t bytes, const std::string& device, const std::string& noDevice) {
   json out = envelope("resolved", id);

@@ -11,6 +11,7 @@
 #include "core/deviceinfo.h"
 #include "core/error.h"
 #include "core/runresult.h"
+#include "core/sass.h"
 #include "core/variantinfo.h"
 
 namespace kwb::protocol {
@@ -36,6 +37,8 @@ nlohmann::json devicesRequest(const std::string& id);
 nlohmann::json cancelRequest(const std::string& id, const std::string& target);
 nlohmann::json resolveRequest(const std::string& id, const std::string& family,
                               const std::string& variant, const nlohmann::json& params);
+nlohmann::json sassRequest(const std::string& id, const std::string& family,
+                           const std::string& variant, const nlohmann::json& params);
 nlohmann::json shutdownRequest(const std::string& id);
 
 // Replies (worker to client).
@@ -53,5 +56,6 @@ nlohmann::json list(const std::string& id, const std::vector<FamilyInfo>& famili
 nlohmann::json resolved(const std::string& id, const ParamSet& params,
                         const std::optional<ParamSet>& derived, std::uint64_t bytes,
                         const std::string& device, const std::string& noDevice);
+nlohmann::json sass(const std::string& id, const SassReport& report);
 
 }  // namespace kwb::protocol

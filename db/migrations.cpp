@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<std::string_view, 2> kMigrations{
+constexpr std::array<std::string_view, 3> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
     R"sql(
 CREATE TABLE devices (
@@ -111,6 +111,18 @@ CREATE INDEX notes_by_run ON notes(run_id);
     R"sql(
 ALTER TABLE runs ADD COLUMN notice TEXT NOT NULL DEFAULT '';
 ALTER TABLE samples ADD COLUMN throttled INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // v3: kernels' machine code as cuobjdump printed it, per binary version and architecture,
+    // so that showing it again needs neither the toolkit nor the wait.
+    R"sql(
+CREATE TABLE sass_listings (
+  binary TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  listing TEXT NOT NULL,
+  stored_at INTEGER NOT NULL,
+  PRIMARY KEY (binary, arch, symbol)
+) WITHOUT ROWID;
 )sql",
 };
 

@@ -32,8 +32,8 @@ void CUPTIAPI completeBuffer(CUcontext, uint32_t, uint8_t* buffer, size_t, size_
   while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
     const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    gRecords.push_back(
-        {shortKernelName(kernel->name ? kernel->name : "kernel"), kernel->start, kernel->end});
+    const std::string symbol = kernel->name ? kernel->name : "kernel";
+    gRecords.push_back({shortKernelName(symbol), symbol, kernel->start, kernel->end});
   }
   std::free(buffer);
 }

@@ -8,7 +8,8 @@
 namespace kwb {
 
 struct KernelRecord {
-  std::string name;  // shortKernelName
+  std::string name;    // shortKernelName
+  std::string symbol;  // mangled, as the binary names it
   std::uint64_t startNs = 0;
   std::uint64_t endNs = 0;
   double seconds() const { return static_cast<double>(endNs - startNs) * 1e-9; }

@@ -1,5 +1,6 @@
 #include "measure/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -9,6 +10,8 @@
 #include "core/version.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
+#include "measure/activitytracer.h"
+#include "measure/cupticheck.h"
 #include "measure/devicebuffer.h"
 #include "measure/devicequery.h"
 #include "measure/gpustatesampler.h"
@@ -85,12 +88,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
   result.peakBandwidth = device_.peakBandwidth;
   result.startedAt = nowMs();
 
-  if (request.params.has("block_size") &&
-      request.params.getInt("block_size") > device_.maxThreadsPerBlock)
-    throw paramError("block_size", request.params.get("block_size") + " exceeds this device's " +
-                                       std::to_string(device_.maxThreadsPerBlock) +
-                                       " threads per block; allowed: 32.." +
-                                       std::to_string(device_.maxThreadsPerBlock));
+  checkLimits(request);
   if (!request.metrics.empty()) profiler_->check(request.metrics);
   try {
     execute(variant, request, result, cancel);
@@ -102,13 +100,20 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
   return result;
 }
 
-void Runner::execute(const Variant& variant, const RunRequest& request, RunResult& result,
-                     const std::atomic<bool>* cancel) {
-  std::unique_ptr<Workload> workload = variant.create(request.params, device_);
-  result.derived = workload->derived();
-  result.bytes = workload->bytesMoved();
+void Runner::checkLimits(const RunRequest& request) const {
+  if (request.params.has("block_size") &&
+      request.params.getInt("block_size") > device_.maxThreadsPerBlock)
+    throw paramError("block_size", request.params.get("block_size") + " exceeds this device's " +
+                                       std::to_string(device_.maxThreadsPerBlock) +
+                                       " threads per block; allowed: 32.." +
+                                       std::to_string(device_.maxThreadsPerBlock));
+}
 
-  const auto specs = workload->buffers();
+Runner::Prepared Runner::prepare(const Variant& variant, const RunRequest& request) {
+  Prepared prepared;
+  prepared.workload = variant.create(request.params, device_);
+  const Workload& workload = *prepared.workload;
+  const auto specs = workload.buffers();
   std::size_t needed = 0;
   for (const auto& spec : specs) needed += spec.count * sizeOf(spec.dtype);
   const std::size_t available = freeDeviceMemory();
@@ -120,28 +125,57 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
                                     gib(static_cast<double>(available)) + " free");
   }
 
-  std::vector<DeviceBuffer> buffers;
-  std::vector<void*> pointers;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const std::size_t bytes = specs[i].count * sizeOf(specs[i].dtype);
-    buffers.emplace_back(bytes);
-    pointers.push_back(buffers.back().data());
+    void* data = prepared.buffers.emplace_back(bytes).data();
+    prepared.pointers.push_back(data);
     if (specs[i].output) {
-      KWB_CUDA_CHECK(cudaMemsetAsync(buffers.back().data(), 0xff, bytes, stream_));  // poison
+      KWB_CUDA_CHECK(cudaMemsetAsync(data, 0xff, bytes, stream_));  // poison
     } else if (specs[i].scratch) {
-      KWB_CUDA_CHECK(cudaMemsetAsync(buffers.back().data(), 0, bytes, stream_));
-    } else if (auto host = workload->generateInput(i, request.seed + i)) {
+      KWB_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, stream_));
+    } else if (auto host = workload.generateInput(i, request.seed + i)) {
       if (host->byteSize() != bytes)
         throw Error(ErrorKind::Internal, "generated input " + specs[i].name + " has " +
                                              std::to_string(host->byteSize()) + " bytes, not " +
                                              std::to_string(bytes));
-      KWB_CUDA_CHECK(cudaMemcpyAsync(buffers.back().data(), host->data(), host->byteSize(),
+      KWB_CUDA_CHECK(cudaMemcpyAsync(data, host->data(), host->byteSize(),
                                      cudaMemcpyHostToDevice, stream_));
       KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before `host` goes
     } else {
-      fillRandom(buffers.back().data(), specs[i].dtype, specs[i].count, request.seed + i, stream_);
+      fillRandom(data, specs[i].dtype, specs[i].count, request.seed + i, stream_);
     }
   }
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the fills end before anything is traced
+  return prepared;
+}
+
+std::vector<std::string> Runner::launchedKernels(const RunRequest& request) {
+  const Variant& variant = Registry::instance().find(request.family, request.variant);
+  checkLimits(request);
+  Prepared prepared = prepare(variant, request);
+  std::vector<KernelRecord> records;
+  try {
+    records = ActivityTracer().trace(
+        [&] { prepared.workload->enqueue(prepared.pointers, stream_); });
+  } catch (const CuptiError& error) {
+    throw Error(ErrorKind::Tool,
+                "cannot learn which kernels the variant launches: " + cuptiBlockedReason(error));
+  }
+  std::vector<std::string> symbols;
+  for (const auto& record : records)
+    if (std::find(symbols.begin(), symbols.end(), record.symbol) == symbols.end())
+      symbols.push_back(record.symbol);
+  return symbols;
+}
+
+void Runner::execute(const Variant& variant, const RunRequest& request, RunResult& result,
+                     const std::atomic<bool>* cancel) {
+  Prepared prepared = prepare(variant, request);
+  Workload* workload = prepared.workload.get();
+  const std::vector<void*>& pointers = prepared.pointers;
+  result.derived = workload->derived();
+  result.bytes = workload->bytesMoved();
+  const auto specs = workload->buffers();
 
   // The checked run.
   workload->enqueue(pointers, stream_);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -11,6 +12,7 @@
 #include "core/metriccatalog.h"
 #include "core/paramset.h"
 #include "core/runresult.h"
+#include "measure/devicebuffer.h"
 #include "measure/timer.h"
 
 namespace kwb {
@@ -48,6 +50,11 @@ class Runner {
   // Error(Cancelled) when *cancel turns true.
   RunResult run(const RunRequest& request, const std::atomic<bool>* cancel = nullptr);
 
+  // The kernels (mangled names, each once, in launch order) that one call of the request's
+  // configuration launches, learned by running it once. Error(Param) as run() for a request the
+  // device rejects; Error(Tool) when CUPTI cannot trace here.
+  std::vector<std::string> launchedKernels(const RunRequest& request);
+
   // The best bandwidth of the copy variants on a large buffer: the device's practical ceiling.
   CopyCeiling measureCopyCeiling(const std::atomic<bool>* cancel = nullptr);
 
@@ -55,6 +62,14 @@ class Runner {
   bool healthy() const;
 
  private:
+  // A workload with its buffers allocated, inputs filled and outputs poisoned.
+  struct Prepared {
+    std::unique_ptr<Workload> workload;
+    std::vector<DeviceBuffer> buffers;
+    std::vector<void*> pointers;
+  };
+  void checkLimits(const RunRequest& request) const;
+  Prepared prepare(const Variant& variant, const RunRequest& request);
   void execute(const Variant& variant, const RunRequest& request, RunResult& result,
                const std::atomic<bool>* cancel);
   void time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,

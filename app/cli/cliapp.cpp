@@ -55,6 +55,18 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->required()
       ->allow_extra_args(false);
 
+  MeasureCliOptions sassOptions;
+  bool sassSummary = false;
+  auto* sass = app.add_subcommand(
+      "sass", "the machine code of the kernels a configuration launches (needs a GPU; cuobjdump "
+              "where the history database has no copy)");
+  sass->add_option("family", sassOptions.family, "kernel family (see `kwb list`)")->required();
+  sass->add_option("variant", sassOptions.variant, "variant of the family")->required();
+  sass->add_option("params", sassOptions.params, "parameters as name=value (same as -p)");
+  sass->add_option("-p,--param", sassOptions.params, "a parameter, name=value; repeat for more")
+      ->allow_extra_args(false);
+  sass->add_flag("--summary", sassSummary, "only the counts of the instructions that matter");
+
   FilterCliOptions historyOptions;
   auto* history = app.add_subcommand("history", "list stored runs, newest first");
   addFilterOptions(*history, historyOptions, 50);
@@ -115,6 +127,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       return listMetrics ? listMetricsCommand(context) : listCommand(context, listFamily);
     if (run->parsed()) return runCommand(context, runOptions, {});
     if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
+    if (sass->parsed()) return sassCommand(context, sassOptions, sassSummary);
     if (history->parsed()) return historyCommand(context, historyOptions);
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);

@@ -68,6 +68,8 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 int historyCommand(CliContext& context, const FilterCliOptions& options);
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples);
+// The SASS of the kernels one configuration launches; summaryOnly leaves out the listings.
+int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
 // With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the
 // lesson's baseline and step are run, stored and compared.

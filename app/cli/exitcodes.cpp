@@ -10,6 +10,7 @@ int exitCodeFor(ErrorKind kind) {
     case ErrorKind::Verification: return kExitVerification;
     case ErrorKind::Database: return kExitDatabase;
     case ErrorKind::Cancelled: return kExitCancelled;
+    case ErrorKind::Tool: return kExitTool;
     case ErrorKind::Cuda:
     case ErrorKind::Internal: return kExitFailed;
   }

@@ -12,6 +12,7 @@ enum ExitCode : int {
   kExitNoDevice = 3,      // no CUDA device on this machine
   kExitVerification = 4,  // a run's output differs from the CPU reference
   kExitDatabase = 5,      // the history database could not be opened, read or written
+  kExitTool = 6,          // a toolkit program (cuobjdump) is missing or failed
   kExitCancelled = 130,   // stopped by the user (as for SIGINT)
 };
 

@@ -12,10 +12,12 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/sasslookup.h"
 #include "core/jsoncodec.h"
 #include "core/protocol.h"
 #include "core/version.h"
 #include "db/runstore.h"
+#include "db/sasscache.h"
 #include "kernels/registry.h"
 #include "measure/devicequery.h"
 
@@ -26,7 +28,7 @@ using nlohmann::json;
 
 struct Job {
   std::string id;
-  std::string type;  // "run" or "sweep"
+  std::string type;  // "run", "sweep" or "sass"
   std::string family;
   std::string variant;
   std::vector<ParamSet> points;
@@ -92,6 +94,18 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   return job;
 }
 
+// A sass request: a job, since learning which kernels a configuration launches runs it once.
+std::shared_ptr<Job> parseSassJob(const protocol::Message& message) {
+  auto job = std::make_shared<Job>();
+  job->id = message.id;
+  job->type = message.type;
+  const MeasureCliOptions o = kernelOf(message.body);
+  job->family = o.family;
+  job->variant = o.variant;
+  job->points = {Registry::instance().resolve(o.family, o.variant, o.rawParams())};
+  return job;
+}
+
 // A resolve request: the parameters with defaults applied and, where there is a device, what the
 // variant derives from them there (grid, blocks per SM, waves, ...) and the bytes it moves.
 json resolveReply(const protocol::Message& message, int deviceOrdinal) {
@@ -112,7 +126,11 @@ json resolveReply(const protocol::Message& message, int deviceOrdinal) {
 class Worker {
  public:
   Worker(std::ostream& out, RunStore* store, int deviceOrdinal)
-      : out_(out), executor_(store, deviceOrdinal), store_(store), deviceOrdinal_(deviceOrdinal) {}
+      : out_(out),
+        executor_(store, deviceOrdinal),
+        store_(store),
+        cache_(store ? std::make_unique<SassCache>(store->database()) : nullptr),
+        deviceOrdinal_(deviceOrdinal) {}
 
   int serve(std::istream& in) {
     send(protocol::hello(kAppVersion));
@@ -148,6 +166,8 @@ class Worker {
         send(protocol::list(message.id, Registry::instance().families()));
       } else if (message.type == "run" || message.type == "sweep") {
         enqueue(parseMeasureJob(message));
+      } else if (message.type == "sass") {
+        enqueue(parseSassJob(message));
       } else if (message.type == "resolve") {
         send(resolveReply(message, deviceOrdinal_));
       } else if (message.type == "devices") {
@@ -162,7 +182,7 @@ class Worker {
       } else {
         throw Error(ErrorKind::Usage,
                     "unknown request type '" + message.type +
-                        "'; allowed: run, sweep, resolve, devices, list, cancel, shutdown");
+                        "'; allowed: run, sweep, sass, resolve, devices, list, cancel, shutdown");
       }
     } catch (const Error& error) {
       send(protocol::error(message.id, error));
@@ -243,6 +263,11 @@ class Worker {
       send(protocol::result(job.id, index, result, runId));
     };
     try {
+      if (job.type == "sass") {
+        send(protocol::sass(job.id, lookUpSass(executor_.runner(), cache_.get(), job.family,
+                                               job.variant, job.points.front())));
+        return;
+      }
       std::optional<std::int64_t> sweepId;
       if (store_ && job.type == "sweep")
         sweepId = store_->createSweep(job.family, job.variant, job.base, job.axes);
@@ -265,6 +290,7 @@ class Worker {
   std::mutex outMutex_;
   JobExecutor executor_;
   RunStore* store_;
+  std::unique_ptr<SassCache> cache_;
   int deviceOrdinal_;
   std::mutex jobsMutex_;
   std::condition_variable jobsChanged_;

@@ -86,6 +86,20 @@ TEST(Worker, ResolveWithoutAGpuSaysWhyThereAreNoDerivedValues) {
   EXPECT_NE(reply["no_device"].get<std::string>().find("no CUDA device"), std::string::npos);
 }
 
+TEST(Worker, SassRequestsAreCheckedAtOnceAndNeedADevice) {
+  WorkerHarness worker;
+  worker.send(protocol::sassRequest("bad", "elementwise", "packed", {{"pack_size", "3"}}));
+  auto refused = worker.output().waitFor(WorkerHarness::is("error", "bad"));
+  ASSERT_FALSE(refused.is_null());
+  EXPECT_EQ(refused["code"], "param");
+  EXPECT_EQ(refused["param"], "pack_size");
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  worker.send(protocol::sassRequest("s", "elementwise", "packed", json::object()));
+  auto reply = worker.output().waitFor(WorkerHarness::is("error", "s"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["code"], "no_device");
+}
+
 TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;

@@ -109,5 +109,22 @@ TEST(JsonCodec, ParamSpecsOfEveryKindRoundTrip) {
   }
 }
 
+TEST(JsonCodec, SassReportsRoundTrip) {
+  SassReport report{"elementwise", "packed", "sm_90", "123-ab", {}, true, "a notice"};
+  report.kernels.push_back({"_Z1kv", "k", "/*0000*/        EXIT ;\n"});
+  const SassReport back = sassReportFromJson(toJson(report));
+  EXPECT_EQ(back.family, "elementwise");
+  EXPECT_EQ(back.variant, "packed");
+  EXPECT_EQ(back.arch, "sm_90");
+  EXPECT_EQ(back.binary, "123-ab");
+  EXPECT_TRUE(back.cached);
+  EXPECT_EQ(back.notice, "a notice");
+  ASSERT_EQ(back.kernels.size(), 1u);
+  EXPECT_EQ(back.kernels[0].symbol, "_Z1kv");
+  EXPECT_EQ(back.kernels[0].name, "k");
+  EXPECT_EQ(back.kernels[0].listing, report.kernels[0].listing);
+  EXPECT_FALSE(toJson(SassReport{}).contains("notice"));
+}
+
 }  // namespace
 }  // namespace kwb

@@ -19,7 +19,8 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   migrate(db);
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
   for (const char* table :
-       {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics", "tags", "notes"}) {
+       {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics", "tags", "notes",
+        "sass_listings"}) {
     auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
     s.bind(1, std::string_view(table));
     ASSERT_TRUE(s.step());
@@ -29,7 +30,7 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
 }
 
-// A version-1 history (made by dropping what version 2 added) keeps its runs when upgraded.
+// A version-1 history (made by dropping what versions 2 and 3 added) keeps its runs when upgraded.
 TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
   TempDir dir;
   const std::string path = dir.file("h.sqlite");
@@ -39,7 +40,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
     store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
     store.database().exec(
         "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
-        "PRAGMA user_version = 1");
+        "DROP TABLE sass_listings; PRAGMA user_version = 1");
   }
   RunStore store(path);
   EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());

@@ -1,0 +1,49 @@
+// `kwb sass`: the machine code of the kernels a configuration launches, with the instructions
+// that decide its memory traffic counted.
+#include <memory>
+
+#include "app/cli/clicontext.h"
+#include "app/cli/exitcodes.h"
+#include "app/cli/sasslookup.h"
+#include "core/jsoncodec.h"
+#include "db/runstore.h"
+#include "db/sasscache.h"
+#include "kernels/registry.h"
+#include "measure/runner.h"
+
+namespace kwb {
+
+int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly) {
+  const ParamSet params =
+      Registry::instance().resolve(options.family, options.variant, options.rawParams());
+  std::unique_ptr<RunStore> store;
+  std::unique_ptr<SassCache> cache;
+  if (!context.global.noStore) {
+    store = context.openStore();
+    cache = std::make_unique<SassCache>(store->database());
+  }
+  JobExecutor executor(store.get(), context.global.device);
+  const SassReport report =
+      lookUpSass(executor.runner(), cache.get(), options.family, options.variant, params);
+
+  std::ostream& out = context.out;
+  if (context.global.json) {
+    out << toJson(report).dump(2) << "\n";
+    return kExitOk;
+  }
+  out << report.family << "/" << report.variant << " " << params.toText() << "\n"
+      << report.arch << " SASS " << (report.cached ? "from the history database" : "from cuobjdump")
+      << "\n";
+  if (!report.notice.empty()) out << "note: " << report.notice << "\n";
+  if (report.kernels.empty())
+    out << "one call launches no kernel (a copy engine or a driver call does the work)\n";
+  for (const auto& kernel : report.kernels) {
+    const SassSummary summary = summarizeSass(kernel.listing);
+    out << "\n" << kernel.name << "  (" << summary.instructions << " instructions)\n  "
+        << notableText(summary) << "\n";
+    if (!summaryOnly) out << kernel.listing;
+  }
+  return kExitOk;
+}
+
+}  // namespace kwb

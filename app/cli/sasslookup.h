@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+
+#include "core/paramset.h"
+#include "core/sass.h"
+
+namespace kwb {
+
+class Runner;
+class SassCache;
+
+// The machine code of the kernels one configuration launches: which kernels, learned by running
+// one call on the device; their listings from the cache, else from cuobjdump on this program's
+// own binary (then cached). cache may be null. Throws Error(NoDevice), Error(Param) for a
+// configuration the device rejects, Error(Tool) without cuobjdump where the cache lacks a listing.
+SassReport lookUpSass(Runner& runner, SassCache* cache, const std::string& family,
+                      const std::string& variant, const ParamSet& params);
+
+}  // namespace kwb
