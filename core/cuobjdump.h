@@ -25,6 +25,7 @@ std::vector<std::string> sassArchitectures(const std::string& tool, const std::s
 // The listings of the named functions (mangled) for one architecture; names the binary does not
 // hold are missing from the result. Throws Error(Tool) when cuobjdump fails.
 std::vector<SassFunction> dumpSass(const std::string& tool, const std::string& binary,
-                                   const std::string& arch, const std::vector<std::string>& symbols);
+                                   const std::string& arch,
+                                   const std::vector<std::string>& symbols);
 
 }  // namespace kwb

@@ -240,7 +240,7 @@ json toJson(const SassReport& report) {
   for (const auto& k : report.kernels)
     kernels.push_back({{"symbol", k.symbol}, {"name", k.name}, {"listing", k.listing}});
   json out{{"family", report.family}, {"variant", report.variant}, {"arch", report.arch},
-           {"binary", report.binary},  {"kernels", kernels},          {"cached", report.cached}};
+           {"binary", report.binary}, {"kernels", kernels},        {"cached", report.cached}};
   if (!report.notice.empty()) out["notice"] = report.notice;
   return out;
 }

@@ -111,8 +111,8 @@ std::vector<std::string> parseCuobjdumpElfList(std::string_view output) {
   static const std::regex kArch(R"(\.(sm_[0-9]+[a-z]?)\.cubin)");
   std::vector<std::string> archs;
   const std::string text(output);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kArch); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kArch);
+       it != std::sregex_iterator(); ++it) {
     const std::string arch = (*it)[1];
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) archs.push_back(arch);
   }

@@ -53,8 +53,8 @@ struct SassKernel {
 struct SassReport {
   std::string family;
   std::string variant;
-  std::string arch;    // "sm_90": the device's, or the closest the binary carries
-  std::string binary;  // fileFingerprint of the binary the listings come from
+  std::string arch;                 // "sm_90": the device's, or the closest the binary carries
+  std::string binary;               // fileFingerprint of the binary the listings come from
   std::vector<SassKernel> kernels;  // in launch order; empty where the call launches none
   bool cached = false;              // every listing came from the database
   std::string notice;               // one sentence where the listing is not the device's own

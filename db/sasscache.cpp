@@ -8,21 +8,22 @@ namespace kwb {
 
 std::optional<std::string> SassCache::find(const std::string& binary, const std::string& arch,
                                            const std::string& symbol) {
-  auto s = db_.prepare(
-      "SELECT listing FROM sass_listings WHERE binary = ? AND arch = ? AND symbol = ?");
+  auto s =
+      db_.prepare("SELECT listing FROM sass_listings WHERE binary = ? AND arch = ? AND symbol = ?");
   s.bind(1, binary).bind(2, arch).bind(3, symbol);
   if (!s.step()) return std::nullopt;
   return s.text(0);
 }
 
-void SassCache::store(const std::string& binary, const std::string& arch,
-                      const std::string& symbol, const std::string& listing) {
+void SassCache::store(const std::string& binary, const std::string& arch, const std::string& symbol,
+                      const std::string& listing) {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
   Transaction transaction(db_);
-  db_.prepare("INSERT OR REPLACE INTO sass_listings (binary, arch, symbol, listing, stored_at) "
-              "VALUES (?, ?, ?, ?, ?)")
+  db_.prepare(
+         "INSERT OR REPLACE INTO sass_listings (binary, arch, symbol, listing, stored_at) "
+         "VALUES (?, ?, ?, ?, ?)")
       .bind(1, binary)
       .bind(2, arch)
       .bind(3, symbol)

@@ -138,8 +138,8 @@ Runner::Prepared Runner::prepare(const Variant& variant, const RunRequest& reque
         throw Error(ErrorKind::Internal, "generated input " + specs[i].name + " has " +
                                              std::to_string(host->byteSize()) + " bytes, not " +
                                              std::to_string(bytes));
-      KWB_CUDA_CHECK(cudaMemcpyAsync(data, host->data(), host->byteSize(),
-                                     cudaMemcpyHostToDevice, stream_));
+      KWB_CUDA_CHECK(
+          cudaMemcpyAsync(data, host->data(), host->byteSize(), cudaMemcpyHostToDevice, stream_));
       KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before `host` goes
     } else {
       fillRandom(data, specs[i].dtype, specs[i].count, request.seed + i, stream_);
@@ -155,8 +155,8 @@ std::vector<std::string> Runner::launchedKernels(const RunRequest& request) {
   Prepared prepared = prepare(variant, request);
   std::vector<KernelRecord> records;
   try {
-    records = ActivityTracer().trace(
-        [&] { prepared.workload->enqueue(prepared.pointers, stream_); });
+    records =
+        ActivityTracer().trace([&] { prepared.workload->enqueue(prepared.pointers, stream_); });
   } catch (const CuptiError& error) {
     throw Error(ErrorKind::Tool,
                 "cannot learn which kernels the variant launches: " + cuptiBlockedReason(error));
@@ -239,8 +239,7 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
 
 // What the application waits for per call, launch overhead included: the events above time the
 // GPU; this times the host issuing the call and waiting for it.
-void Runner::hostTimes(Workload& workload, const std::vector<void*>& pointers,
-                       RunResult& result) {
+void Runner::hostTimes(Workload& workload, const std::vector<void*>& pointers, RunResult& result) {
   std::vector<double> walls;
   std::vector<double> enqueues;
   const auto start = Clock::now();
@@ -256,8 +255,8 @@ void Runner::hostTimes(Workload& workload, const std::vector<void*>& pointers,
   }
   result.metrics.push_back({std::string(kHostWall), summarize(walls).median, "s", ""});
   result.metrics.push_back({std::string(kHostEnqueue), summarize(enqueues).median, "s", ""});
-  result.metrics.push_back({std::string(kHostLaunches),
-                            static_cast<double>(workload.launchesPerCall()), "", ""});
+  result.metrics.push_back(
+      {std::string(kHostLaunches), static_cast<double>(workload.launchesPerCall()), "", ""});
 }
 
 // Passes of their own after timing, so that tracing and counter replay never touch the samples.

@@ -1,12 +1,46 @@
 #include "widgets/compareplot.h"
 
+#include <QSet>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
 
 #include <qcustomplot.h>
 
 #include "widgets/plotstyle.h"
 
 namespace kwb {
+namespace {
+
+// A run's settings as name=value words: element type, problem and launch.
+QStringList settingsOf(const HistoryRow& row) {
+  QStringList words = (row.problem + " " + row.launch).split(' ', Qt::SkipEmptyParts);
+  if (!row.dtype.isEmpty() && !words.contains("dtype=" + row.dtype)) words << "dtype=" + row.dtype;
+  return words;
+}
+
+// Labels that say what tells the bars apart: the kernel and the settings whose value differs
+// between them; the settings all of them share go to `shared`, once.
+QStringList distinguishingLabels(const std::vector<const HistoryRow*>& rows, QString& shared) {
+  std::map<QString, QSet<QString>> values;
+  for (const HistoryRow* row : rows)
+    for (const QString& word : settingsOf(*row)) values[word.section('=', 0, 0)] << word;
+  QStringList labels;
+  for (const HistoryRow* row : rows) {
+    QStringList differing;
+    for (const QString& word : settingsOf(*row))
+      if (values[word.section('=', 0, 0)].size() > 1) differing << word;
+    labels << row->kernel + (differing.isEmpty() ? QString() : "\n" + differing.join(' '));
+  }
+  QStringList common;
+  for (const auto& [name, words] : values)
+    if (words.size() == 1) common << *words.begin();
+  shared = common.join(' ');
+  return labels;
+}
+
+}  // namespace
 
 ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
   auto* layout = new QVBoxLayout(this);
@@ -49,7 +83,7 @@ void ComparePlot::redraw() {
   const bool runtime = metric_ == ChartMetric::Runtime;
   plot_->yAxis->setLabel(axisLabel(metric_));
   // Runs from several devices (a workshop's merged histories): one colour and legend entry a
-  // device, its name on each bar, and no single ceiling line.
+  // device, the runs of one configuration side by side under one label, and no single ceiling.
   QStringList devices;
   for (const HistoryRow* r : rows_.rows)
     if (r->median > 0 && !devices.contains(r->device)) devices << r->device;
@@ -62,27 +96,56 @@ void ComparePlot::redraw() {
     b->setName(byDevice ? devices[d] : runtime ? tr("median runtime") : tr("bandwidth"));
     b->setBrush(seriesColour(static_cast<int>(d)).lighter(130));
     b->setPen(QPen(seriesColour(static_cast<int>(d))));
-    b->setWidth(0.6);
+    b->setWidth(0.8);
     bars.push_back(b);
   }
+  // Groups of bars under one label: a configuration's runs on every device, device by device; a
+  // run alone where the runs come from one device.
+  std::vector<std::vector<const HistoryRow*>> groups;
+  QStringList keys;
+  for (const HistoryRow* r : rows_.rows) {
+    if (r->median <= 0) continue;
+    const QString key =
+        byDevice ? r->kernel + r->dtype + r->problem + r->launch : QString::number(groups.size());
+    qsizetype g = keys.indexOf(key);
+    if (g < 0) {
+      g = keys.size();
+      keys << key;
+      groups.emplace_back();
+    }
+    groups[static_cast<std::size_t>(g)].push_back(r);
+  }
+  std::vector<const HistoryRow*> firsts;
+  for (const auto& group : groups) firsts.push_back(group.front());
+  QString shared;
+  const QStringList labels = distinguishingLabels(firsts, shared);
+  plot_->xAxis->setLabel(shared.isEmpty() || firsts.size() < 2 ? QString()
+                                                               : tr("where set: %1").arg(shared));
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   double ceiling = 0;
-  int position = 0;
-  for (const HistoryRow* r : rows_.rows) {
-    const HistoryRow& row = *r;
-    if (row.median <= 0) continue;
-    const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
-    x[d] << ++position;
-    if (runtime) {
-      y[d] << row.median * 1e6;
-      low[d] << (row.median - row.min) * 1e6;
-      high[d] << (row.max - row.median) * 1e6;
-    } else {
-      y[d] << row.bandwidth * 1e-9;
-      if (row.ceilingFraction > 0) ceiling = std::max(ceiling, row.bandwidth / row.ceilingFraction);
+  double position = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    auto& group = groups[g];
+    std::stable_sort(group.begin(), group.end(), [&](const HistoryRow* a, const HistoryRow* b) {
+      return devices.indexOf(a->device) < devices.indexOf(b->device);
+    });
+    const double first = position + 1;
+    for (const HistoryRow* r : group) {
+      const HistoryRow& row = *r;
+      const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
+      x[d] << ++position;
+      if (runtime) {
+        y[d] << row.median * 1e6;
+        low[d] << (row.median - row.min) * 1e6;
+        high[d] << (row.max - row.median) * 1e6;
+      } else {
+        y[d] << row.bandwidth * 1e-9;
+        if (row.ceilingFraction > 0)
+          ceiling = std::max(ceiling, row.bandwidth / row.ceilingFraction);
+      }
     }
-    ticker->addTick(position, row.kernel + (byDevice ? "\n" + row.device : QString()) + "\n" +
-                                  row.dtype + " " + row.launch);
+    ticker->addTick((first + position) / 2, labels[static_cast<qsizetype>(g)]);
+    if (byDevice) position += 0.5;  // a gap between configurations
   }
   for (std::size_t d = 0; d < bars.size(); ++d) {
     bars[d]->setData(x[d], y[d], true);
@@ -95,7 +158,7 @@ void ComparePlot::redraw() {
   if (byDevice) ceiling = 0;
   plot_->legend->setVisible(byDevice);
   plot_->xAxis->setTicker(ticker);
-  plot_->xAxis->setTickLabelRotation(position > 6 ? 30 : 0);
+  plot_->xAxis->setTickLabelRotation(groups.size() > 6 ? 30 : 0);
   plot_->xAxis->setRange(0.3, position + 0.7);
   plot_->yAxis->rescale();
   double top = plot_->yAxis->range().upper;
@@ -107,7 +170,8 @@ void ComparePlot::redraw() {
     ceilingLabel_->position->setCoords(0.35, ceiling * 1e-9);
     top = std::max(top, ceiling * 1e-9);
   }
-  plot_->yAxis->setRange(0, top * 1.12);
+  // Room above the bars for the legend.
+  plot_->yAxis->setRange(0, top * (byDevice ? 1.5 : 1.12));
   plot_->replot();
 }
 

@@ -160,12 +160,12 @@ void HistoryPage::compareSelection() {
   emit plotted();
 }
 
-void HistoryPage::plotMatching(const QString& text) {
+void HistoryPage::plotMatching(const QString& text, bool compare) {
   auto once = std::make_shared<QMetaObject::Connection>();
-  *once = connect(model_, &HistoryModel::loaded, this, [this, once] {
+  *once = connect(model_, &HistoryModel::loaded, this, [this, once, compare] {
     disconnect(*once);
     ui_->runTable->selectAll();
-    plotSelection();
+    compare ? compareSelection() : plotSelection();
   });
   ui_->textFilter->setText(text);
   filterDelay_->stop();

@@ -38,8 +38,9 @@ class HistoryPage : public QWidget {
   QList<qint64> selectedIds(bool allWhenNone) const;
   void plotSelection();
   void compareSelection();
-  // Filters the history by text and, once loaded, plots every matching run over time.
-  void plotMatching(const QString& text);
+  // Filters the history by text and, once loaded, plots every matching run over time, or
+  // compares them side by side.
+  void plotMatching(const QString& text, bool compare = false);
 
  signals:
   void status(const QString& message);

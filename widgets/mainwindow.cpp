@@ -34,6 +34,7 @@
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/resultspage.h"
+#include "widgets/sassview.h"
 #include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
 #include "widgets/workerclient.h"
@@ -106,12 +107,14 @@ void MainWindow::buildUi() {
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   source_ = new SourceView(ui_->viewTabs);
+  sass_ = new SassView(worker_, ui_->viewTabs);
   lesson_ = new LessonPage(ui_->viewTabs);
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
   ui_->viewTabs->addTab(source_, tr("Source"));
+  ui_->viewTabs->addTab(sass_, tr("SASS"));
   ui_->viewTabs->addTab(lesson_, tr("Lesson"));
   connect(lesson_, &LessonPage::runRequested, this,
           [this](const Lesson& l) { startLesson(QString::fromStdString(l.id), -1); });
@@ -141,6 +144,7 @@ void MainWindow::buildUi() {
 void MainWindow::connectWorker() {
   connect(worker_, &WorkerClient::catalogReceived, this, [this](const auto& families) {
     kernels_->setCatalog(families);
+    sass_->setCatalog(families);
     ui_->kernelTree->expandAll();
     QModelIndex first = kernels_->index(0, 0, kernels_->index(0, 0));
     if (pending_) first = kernels_->indexOf(pending_->family, pending_->variant);
@@ -246,8 +250,8 @@ void MainWindow::selectWhenReady(const QString& family, const QString& variant,
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_},      {"heatmap", heatmap_}, {"results", resultsPage_},
-      {"history", history_}, {"source", source_},   {"lesson", lesson_}};
+      {"sweep", plot_},    {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_},
+      {"source", source_}, {"sass", sass_},       {"lesson", lesson_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -260,9 +264,9 @@ void MainWindow::setMetrics(const QString& text) {
   ui_->metricsCombo->setCurrentText(text);
 }
 
-void MainWindow::showHistory(const QString& text) {
+void MainWindow::showHistory(const QString& text, bool compare) {
   ui_->viewTabs->setCurrentWidget(history_);
-  history_->plotMatching(text);
+  history_->plotMatching(text, compare);
 }
 
 void MainWindow::onVariantSelected() {
@@ -300,7 +304,9 @@ nlohmann::json MainWindow::currentParams() const {
 
 void MainWindow::requestDerived() {
   resolveId_.clear();
+  if (!selected_) sass_->setSelection({}, {}, nlohmann::json::object());
   if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
+  sass_->setSelection(selected_->family, selected_->name, currentParams());
   resolveId_ = worker_->requestResolve(selected_->family, selected_->name, currentParams());
 }
 

@@ -30,6 +30,7 @@ class KernelTreeModel;
 class ParamEditor;
 class ResultsModel;
 class ResultsPage;
+class SassView;
 class SweepPlot;
 class WorkerClient;
 
@@ -47,13 +48,15 @@ class MainWindow : public QMainWindow {
   // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
   // start a sweep over the given axes ("n=2^20:2^28:*4").
   void selectWhenReady(const QString& family, const QString& variant, QStringList sweepAxes);
-  // Opens the history filtered by text, with every matching run plotted over time.
-  void showHistory(const QString& text);
+  // Opens the history filtered by text, with every matching run plotted over time or compared
+  // side by side (devices apart, for a workshop's merged histories).
+  void showHistory(const QString& text, bool compare = false);
   HistoryPage* historyPage() const { return history_; }
+  SassView* sassView() const { return sass_; }
   // The hardware metrics the next run or sweep reads, as typed in the Measurement box.
   void setMetrics(const QString& text);
-  // Brings a view to the front: "sweep", "heatmap", "results", "history" or "source"; false for
-  // others.
+  // Brings a view to the front: "sweep", "heatmap", "results", "history", "source", "sass" or
+  // "lesson"; false for others.
   bool showView(const QString& name);
   // The current results, the charts that have data, and the device, as a report.
   Report report() const;
@@ -99,6 +102,7 @@ class MainWindow : public QMainWindow {
   HeatmapPlot* heatmap_;
   HistoryPage* history_;
   SourceView* source_;
+  SassView* sass_;
   LessonPage* lesson_;
   Settings settings_;
   QLabel* device_;

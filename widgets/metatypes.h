@@ -8,12 +8,14 @@
 
 #include "core/deviceinfo.h"
 #include "core/runresult.h"
+#include "core/sass.h"
 #include "core/variantinfo.h"
 #include "db/historyfilter.h"
 #include "widgets/historyrow.h"
 
 Q_DECLARE_METATYPE(kwb::RunResult)
 Q_DECLARE_METATYPE(kwb::ParamSet)
+Q_DECLARE_METATYPE(kwb::SassReport)
 Q_DECLARE_METATYPE(kwb::HistoryFilter)
 Q_DECLARE_METATYPE(kwb::HistorySnapshot)
 Q_DECLARE_METATYPE(std::vector<kwb::FamilyInfo>)
@@ -24,6 +26,7 @@ namespace kwb {
 inline void registerMetaTypes() {
   qRegisterMetaType<kwb::RunResult>();
   qRegisterMetaType<kwb::ParamSet>();
+  qRegisterMetaType<kwb::SassReport>();
   qRegisterMetaType<kwb::HistoryFilter>();
   qRegisterMetaType<kwb::HistorySnapshot>();
   qRegisterMetaType<std::vector<kwb::FamilyInfo>>();

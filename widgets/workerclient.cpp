@@ -61,7 +61,7 @@ QString WorkerClient::submit(nlohmann::json request) {
   request["v"] = protocol::kVersion;
   request["id"] = id.toStdString();
   const std::string type = request.value("type", "");
-  if (type == "run" || type == "sweep") {
+  if (type == "run" || type == "sweep" || type == "sass") {
     jobs_[id] = Job{str(request, "family") + "/" + str(request, "variant"), 0};
     armWatchdog();
   }
@@ -80,6 +80,11 @@ void WorkerClient::requestDevices() {
 QString WorkerClient::requestResolve(const std::string& family, const std::string& variant,
                                      const nlohmann::json& params) {
   return submit(protocol::resolveRequest("", family, variant, params));
+}
+
+QString WorkerClient::requestSass(const std::string& family, const std::string& variant,
+                                  const nlohmann::json& params) {
+  return submit(protocol::sassRequest("", family, variant, params));
 }
 
 void WorkerClient::cancel(const QString& id) {
@@ -140,6 +145,9 @@ void WorkerClient::handle(const nlohmann::json& message) {
       const auto runId = message.value("run_id", nlohmann::json());
       emit resultReceived(id, message.value("index", 0), runResultFromJson(message.at("run")),
                           runId.is_number_integer() ? runId.get<qint64>() : -1);
+    } else if (type == "sass") {
+      forget(id);
+      emit sassReceived(id, sassReportFromJson(message.at("report")));
     } else if (type == "done") {
       forget(id);
       emit jobDone(id, message.value("completed", 0), message.value("cancelled", false));

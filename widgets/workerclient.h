@@ -13,6 +13,7 @@
 
 #include "core/deviceinfo.h"
 #include "core/runresult.h"
+#include "core/sass.h"
 #include "core/variantinfo.h"
 
 namespace kwb {
@@ -28,8 +29,8 @@ class WorkerClient : public QObject {
   WorkerClient(QString program, QStringList arguments, QObject* parent = nullptr);
   ~WorkerClient() override;
 
-  // Sends a request (its "v" and "id" are filled in) and returns its id. Run and sweep requests
-  // are jobs: they end with jobDone, jobError or workerLost.
+  // Sends a request (its "v" and "id" are filled in) and returns its id. Run, sweep and sass
+  // requests are jobs: they end with jobDone (sassReceived), jobError or workerLost.
   QString submit(nlohmann::json request);
   void requestCatalog();
   void requestDevices();
@@ -37,6 +38,10 @@ class WorkerClient : public QObject {
   // resolved or jobError with the returned id.
   QString requestResolve(const std::string& family, const std::string& variant,
                          const nlohmann::json& params);
+  // Asks for the machine code of the kernels this configuration launches; answered by
+  // sassReceived, jobError or workerLost with the returned id.
+  QString requestSass(const std::string& family, const std::string& variant,
+                      const nlohmann::json& params);
   // Asks the worker to stop a job; one that has not ended after the grace period ends the worker.
   void cancel(const QString& id);
   // Ends the worker now, without waiting; running jobs are reported through workerLost.
@@ -62,6 +67,7 @@ class WorkerClient : public QObject {
   void progress(const QString& id, int done, int total, double etaSeconds, const QString& text);
   void resultReceived(const QString& id, int index, const kwb::RunResult& run, qint64 runId);
   void jobDone(const QString& id, int completed, bool cancelled);
+  void sassReceived(const QString& id, const kwb::SassReport& report);
   // A request refused or failed; param names the parameter at fault, if one is.
   void jobError(const QString& id, const QString& code, const QString& message,
                 const QString& param);

@@ -58,8 +58,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   MeasureCliOptions sassOptions;
   bool sassSummary = false;
   auto* sass = app.add_subcommand(
-      "sass", "the machine code of the kernels a configuration launches (needs a GPU; cuobjdump "
-              "where the history database has no copy)");
+      "sass",
+      "the machine code of the kernels a configuration launches (needs a GPU; cuobjdump "
+      "where the history database has no copy)");
   sass->add_option("family", sassOptions.family, "kernel family (see `kwb list`)")->required();
   sass->add_option("variant", sassOptions.variant, "variant of the family")->required();
   sass->add_option("params", sassOptions.params, "parameters as name=value (same as -p)");

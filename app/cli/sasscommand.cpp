@@ -39,7 +39,8 @@ int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summ
     out << "one call launches no kernel (a copy engine or a driver call does the work)\n";
   for (const auto& kernel : report.kernels) {
     const SassSummary summary = summarizeSass(kernel.listing);
-    out << "\n" << kernel.name << "  (" << summary.instructions << " instructions)\n  "
+    out << "\n"
+        << kernel.name << "  (" << summary.instructions << " instructions)\n  "
         << notableText(summary) << "\n";
     if (!summaryOnly) out << kernel.listing;
   }

@@ -31,9 +31,8 @@ std::string pickArch(const std::string& deviceArch, const std::vector<std::strin
       compatible = arch;
   }
   if (compatible) return *compatible;
-  const auto newest = *std::max_element(archs.begin(), archs.end(), [](auto& a, auto& b) {
-    return archNumber(a) < archNumber(b);
-  });
+  const auto newest = *std::max_element(
+      archs.begin(), archs.end(), [](auto& a, auto& b) { return archNumber(a) < archNumber(b); });
   notice = "this binary carries no SASS that a " + deviceArch +
            " device runs (the driver compiles its PTX when it loads); shown: " + newest +
            ", the newest it carries";
@@ -71,8 +70,8 @@ SassReport lookUpSass(Runner& runner, SassCache* cache, const std::string& famil
   const std::string& binary = ownBinary().path;
   report.binary = ownBinary().fingerprint;
   const std::optional<std::string> tool = findCuobjdump();
-  report.arch = tool ? pickArch(deviceArch, sassArchitectures(*tool, binary), report.notice)
-                     : deviceArch;
+  report.arch =
+      tool ? pickArch(deviceArch, sassArchitectures(*tool, binary), report.notice) : deviceArch;
 
   std::vector<std::string> missing;
   for (const auto& symbol : symbols) {

@@ -7,6 +7,7 @@
 #include "core/version.h"
 #include "widgets/historypage.h"
 #include "widgets/mainwindow.h"
+#include "widgets/sassview.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -26,9 +27,14 @@ int main(int argc, char** argv) {
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
   QCommandLineOption history(
       "history", "open the history filtered by this text, its runs plotted over time", "text");
+  QCommandLineOption historyCompare(
+      "history-compare",
+      "open the history filtered by this text, its runs compared side by side by device", "text");
   QCommandLineOption view(
-      "view", "the view the screenshot shows: sweep, heatmap, results, history, source or lesson",
+      "view",
+      "the view the screenshot shows: sweep, heatmap, results, history, source, sass or lesson",
       "name");
+  QCommandLineOption compare("compare", "the variant the SASS view compares with", "variant");
   QCommandLineOption metrics("metrics",
                              "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
                              "Nsight Compute names, comma separated",
@@ -47,8 +53,8 @@ int main(int argc, char** argv) {
                              "the prediction for --lesson: a speed-up, or microseconds where the "
                              "lesson has no baseline",
                              "value", "1");
-  parser.addOptions({worker, db, select, sweep, history, view, metrics, screenshot, report,
-                     reportPages, lesson, predict});
+  parser.addOptions({worker, db, select, sweep, history, historyCompare, view, compare, metrics,
+                     screenshot, report, reportPages, lesson, predict});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
@@ -60,25 +66,40 @@ int main(int argc, char** argv) {
     const QStringList parts = parser.value(select).split('/');
     window.selectWhenReady(parts.value(0), parts.value(1), parser.values(sweep));
   }
+  if (parser.isSet(compare)) {
+    const QString variant = parser.value(compare);
+    QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, [&window, variant] {
+      if (!window.sassView()->setCompareVariant(variant))
+        qWarning("the selected family has no variant '%s'", qPrintable(variant));
+    });
+  }
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot), shown = parser.value(view);
     // Copies, not references: the connections outlive this block.
     const auto grab = [&window, file, shown] {
       if (!shown.isEmpty() && !window.showView(shown))
-        qWarning("no view '%s'; the views are sweep, heatmap, results, history, source, lesson",
-                 qPrintable(shown));
+        qWarning(
+            "no view '%s'; the views are sweep, heatmap, results, history, source, sass, "
+            "lesson",
+            qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {
         if (!window.grab().save(file)) qWarning("could not write %s", qPrintable(file));
         QApplication::quit();
       });
     };
-    if (parser.isSet(history))
+    if (parser.isSet(history) || parser.isSet(historyCompare)) {
       QObject::connect(window.historyPage(), &kwb::HistoryPage::plotted, &window, grab);
-    else if (parser.isSet(sweep) || parser.isSet(lesson))
+    } else if (shown == "sass") {
+      // The machine code comes from the worker after the view is shown.
+      QObject::connect(window.sassView(), &kwb::SassView::settled, &window, grab);
+      QObject::connect(&window, &kwb::MainWindow::catalogShown, &window,
+                       [&window] { window.showView("sass"); });
+    } else if (parser.isSet(sweep) || parser.isSet(lesson)) {
       QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, grab);
-    else
+    } else {
       QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, grab);
+    }
   }
   if (parser.isSet(report)) {
     const QString file = parser.value(report);
@@ -107,6 +128,7 @@ int main(int argc, char** argv) {
     });
   }
   if (parser.isSet(history)) window.showHistory(parser.value(history));
+  if (parser.isSet(historyCompare)) window.showHistory(parser.value(historyCompare), true);
   window.show();
   return QApplication::exec();
 }

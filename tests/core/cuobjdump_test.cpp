@@ -51,7 +51,8 @@ TEST(Cuobjdump, TheEnvironmentNamesTheTool) {
 }
 
 TEST(Cuobjdump, DumpsTheNamedFunctionsOfOneArchitecture) {
-  FakeCuobjdump fake("cat '" KWB_FIXTURES_DIR "/sass/cuobjdump_sm90.sass'\n"
+  FakeCuobjdump fake("cat '" KWB_FIXTURES_DIR
+                     "/sass/cuobjdump_sm90.sass'\n"
                      "echo 'cuobjdump warning : Function listed in --function not found' >&2\n");
   const auto functions = dumpSass(fake.tool(), "/bin/kwb", "sm_90", {"a", "b"});
   EXPECT_EQ(fake.args(), "-sass -arch sm_90 -fun a,b /bin/kwb");
@@ -78,7 +79,8 @@ TEST(Cuobjdump, AFailureSaysWhatTheToolSaid) {
 }
 
 TEST(Cuobjdump, FingerprintsFollowTheContents) {
-  const fs::path dir = fs::temp_directory_path() / ("kwb-fingerprint-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("kwb-fingerprint-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const auto write = [&](const char* name, const std::string& text) {
     std::ofstream(dir / name) << text;

@@ -68,9 +68,10 @@ TEST(Sass, ASymbolPrintedAgainKeepsItsFirstListing) {
 TEST(Sass, ElfListGivesEachArchitectureOnce) {
   EXPECT_EQ(parseCuobjdumpElfList(fixture("cuobjdump_lelf.txt")),
             std::vector<std::string>{"sm_90"});
-  EXPECT_EQ(parseCuobjdumpElfList("ELF file    1: a.1.sm_80.cubin\nELF file    2: a.2.sm_90a.cubin\n"
-                                  "ELF file    3: a.3.sm_80.cubin\n"),
-            (std::vector<std::string>{"sm_80", "sm_90a"}));
+  EXPECT_EQ(
+      parseCuobjdumpElfList("ELF file    1: a.1.sm_80.cubin\nELF file    2: a.2.sm_90a.cubin\n"
+                            "ELF file    3: a.3.sm_80.cubin\n"),
+      (std::vector<std::string>{"sm_80", "sm_90a"}));
   EXPECT_TRUE(parseCuobjdumpElfList("").empty());
 }
 

@@ -18,9 +18,8 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   EXPECT_EQ(schemaVersion(db), 0);
   migrate(db);
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
-  for (const char* table :
-       {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics", "tags", "notes",
-        "sass_listings"}) {
+  for (const char* table : {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics",
+                            "tags", "notes", "sass_listings"}) {
     auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
     s.bind(1, std::string_view(table));
     ASSERT_TRUE(s.step());

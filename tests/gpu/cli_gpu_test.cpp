@@ -1,11 +1,14 @@
 // `kwb run`, `kwb sweep` and the worker end to end on the GPU, with a real history database.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
 #include "app/workerharness.h"
+#include "core/cuobjdump.h"
+#include "core/jsoncodec.h"
 #include "core/protocol.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
@@ -55,6 +58,61 @@ TEST_F(CliGpu, LessonsRunAgainstThePrediction) {
   const json result = json::parse(out);
   EXPECT_GT(result["measured"].get<double>(), 1.0);  // one launch against 33
   EXPECT_EQ(result["runs"].size(), 2u);
+}
+
+// A packed kernel's SASS moves 16 bytes per access where the naive one moves 4; asked again, the
+// listing comes from the database, even where cuobjdump is gone.
+TEST_F(CliGpu, SassShowsTheWideAccessesOfPackedKernels) {
+  if (!findCuobjdump()) GTEST_SKIP() << "no cuobjdump on this machine";
+  std::string out;
+  std::string err;
+  ASSERT_EQ(
+      run({"sass", "elementwise", "packed", "pack_size=4", "n=2^20", "--summary"}, &out, &err),
+      kExitOk)
+      << err;
+  EXPECT_NE(out.find("SASS from cuobjdump"), std::string::npos) << out;
+  EXPECT_NE(out.find("packedKernel<4, "), std::string::npos) << out;
+  EXPECT_NE(out.find("LDG.E.128"), std::string::npos) << out;
+  EXPECT_NE(out.find("STG.E.128"), std::string::npos) << out;
+
+  ASSERT_EQ(run({"--json", "sass", "elementwise", "naive", "n=2^20"}, &out, &err), kExitOk) << err;
+  const json naive = json::parse(out);
+  ASSERT_EQ(naive["kernels"].size(), 1u);
+  const std::string listing = naive["kernels"][0]["listing"];
+  EXPECT_NE(listing.find("LDG.E"), std::string::npos);
+  EXPECT_EQ(listing.find(".128"), std::string::npos) << listing;
+
+  ::setenv("KWB_CUOBJDUMP", "/nonexistent/cuobjdump", 1);
+  const int cached = run({"sass", "elementwise", "packed", "pack_size=4", "n=2^20"}, &out, &err);
+  std::istringstream in;
+  std::ostringstream ignored;
+  std::ostringstream said;
+  const int uncached = runCli(
+      {"--db", dir.file("fresh.sqlite"), "sass", "elementwise", "packed", "pack_size=4", "n=2^20"},
+      in, ignored, said);
+  err = said.str();
+  ::unsetenv("KWB_CUOBJDUMP");
+  EXPECT_EQ(cached, kExitOk);
+  EXPECT_NE(out.find("SASS from the history database"), std::string::npos) << out;
+  EXPECT_EQ(uncached, kExitTool);
+  EXPECT_NE(err.find("cuobjdump"), std::string::npos) << err;
+
+  ASSERT_EQ(run({"sass", "copy", "memcpy", "n=2^20"}, &out, &err), kExitOk) << err;
+  EXPECT_NE(out.find("launches no kernel"), std::string::npos) << out;
+}
+
+// The worker answers a sass request with the kernels of a multi-kernel chain, in launch order.
+TEST_F(CliGpu, WorkerSassRepliesListEveryKernelOfAChain) {
+  if (!findCuobjdump()) GTEST_SKIP() << "no cuobjdump on this machine";
+  RunStore store(dir.file("h.sqlite"));
+  WorkerHarness worker(&store);
+  worker.send(protocol::sassRequest("s", "giou", "padded", {{"batch", "4"}}));
+  const json reply =
+      worker.output().waitFor([](const json& m) { return m.value("id", "") == "s"; }, nullptr, 120);
+  ASSERT_EQ(reply.value("type", ""), "sass") << reply.dump();
+  const SassReport report = sassReportFromJson(reply["report"]);
+  EXPECT_GT(report.kernels.size(), 5u);
+  for (const auto& kernel : report.kernels) EXPECT_FALSE(kernel.listing.empty()) << kernel.name;
 }
 
 TEST_F(CliGpu, RunStoresAVerifiedResultWithTheCachedCeiling) {

@@ -129,21 +129,32 @@ class PlotsTest : public QObject {
     QVERIFY(!plot.plot()->legend->visible());
   }
 
-  // After `kwb db merge`, the same kernel on two attendees' GPUs: a colour and a legend entry each.
+  // After `kwb db merge`, the same kernels on two attendees' GPUs: a colour and a legend entry
+  // each, and each configuration's runs side by side under one label.
   void comparePlotColoursRunsByDevice() {
     auto rows = std::make_shared<std::vector<HistoryRow>>();
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
       rows->push_back(historyRow(i, 0, 1000, 1e-5 * (i + 1)));
-      rows->back().device = i == 1 ? "NVIDIA L4" : "NVIDIA H100 80GB HBM3";
+      rows->back().device = i % 2 ? "NVIDIA L4" : "NVIDIA H100 80GB HBM3";
+      rows->back().launch = i < 2 ? "block_size=128" : "block_size=256";
     }
-    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2]}};
+    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2], &(*rows)[3]}};
     ComparePlot plot;
     plot.setRows(selection);
-    QCOMPARE(plot.barCount(), 3);
+    QCOMPARE(plot.barCount(), 4);
     QVERIFY(plot.plot()->legend->visible());
     QCOMPARE(plot.plot()->plottable(0)->name(), QString("NVIDIA H100 80GB HBM3"));
     QCOMPARE(plot.plot()->plottable(1)->name(), QString("NVIDIA L4"));
-    QCOMPARE(qobject_cast<QCPBars*>(plot.plot()->plottable(0))->dataCount(), 2);
+    auto* h100 = qobject_cast<QCPBars*>(plot.plot()->plottable(0));
+    auto* l4 = qobject_cast<QCPBars*>(plot.plot()->plottable(1));
+    QCOMPARE(h100->dataCount(), 2);
+    // One label per configuration, each device's bar beside the other's.
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot.plot()->xAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), 2);
+    QVERIFY(ticker->ticks().first().contains("block_size=128"));
+    QCOMPARE(l4->data()->at(0)->key - h100->data()->at(0)->key, 1.0);
+    QCOMPARE(ticker->ticks().firstKey(), (h100->data()->at(0)->key + l4->data()->at(0)->key) / 2);
   }
 
   void exportsWriteNonEmptyFiles() {

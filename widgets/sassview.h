@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QWidget>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/variantinfo.h"
+
+class QComboBox;
+class QLabel;
+
+namespace kwb {
+
+class SassPane;
+class WorkerClient;
+
+// Two variants' machine code side by side: on the left the selected variant with the
+// configuration being edited, on the right another variant of its family (the naive one to start
+// with) with the same values where it takes them. Asks the worker only while shown.
+class SassView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SassView(WorkerClient* worker, QWidget* parent = nullptr);
+
+  void setCatalog(const std::vector<FamilyInfo>& families);
+  void setSelection(const std::string& family, const std::string& variant,
+                    const nlohmann::json& params);
+  // The right-hand variant; false where the family has none of that name.
+  bool setCompareVariant(const QString& variant);
+  SassPane* pane(int side) const { return sides_[static_cast<std::size_t>(side)].pane; }
+
+ signals:
+  // Both sides show what the worker answered.
+  void settled();
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  struct Side {
+    SassPane* pane = nullptr;
+    QString id;            // the request awaited; empty once answered
+    nlohmann::json asked;  // what was last asked: variant and params
+  };
+  const FamilyInfo* family() const;
+  void fillCompareChoices();
+  void refresh();
+  void answered(const QString& id);
+  void request(Side& side, const VariantInfo& variant, const nlohmann::json& params);
+
+  WorkerClient* worker_;
+  std::vector<FamilyInfo> families_;
+  std::string family_;
+  std::string variant_;
+  nlohmann::json params_ = nlohmann::json::object();
+  QLabel* left_;
+  QComboBox* compare_;
+  std::array<Side, 2> sides_;
+};
+
+}  // namespace kwb
