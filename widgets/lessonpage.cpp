@@ -56,6 +56,7 @@ LessonPage::LessonPage(QWidget* parent)
       prediction_(new QDoubleSpinBox(this)),
       unit_(new QLabel(this)),
       run_(new QPushButton(tr("Run baseline and step"), this)),
+      sass_(new QPushButton(tr("Compare machine code"), this)),
       commands_(new QLabel(this)),
       verdict_(new QLabel(this)) {
   for (const auto& lesson : lessons())
@@ -76,6 +77,7 @@ LessonPage::LessonPage(QWidget* parent)
   predict->addWidget(prediction_);
   predict->addWidget(unit_);
   predict->addWidget(run_);
+  predict->addWidget(sass_);
   predict->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(lessons_);
@@ -88,6 +90,7 @@ LessonPage::LessonPage(QWidget* parent)
   layout->addStretch(1);
   connect(lessons_, &QComboBox::currentIndexChanged, this, &LessonPage::showLesson);
   connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(current()); });
+  connect(sass_, &QPushButton::clicked, this, [this] { emit sassRequested(current()); });
   showLesson(0);
 }
 

@@ -39,6 +39,8 @@ class LessonPage : public QWidget {
 
  signals:
   void runRequested(const kwb::Lesson& lesson);
+  // The step's machine code beside its baseline's.
+  void sassRequested(const kwb::Lesson& lesson);
 
  private:
   void showLesson(int index);
@@ -50,6 +52,7 @@ class LessonPage : public QWidget {
   QDoubleSpinBox* prediction_;
   QLabel* unit_;
   QPushButton* run_;
+  QPushButton* sass_;
   QLabel* commands_;
   QLabel* verdict_;
 };

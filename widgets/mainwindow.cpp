@@ -118,6 +118,10 @@ void MainWindow::buildUi() {
   ui_->viewTabs->addTab(lesson_, tr("Lesson"));
   connect(lesson_, &LessonPage::runRequested, this,
           [this](const Lesson& l) { startLesson(QString::fromStdString(l.id), -1); });
+  connect(lesson_, &LessonPage::sassRequested, this, [this](const Lesson& l) {
+    ui_->viewTabs->setCurrentWidget(sass_);
+    sass_->showLesson(l);
+  });
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
   ui_->splitter->setStretchFactor(2, 1);  // the views take what the window gains

@@ -51,7 +51,10 @@ SassView::SassView(WorkerClient* worker, QWidget* parent)
   layout->addWidget(key);
   layout->addWidget(splitter, 1);
 
-  connect(compare_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(compare_, &QComboBox::currentIndexChanged, this, [this] {
+    lesson_.reset();
+    refresh();
+  });
   connect(worker_, &WorkerClient::sassReceived, this,
           [this](const QString& id, const SassReport& report) {
             for (auto& side : sides_)
@@ -83,15 +86,13 @@ void SassView::setCatalog(const std::vector<FamilyInfo>& families) {
 
 void SassView::setSelection(const std::string& family, const std::string& variant,
                             const nlohmann::json& params) {
+  if (family == family_ && variant == variant_ && params == params_) return;
+  lesson_.reset();
   const bool familyChanged = family != family_;
   family_ = family;
   variant_ = variant;
   params_ = params;
-  left_->setText(
-      variant.empty()
-          ? tr("Pick a variant to read its machine code.")
-          : tr("<b>%1</b> as configured").arg(QString::fromStdString(family + "/" + variant)));
-  if (familyChanged) fillCompareChoices();
+  if (familyChanged || compare_->currentIndex() < 0) fillCompareChoices();
   refresh();
 }
 
@@ -100,6 +101,27 @@ bool SassView::setCompareVariant(const QString& variant) {
   if (index < 0) return false;
   compare_->setCurrentIndex(index);
   return true;
+}
+
+void SassView::showLesson(const Lesson& lesson) {
+  lesson_ = lesson;
+  compare_->blockSignals(true);
+  compare_->setCurrentIndex(-1);
+  compare_->setPlaceholderText(lesson.baseline
+                                   ? tr("the baseline, %1")
+                                         .arg(QString::fromStdString(lesson.baseline->family + "/" +
+                                                                     lesson.baseline->variant))
+                                   : tr("(this lesson has no baseline)"));
+  compare_->blockSignals(false);
+  refresh();
+}
+
+const VariantInfo* SassView::find(const std::string& family, const std::string& variant) const {
+  for (const auto& f : families_)
+    if (f.name == family)
+      for (const auto& v : f.variants)
+        if (v.name == variant) return &v;
+  return nullptr;
 }
 
 const FamilyInfo* SassView::family() const {
@@ -131,6 +153,25 @@ void SassView::showEvent(QShowEvent* event) {
 
 void SassView::refresh() {
   if (!isVisible()) return;
+  if (lesson_) {
+    std::array<const LessonRun*, 2> runs{&lesson_->run,
+                                         lesson_->baseline ? &*lesson_->baseline : nullptr};
+    left_->setText(tr("Lesson <b>%1</b>: the step, against its baseline")
+                       .arg(QString::fromStdString(lesson_->title)));
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!runs[i]) continue;
+      const VariantInfo* v = find(runs[i]->family, runs[i]->variant);
+      if (!v) continue;
+      nlohmann::json params = nlohmann::json::object();
+      for (const auto& [name, value] : runs[i]->params) params[name] = value;
+      request(sides_[i], *v, params);
+    }
+    return;
+  }
+  left_->setText(
+      variant_.empty()
+          ? tr("Pick a variant to read its machine code.")
+          : tr("<b>%1</b> as configured").arg(QString::fromStdString(family_ + "/" + variant_)));
   const FamilyInfo* f = family();
   if (!f || variant_.empty()) {
     for (auto& side : sides_) {

@@ -3,11 +3,13 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/lesson.h"
 #include "core/variantinfo.h"
 
 class QComboBox;
@@ -32,6 +34,9 @@ class SassView : public QWidget {
                     const nlohmann::json& params);
   // The right-hand variant; false where the family has none of that name.
   bool setCompareVariant(const QString& variant);
+  // A lesson's step on the left and its baseline on the right, each as the lesson sets it, until
+  // the selection changes; without a baseline, the right side stays as it was.
+  void showLesson(const Lesson& lesson);
   SassPane* pane(int side) const { return sides_[static_cast<std::size_t>(side)].pane; }
 
  signals:
@@ -48,6 +53,7 @@ class SassView : public QWidget {
     nlohmann::json asked;  // what was last asked: variant and params
   };
   const FamilyInfo* family() const;
+  const VariantInfo* find(const std::string& family, const std::string& variant) const;
   void fillCompareChoices();
   void refresh();
   void answered(const QString& id);
@@ -61,6 +67,7 @@ class SassView : public QWidget {
   QLabel* left_;
   QComboBox* compare_;
   std::array<Side, 2> sides_;
+  std::optional<Lesson> lesson_;
 };
 
 }  // namespace kwb

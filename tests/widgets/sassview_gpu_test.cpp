@@ -1,6 +1,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "core/lesson.h"
 #include "widgets/metatypes.h"
 #include "widgets/sasspane.h"
 #include "widgets/sassview.h"
@@ -57,6 +58,17 @@ class SassViewGpuTest : public QObject {
     QVERIFY(settled.wait(120000));
     QVERIFY(view.pane(1)->counts().contains("LDG.E.128"));
     QVERIFY(!view.setCompareVariant("warp_speed"));
+
+    // A lesson: its step against its baseline, whatever is selected; f16 in packs of 4 and 2.
+    view.showLesson(*findLesson("elementwise-4-pack-4"));
+    QVERIFY(settled.wait(120000));
+    QVERIFY2(
+        view.pane(0)->kernelNames().value(0).startsWith("packedKernel<4, 1, false, Gelu, __half"),
+        qPrintable(view.pane(0)->kernelNames().join(',')));
+    QVERIFY2(
+        view.pane(1)->kernelNames().value(0).startsWith("packedKernel<2, 1, false, Gelu, __half"),
+        qPrintable(view.pane(1)->kernelNames().join(',')));
+    QVERIFY(view.pane(0)->counts().contains("LDG.E.64"));  // 4 halves: 8 bytes a load
   }
 };
 
