@@ -37,8 +37,14 @@ struct ProgramOutput {
 ProgramOutput runProgram(const std::vector<std::string>& argv) {
   std::array<int, 2> outPipe{};
   std::array<int, 2> errPipe{};
-  if (::pipe(outPipe.data()) != 0 || ::pipe(errPipe.data()) != 0)
+  if (::pipe(outPipe.data()) != 0)
     throw Error(ErrorKind::Tool, std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (::pipe(errPipe.data()) != 0) {
+    const int error = errno;
+    ::close(outPipe[0]);
+    ::close(outPipe[1]);
+    throw Error(ErrorKind::Tool, std::string("cannot create a pipe: ") + std::strerror(error));
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);

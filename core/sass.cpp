@@ -22,6 +22,18 @@ std::size_t addressLength(std::string_view line) {
   return i > 2 && line.substr(i, 2) == "*/" ? i + 2 : 0;
 }
 
+// Calls visit with each line of text, without its '\n'.
+template <typename Visit>
+void forEachLine(std::string_view text, Visit visit) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    visit(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 bool isLabel(std::string_view line) {
   return line.size() > 2 && line[0] == '.' && line.back() == ':';
 }
@@ -75,35 +87,26 @@ std::string_view describe(SassClass kind) {
 std::vector<SassFunction> parseCuobjdumpSass(std::string_view output) {
   std::vector<SassFunction> functions;
   SassFunction* current = nullptr;
-  bool duplicate = false;
-  std::size_t start = 0;
-  while (start < output.size()) {
-    auto end = output.find('\n', start);
-    if (end == std::string_view::npos) end = output.size();
-    const std::string_view line = trimmed(output.substr(start, end - start));
-    start = end + 1;
-
+  forEachLine(output, [&](std::string_view raw) {
+    const std::string_view line = trimmed(raw);
     constexpr std::string_view kFunction = "Function : ";
     if (line.substr(0, kFunction.size()) == kFunction) {
       const std::string symbol(trimmed(line.substr(kFunction.size())));
-      duplicate = std::any_of(functions.begin(), functions.end(),
-                              [&](const SassFunction& f) { return f.symbol == symbol; });
+      const bool duplicate = std::any_of(functions.begin(), functions.end(),
+                                         [&](const SassFunction& f) { return f.symbol == symbol; });
       current = duplicate ? nullptr : &functions.emplace_back(SassFunction{symbol, {}});
-      continue;
-    }
-    if (line.substr(0, 5) == "....." || line.substr(0, 6) == "Fatbin") {
+    } else if (line.substr(0, 5) == "....." || line.substr(0, 6) == "Fatbin") {
       current = nullptr;
-      continue;
-    }
-    if (!current) continue;
-    if (const std::size_t address = addressLength(line)) {
+    } else if (!current) {
+      return;
+    } else if (const std::size_t address = addressLength(line)) {
       current->listing += cleanInstruction(line, address);
       current->listing += '\n';
     } else if (isLabel(line)) {
       current->listing += line;
       current->listing += '\n';
     }
-  }
+  });
   return functions;
 }
 
@@ -155,23 +158,18 @@ std::size_t SassSummary::count(SassClass kind) const {
 
 SassSummary summarizeSass(std::string_view listing) {
   SassSummary summary;
-  std::size_t start = 0;
-  while (start < listing.size()) {
-    auto end = listing.find('\n', start);
-    if (end == std::string_view::npos) end = listing.size();
-    const std::string opcode = sassOpcode(listing.substr(start, end - start));
-    start = end + 1;
-    if (opcode.empty()) continue;
+  forEachLine(listing, [&](std::string_view line) {
+    const std::string opcode = sassOpcode(line);
+    if (opcode.empty()) return;
     ++summary.instructions;
     if (classifySassOpcode(opcode) != SassClass::Other) ++summary.notable[opcode];
-  }
+  });
   return summary;
 }
 
 std::string notableText(const SassSummary& summary) {
   std::string text;
-  for (SassClass kind : {SassClass::GlobalWide, SassClass::GlobalNarrow, SassClass::Shared,
-                         SassClass::Barrier, SassClass::Shuffle})
+  for (SassClass kind : kNotableSassClasses)
     for (const auto& [opcode, n] : summary.notable)
       if (classifySassOpcode(opcode) == kind)
         text += (text.empty() ? "" : "  ") + opcode + " x" + std::to_string(n);

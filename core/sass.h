@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -11,6 +12,9 @@ namespace kwb {
 // The instructions a SASS listing is read for when teaching memory access: 128-bit global
 // accesses against narrower ones, shared memory, barriers and warp shuffles.
 enum class SassClass { Other, GlobalWide, GlobalNarrow, Shared, Barrier, Shuffle };
+inline constexpr std::array kNotableSassClasses{SassClass::GlobalWide, SassClass::GlobalNarrow,
+                                                SassClass::Shared, SassClass::Barrier,
+                                                SassClass::Shuffle};
 
 std::string_view describe(SassClass kind);  // "128-bit global load/store", ...
 

@@ -78,8 +78,7 @@ void SassPane::showKernel(int index) {
   const SassKernel& kernel = report_.kernels[static_cast<std::size_t>(index)];
   const SassSummary summary = summarizeSass(kernel.listing);
   QStringList chips;
-  for (SassClass kind : {SassClass::GlobalWide, SassClass::GlobalNarrow, SassClass::Shared,
-                         SassClass::Barrier, SassClass::Shuffle})
+  for (SassClass kind : kNotableSassClasses)
     for (const auto& [opcode, n] : summary.notable)
       if (classifySassOpcode(opcode) == kind)
         chips << QString("<span style='color:%1'><b>%2</b>&nbsp;×%3</span>")

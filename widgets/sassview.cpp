@@ -15,8 +15,7 @@ namespace {
 
 QString legend() {
   QStringList items;
-  for (SassClass kind : {SassClass::GlobalWide, SassClass::GlobalNarrow, SassClass::Shared,
-                         SassClass::Barrier, SassClass::Shuffle})
+  for (SassClass kind : kNotableSassClasses)
     items << QString("<span style='color:%1'>■</span> %2")
                  .arg(sassClassColor(kind).name(),
                       QString::fromStdString(std::string(describe(kind))));
