@@ -110,7 +110,7 @@ void SassView::showLesson(const Lesson& lesson) {
                                    ? tr("the baseline, %1")
                                          .arg(QString::fromStdString(lesson.baseline->family + "/" +
                                                                      lesson.baseline->variant))
-                                   : tr("(this lesson has no baseline)"));
+                                   : tr("no baseline"));
   compare_->blockSignals(false);
   refresh();
 }
@@ -157,6 +157,11 @@ void SassView::refresh() {
                                          lesson_->baseline ? &*lesson_->baseline : nullptr};
     left_->setText(tr("Lesson <b>%1</b>: the step, against its baseline")
                        .arg(QString::fromStdString(lesson_->title)));
+    if (!runs[1]) {
+      sides_[1].pane->showMessage(tr("This lesson has no baseline: its time is the measure."));
+      sides_[1].asked = nullptr;
+      sides_[1].id.clear();
+    }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!runs[i]) continue;
       const VariantInfo* v = find(runs[i]->family, runs[i]->variant);
