@@ -35,7 +35,7 @@ class SassView : public QWidget {
   // The right-hand variant; false where the family has none of that name.
   bool setCompareVariant(const QString& variant);
   // A lesson's step on the left and its baseline on the right, each as the lesson sets it, until
-  // the selection changes; without a baseline, the right side stays as it was.
+  // the selection changes; without a baseline, the right side says so.
   void showLesson(const Lesson& lesson);
   SassPane* pane(int side) const { return sides_[static_cast<std::size_t>(side)].pane; }
 
