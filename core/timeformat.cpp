@@ -52,4 +52,9 @@ std::optional<std::int64_t> parseTimestamp(std::string_view text, std::int64_t n
   return duration_cast<milliseconds>(point.time_since_epoch()).count();
 }
 
+std::int64_t nowUnixMs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace kwb

@@ -7,6 +7,9 @@
 
 namespace kwb {
 
+// Now, in unix milliseconds: the time stamps the history keeps.
+std::int64_t nowUnixMs();
+
 // "2026-11-21T10:04:05Z" from unix milliseconds (UTC).
 std::string formatTimestamp(std::int64_t unixMs);
 

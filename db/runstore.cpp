@@ -1,21 +1,15 @@
 #include "db/runstore.h"
 
-#include <chrono>
 #include <variant>
 
 #include "core/error.h"
 #include "core/jsoncodec.h"
+#include "core/timeformat.h"
 #include "db/database.h"
 #include "db/migrations.h"
 
 namespace kwb {
 namespace {
-
-std::int64_t nowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 constexpr const char* kRunColumns =
     "r.id, r.sweep_id, COALESCE(d.name, ''), COALESCE(d.uuid, ''), r.family, r.variant, "
@@ -154,7 +148,7 @@ void RunStore::upsertDevice(const DeviceInfo& d) {
   s.bind(8, std::int64_t{d.memBusBits}).bind(9, d.memClockKhz);
   s.bind(10, static_cast<std::int64_t>(d.totalMemBytes)).bind(11, d.peakBandwidth);
   s.bind(12, std::int64_t{d.driverVersion}).bind(13, std::int64_t{d.runtimeVersion});
-  s.bind(14, nowMs());
+  s.bind(14, nowUnixMs());
   s.run();
 }
 
@@ -191,7 +185,9 @@ std::int64_t RunStore::createSweep(const std::string& family, const std::string&
   auto s = db_->prepare(
       "INSERT INTO sweeps (family, variant, base, axes, created_at) VALUES (?, ?, ?, ?, ?)");
   s.bind(1, std::string_view(family)).bind(2, std::string_view(variant));
-  s.bind(3, std::string_view(base.dump())).bind(4, std::string_view(axes.dump())).bind(5, nowMs());
+  s.bind(3, std::string_view(base.dump()))
+      .bind(4, std::string_view(axes.dump()))
+      .bind(5, nowUnixMs());
   s.run();
   return db_->lastInsertId();
 }
@@ -357,7 +353,7 @@ void RunStore::removeTag(std::int64_t runId, const std::string& tag) {
 std::int64_t RunStore::addNote(std::int64_t runId, const std::string& text) {
   requireRun(runId);
   auto s = db_->prepare("INSERT INTO notes (run_id, text, created_at) VALUES (?, ?, ?)");
-  s.bind(1, runId).bind(2, std::string_view(text)).bind(3, nowMs()).run();
+  s.bind(1, runId).bind(2, std::string_view(text)).bind(3, nowUnixMs()).run();
   return db_->lastInsertId();
 }
 

@@ -1,7 +1,6 @@
 #include "db/sasscache.h"
 
-#include <chrono>
-
+#include "core/timeformat.h"
 #include "db/database.h"
 
 namespace kwb {
@@ -17,9 +16,6 @@ std::optional<std::string> SassCache::find(const std::string& binary, const std:
 
 void SassCache::store(const std::string& binary, const std::string& arch, const std::string& symbol,
                       const std::string& listing) {
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
   Transaction transaction(db_);
   db_.prepare(
          "INSERT OR REPLACE INTO sass_listings (binary, arch, symbol, listing, stored_at) "
@@ -28,7 +24,7 @@ void SassCache::store(const std::string& binary, const std::string& arch, const 
       .bind(2, arch)
       .bind(3, symbol)
       .bind(4, listing)
-      .bind(5, static_cast<std::int64_t>(now))
+      .bind(5, nowUnixMs())
       .run();
   db_.prepare(
          "DELETE FROM sass_listings WHERE binary NOT IN (SELECT binary FROM sass_listings "

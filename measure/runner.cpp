@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/gpustate.h"
 #include "core/metricrollup.h"
+#include "core/timeformat.h"
 #include "core/version.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
@@ -32,12 +33,6 @@ constexpr double kWallSeconds = 0.25;
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::int64_t nowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 std::string gib(double bytes) {
@@ -86,7 +81,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
   result.deviceUuid = device_.uuid;
   result.appVersion = kAppVersion;
   result.peakBandwidth = device_.peakBandwidth;
-  result.startedAt = nowMs();
+  result.startedAt = nowUnixMs();
 
   checkLimits(request);
   if (!request.metrics.empty()) profiler_->check(request.metrics);
@@ -300,7 +295,7 @@ CopyCeiling Runner::measureCopyCeiling(const std::atomic<bool>* cancel) {
     if (result.status != RunStatus::Ok)
       throw Error(ErrorKind::Cuda, "measuring the copy ceiling failed: " + result.error);
     if (result.bandwidth > best.bandwidth)
-      best = {result.bandwidth, result.bytes, variant, nowMs()};
+      best = {result.bandwidth, result.bytes, variant, nowUnixMs()};
   }
   return best;
 }

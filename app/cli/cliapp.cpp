@@ -61,11 +61,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       "sass",
       "the machine code of the kernels a configuration launches (needs a GPU; cuobjdump "
       "where the history database has no copy)");
-  sass->add_option("family", sassOptions.family, "kernel family (see `kwb list`)")->required();
-  sass->add_option("variant", sassOptions.variant, "variant of the family")->required();
-  sass->add_option("params", sassOptions.params, "parameters as name=value (same as -p)");
-  sass->add_option("-p,--param", sassOptions.params, "a parameter, name=value; repeat for more")
-      ->allow_extra_args(false);
+  addKernelOptions(*sass, sassOptions);
   sass->add_flag("--summary", sassSummary, "only the counts of the instructions that matter");
 
   FilterCliOptions historyOptions;

@@ -50,6 +50,8 @@ struct MeasureCliOptions {
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
 };
+// The family, variant and parameters of a command about one configuration (run, sweep, sass).
+void addKernelOptions(CLI::App& command, MeasureCliOptions& options);
 void addMeasureOptions(CLI::App& command, MeasureCliOptions& options);
 
 struct FilterCliOptions {

@@ -1,5 +1,3 @@
-#include <chrono>
-
 #include "app/cli/clicontext.h"
 #include "core/error.h"
 #include "core/timeformat.h"
@@ -43,12 +41,16 @@ JobOptions MeasureCliOptions::jobOptions() const {
   return job;
 }
 
-void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
+void addKernelOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("family", o.family, "kernel family (see `kwb list`)")->required();
   command.add_option("variant", o.variant, "variant of the family")->required();
   command.add_option("params", o.params, "parameters as name=value (same as -p)");
   command.add_option("-p,--param", o.params, "a parameter, name=value; repeat for more")
       ->allow_extra_args(false);
+}
+
+void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
+  addKernelOptions(command, o);
   command.add_option("--mode", o.mode, "cold: L2 flushed before each sample; hot: back to back")
       ->capture_default_str();
   command.add_option("--budget", o.budget, "seconds of timing per run at most")
@@ -69,9 +71,7 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
 }
 
 HistoryFilter FilterCliOptions::filter() const {
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+  const auto now = nowUnixMs();
   HistoryFilter f;
   f.family = family;
   f.variant = variant;

@@ -70,8 +70,13 @@ SassReport lookUpSass(Runner& runner, SassCache* cache, const std::string& famil
   const std::string& binary = ownBinary().path;
   report.binary = ownBinary().fingerprint;
   const std::optional<std::string> tool = findCuobjdump();
-  report.arch =
-      tool ? pickArch(deviceArch, sassArchitectures(*tool, binary), report.notice) : deviceArch;
+  if (tool) {
+    // The binary does not change while it runs: its architectures are listed once.
+    static const std::vector<std::string> archs = sassArchitectures(*tool, binary);
+    report.arch = pickArch(deviceArch, archs, report.notice);
+  } else {
+    report.arch = deviceArch;
+  }
 
   std::vector<std::string> missing;
   for (const auto& symbol : symbols) {

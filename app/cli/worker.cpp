@@ -54,7 +54,8 @@ MeasureCliOptions kernelOf(const json& body) {
   return o;
 }
 
-// Reads a run or sweep request into a validated job; throws Error(Usage/Param) as the CLI does.
+// Reads a run, sweep or sass request into a validated job; throws Error(Usage/Param) as the
+// CLI does.
 std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   const json& body = message.body;
   auto job = std::make_shared<Job>();
@@ -91,18 +92,6 @@ std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
   } else {
     job->points = {Registry::instance().resolve(o.family, o.variant, raw)};
   }
-  return job;
-}
-
-// A sass request: a job, since learning which kernels a configuration launches runs it once.
-std::shared_ptr<Job> parseSassJob(const protocol::Message& message) {
-  auto job = std::make_shared<Job>();
-  job->id = message.id;
-  job->type = message.type;
-  const MeasureCliOptions o = kernelOf(message.body);
-  job->family = o.family;
-  job->variant = o.variant;
-  job->points = {Registry::instance().resolve(o.family, o.variant, o.rawParams())};
   return job;
 }
 
@@ -164,10 +153,9 @@ class Worker {
     try {
       if (message.type == "list") {
         send(protocol::list(message.id, Registry::instance().families()));
-      } else if (message.type == "run" || message.type == "sweep") {
+      } else if (message.type == "run" || message.type == "sweep" || message.type == "sass") {
+        // A sass request is a job too: learning which kernels a call launches runs it once.
         enqueue(parseMeasureJob(message));
-      } else if (message.type == "sass") {
-        enqueue(parseSassJob(message));
       } else if (message.type == "resolve") {
         send(resolveReply(message, deviceOrdinal_));
       } else if (message.type == "devices") {

@@ -280,26 +280,31 @@ class PermuteVariant final : public Variant {
   }
 
  private:
-  void checkTiled(const ParamSet& p, const Permutation& s) const {
-    const auto t = asBatchTranspose(s);
+  // The (simplified) permutation as a batched transpose, which the transposing kernels need.
+  static BatchTranspose requireTranspose(const Permutation& s, const std::string& kernelMoves) {
+    auto t = asBatchTranspose(s);
     if (!t)
-      throw paramError("perm",
-                       "tiles move 2-D (1,0) and batched (0,2,1) transposes; this one "
-                       "simplifies to shape " +
-                           listText(s.shape) + ", perm " + listText(s.perm) +
-                           ": use movement or auto");
+      throw paramError("perm", kernelMoves +
+                                   " 2-D (1,0) and batched (0,2,1) transposes; this one "
+                                   "simplifies to shape " +
+                                   listText(s.shape) + ", perm " + listText(s.perm) +
+                                   ": use movement or auto");
+    return *t;
+  }
+
+  void checkTiled(const ParamSet& p, const Permutation& s) const {
+    const auto t = requireTranspose(s, "tiles move");
     if (p.getInt("rows_per_block") > p.getInt("tile_size"))
       throw paramError("rows_per_block", p.get("rows_per_block") + " rows for a tile of " +
                                              p.get("tile_size") + "; allowed: at most tile_size");
     if (kind_ != Kind::TiledPairs) return;
     if (elementBytes(p) != 2)
       throw paramError("dtype", "tiled_half2 moves pairs of 16-bit elements; allowed: f16, bf16");
-    if (t->rows % 2 != 0 || t->cols % 2 != 0)
+    if (t.rows % 2 != 0 || t.cols % 2 != 0)
       throw paramError("shape",
                        "tiled_half2 needs both sides of the transpose even; this one "
                        "is " +
-                           std::to_string(t->rows) + " x " + std::to_string(t->cols) +
-                           ": use tiled");
+                           std::to_string(t.rows) + " x " + std::to_string(t.cols) + ": use tiled");
     if (offsetBytes(p) % 4 != 0)
       throw paramError("offset", "tiled_half2 reads pairs as 4-byte words, and a source " +
                                      p.get("offset") +
@@ -308,24 +313,18 @@ class PermuteVariant final : public Variant {
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
-    const auto t = asBatchTranspose(s);
-    if (!t)
-      throw paramError("perm",
-                       "the narrow kernel moves 2-D (1,0) and batched (0,2,1) "
-                       "transposes; this one simplifies to shape " +
-                           listText(s.shape) + ", perm " + listText(s.perm) +
-                           ": use movement or auto");
-    const std::int64_t narrow = std::min(t->rows, t->cols);
+    const auto t = requireTranspose(s, "the narrow kernel moves");
+    const std::int64_t narrow = std::min(t.rows, t.cols);
     if (narrow > kMaxNarrow)
-      throw paramError("shape", "the transpose is " + std::to_string(t->rows) + " x " +
-                                    std::to_string(t->cols) +
+      throw paramError("shape", "the transpose is " + std::to_string(t.rows) + " x " +
+                                    std::to_string(t.cols) +
                                     "; the narrow kernel takes a "
                                     "side of at most " +
                                     std::to_string(kMaxNarrow) + ": use tiled or auto");
     if (p.isAuto("movement_size")) return;
     const int bytes = elementBytes(p);
     const int forced = static_cast<int>(p.getInt("movement_size"));
-    const std::int64_t wide = std::max(t->rows, t->cols);
+    const std::int64_t wide = std::max(t.rows, t.cols);
     const int widest = permute::narrowVectorBytes(wide, bytes, offsetBytes(p));
     if (forced < bytes || wide * bytes % forced != 0)
       throw paramError("movement_size",

@@ -1,29 +1,18 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "gpu/familygpu.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
 namespace kwb {
 namespace {
 
-class CopyGpu : public ::testing::Test {
+class CopyGpu : public testing::FamilyGpu {
  protected:
-  static void SetUpTestSuite() { runner = new Runner(0); }
-  static void TearDownTestSuite() { delete runner; }
-
   RunResult run(const std::string& variant, const RawParams& params) {
-    RunRequest request;
-    request.family = "copy";
-    request.variant = variant;
-    request.params = Registry::instance().resolve("copy", variant, params);
-    request.timing.budgetSeconds = 0.01;
-    request.seed = ++seed;
-    return runner->run(request);
+    return runVariant("copy", variant, params, false, 0.01);
   }
-
-  static inline Runner* runner = nullptr;
-  std::uint64_t seed = 0;
 };
 
 // Sizes with tails of every length a 16-byte vector can leave, in every element type.

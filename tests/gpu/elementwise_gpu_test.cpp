@@ -1,26 +1,17 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "gpu/familygpu.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
 namespace kwb {
 namespace {
 
-class ElementwiseGpu : public ::testing::Test {
+class ElementwiseGpu : public testing::FamilyGpu {
  protected:
-  static void SetUpTestSuite() { runner = new Runner(0); }
-  static void TearDownTestSuite() { delete runner; }
-
   RunResult run(const std::string& variant, const RawParams& params, bool verifyOnly = true) {
-    RunRequest request;
-    request.family = "elementwise";
-    request.variant = variant;
-    request.params = Registry::instance().resolve("elementwise", variant, params);
-    request.timing.budgetSeconds = 0.02;
-    request.seed = ++seed;
-    request.verifyOnly = verifyOnly;
-    return runner->run(request);
+    return runVariant("elementwise", variant, params, verifyOnly);
   }
   static bool accepted(const std::string& variant, const RawParams& params) {
     try {
@@ -30,9 +21,6 @@ class ElementwiseGpu : public ::testing::Test {
       return false;
     }
   }
-
-  static inline Runner* runner = nullptr;
-  std::uint64_t seed = 0;
 };
 
 // Every variant x op x type at sizes with every tail length, aligned and misaligned.

@@ -2,26 +2,17 @@
 
 #include "core/error.h"
 #include "core/metricrollup.h"
+#include "gpu/familygpu.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
 namespace kwb {
 namespace {
 
-class GiouGpu : public ::testing::Test {
+class GiouGpu : public testing::FamilyGpu {
  protected:
-  static void SetUpTestSuite() { runner = new Runner(0); }
-  static void TearDownTestSuite() { delete runner; }
-
   RunResult run(const std::string& variant, const RawParams& params, bool verifyOnly = true) {
-    RunRequest request;
-    request.family = "giou";
-    request.variant = variant;
-    request.params = Registry::instance().resolve("giou", variant, params);
-    request.seed = ++seed;
-    request.verifyOnly = verifyOnly;
-    request.timing.budgetSeconds = 0.02;
-    return runner->run(request);
+    return runVariant("giou", variant, params, verifyOnly);
   }
 
   // Runs and expects the loss (and gradient) to match the CPU reference.
@@ -32,9 +23,6 @@ class GiouGpu : public ::testing::Test {
     ASSERT_EQ(r.status, RunStatus::Ok) << variant << " " << text << ": " << r.error;
     EXPECT_TRUE(r.verification.passed);
   }
-
-  static inline Runner* runner = nullptr;
-  std::uint64_t seed = 0;
 };
 
 const char* const kVariants[] = {"per_sample",        "concat",       "padded", "fused",

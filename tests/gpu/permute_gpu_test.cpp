@@ -5,29 +5,18 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "gpu/familygpu.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
 namespace kwb {
 namespace {
 
-class PermuteGpu : public ::testing::Test {
+class PermuteGpu : public testing::FamilyGpu {
  protected:
-  static void SetUpTestSuite() { runner = new Runner(0); }
-  static void TearDownTestSuite() { delete runner; }
-
   RunResult run(const std::string& variant, const RawParams& params) {
-    RunRequest request;
-    request.family = "permute";
-    request.variant = variant;
-    request.params = Registry::instance().resolve("permute", variant, params);
-    request.seed = ++seed;
-    request.verifyOnly = true;
-    return runner->run(request);
+    return runVariant("permute", variant, params, true);
   }
-
-  static inline Runner* runner = nullptr;
-  std::uint64_t seed = 0;
 };
 
 std::string join(const std::vector<std::int64_t>& items) {
