@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@ enum class ErrorKind {
 };
 
 std::string_view toString(ErrorKind kind);
+std::optional<ErrorKind> parseErrorKind(std::string_view name);
 
 class Error : public std::runtime_error {
  public:

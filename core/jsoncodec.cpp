@@ -258,10 +258,4 @@ SassReport sassReportFromJson(const json& j) {
   return report;
 }
 
-json toJson(const Error& error) {
-  json out{{"code", toString(error.kind())}, {"message", error.what()}};
-  if (!error.param().empty()) out["param"] = error.param();
-  return out;
-}
-
 }  // namespace kwb

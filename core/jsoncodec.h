@@ -36,6 +36,4 @@ RunResult runResultFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const SassReport& report);
 SassReport sassReportFromJson(const nlohmann::json& json);
 
-nlohmann::json toJson(const Error& error);
-
 }  // namespace kwb

@@ -1,5 +1,10 @@
 #include "core/protocol.h"
 
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/enumnames.h"
 #include "core/jsoncodec.h"
 
 namespace kwb::protocol {
@@ -7,142 +12,419 @@ namespace kwb::protocol {
 using nlohmann::json;
 
 namespace {
-json envelope(std::string_view type, const std::string& id) {
-  json out{{"v", kVersion}, {"type", type}};
+
+constexpr EnumNames<Type, 14> kTypeNames{{{
+    {Type::Hello, "hello"},
+    {Type::List, "list"},
+    {Type::Devices, "devices"},
+    {Type::Resolve, "resolve"},
+    {Type::Resolved, "resolved"},
+    {Type::Run, "run"},
+    {Type::Sweep, "sweep"},
+    {Type::Sass, "sass"},
+    {Type::Cancel, "cancel"},
+    {Type::Shutdown, "shutdown"},
+    {Type::Progress, "progress"},
+    {Type::Result, "result"},
+    {Type::Done, "done"},
+    {Type::Error, "error"},
+}}};
+
+// The fields of one JSON object, read by type; a missing or mistyped field throws a DecodeError
+// that names it with its path ("options.budget_s").
+class Fields {
+ public:
+  Fields(const json& object, std::string path, std::string id)
+      : object_(object), path_(std::move(path)), id_(std::move(id)) {}
+
+  const json* find(std::string_view key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+  std::string path(std::string_view key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  }
+  [[noreturn]] void fail(std::string_view key, const std::string& what) const {
+    throw DecodeError(path(key), "field \"" + path(key) + "\" " + what, id_);
+  }
+  const json& required(std::string_view key) const {
+    const json* value = find(key);
+    if (!value) fail(key, "is missing");
+    return *value;
+  }
+
+  std::string string(std::string_view key, std::optional<std::string> fallback = {}) const {
+    const json* value = find(key);
+    if (!value && fallback) return *fallback;
+    if (!value || !value->is_string()) fail(key, value ? "must be a string" : "is missing");
+    return value->get<std::string>();
+  }
+  template <typename T>
+  T number(std::string_view key, std::optional<T> fallback = {}) const {
+    const json* value = find(key);
+    if (!value && fallback) return *fallback;
+    if (!value) fail(key, "is missing");
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!value->is_number()) fail(key, "must be a number");
+    } else if constexpr (std::is_unsigned_v<T>) {
+      if (!value->is_number_unsigned()) fail(key, "must be a whole number, 0 or more");
+    } else {
+      if (!value->is_number_integer()) fail(key, "must be a whole number");
+    }
+    return value->get<T>();
+  }
+  bool boolean(std::string_view key, std::optional<bool> fallback = {}) const {
+    const json* value = find(key);
+    if (!value && fallback) return *fallback;
+    if (!value || !value->is_boolean()) fail(key, value ? "must be true or false" : "is missing");
+    return value->get<bool>();
+  }
+  Fields object(std::string_view key) const {
+    const json& value = required(key);
+    if (!value.is_object()) fail(key, "must be an object");
+    return Fields(value, path(key), id_);
+  }
+  const json& array(std::string_view key) const {
+    const json& value = required(key);
+    if (!value.is_array()) fail(key, "must be an array");
+    return value;
+  }
+  std::vector<std::string> strings(std::string_view key) const {
+    std::vector<std::string> out;
+    for (const auto& item : array(key)) {
+      if (!item.is_string()) fail(key, "must be an array of strings");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+  // A value read by one of the codec's fromJson functions.
+  template <typename F>
+  auto parsed(std::string_view key, F fromJson) const {
+    try {
+      return fromJson(required(key));
+    } catch (const json::exception& e) {
+      fail(key, std::string("cannot be read: ") + e.what());
+    }
+  }
+  template <typename F>
+  auto items(std::string_view key, F fromJson) const {
+    std::vector<decltype(fromJson(json()))> out;
+    for (const auto& item : array(key)) {
+      try {
+        out.push_back(fromJson(item));
+      } catch (const json::exception& e) {
+        fail(key, std::string("holds an item that cannot be read: ") + e.what());
+      }
+    }
+    return out;
+  }
+  const json& raw() const { return object_; }
+
+ private:
+  const json& object_;
+  std::string path_;
+  std::string id_;
+};
+
+// --- encoding ---
+
+json envelope(Type type, const std::string& id) {
+  json out{{"v", kVersion}, {"type", toString(type)}};
   if (!id.empty()) out["id"] = id;
   return out;
 }
-}  // namespace
 
-Message decode(std::string_view line) {
+void put(json& out, const Kernel& k) {
+  out["family"] = k.family;
+  out["variant"] = k.variant;
+  out["params"] = json::object();
+  for (const auto& [name, value] : k.params) out["params"][name] = value;
+}
+
+json options(const MeasureSettings& s) {
+  return {{"mode", s.mode},
+          {"budget_s", s.budget},
+          {"min_samples", s.minSamples},
+          {"max_samples", s.maxSamples},
+          {"target_rsd", s.targetRsd},
+          {"seed", s.seed},
+          {"verify_only", s.verifyOnly},
+          {"metrics", s.metrics},
+          {"tags", s.tags}};
+}
+
+struct RequestEncoder {
+  json& out;
+  void operator()(const ListRequest&) const {}
+  void operator()(const DevicesRequest&) const {}
+  void operator()(const ShutdownRequest&) const {}
+  void operator()(const ResolveRequest& r) const { put(out, r.kernel); }
+  void operator()(const SassRequest& r) const { put(out, r.kernel); }
+  void operator()(const RunRequest& r) const {
+    put(out, r.kernel);
+    out["options"] = options(r.options);
+  }
+  void operator()(const SweepRequest& r) const {
+    put(out, r.kernel);
+    out["axes"] = r.axes;
+    out["options"] = options(r.options);
+  }
+  void operator()(const CancelRequest& r) const { out["target"] = r.target; }
+};
+
+struct ReplyEncoder {
+  json& out;
+  void operator()(const Hello& h) const {
+    out["app_version"] = h.appVersion;
+    out["protocol"] = h.protocol;
+  }
+  void operator()(const Catalog& c) const {
+    out["families"] = json::array();
+    for (const auto& f : c.families) out["families"].push_back(toJson(f));
+  }
+  void operator()(const DeviceList& d) const {
+    out["devices"] = json::array();
+    for (const auto& device : d.devices) out["devices"].push_back(toJson(device));
+  }
+  void operator()(const Resolved& r) const {
+    out["params"] = toJson(r.params);
+    out["derived"] = r.derived ? toJson(*r.derived) : json();
+    out["bytes"] = r.derived ? json(r.bytes) : json();
+    out["device"] = r.derived ? json(r.device) : json();
+    if (!r.derived) out["no_device"] = r.noDevice;
+  }
+  void operator()(const SassListing& s) const { out["report"] = toJson(s.report); }
+  void operator()(const Progress& p) const {
+    out["done"] = p.done;
+    out["total"] = p.total;
+    out["eta_s"] = p.etaSeconds;
+    out["text"] = p.text;
+  }
+  void operator()(const Result& r) const {
+    out["index"] = r.index;
+    out["run"] = toJson(r.run);
+    out["run_id"] = r.runId ? json(*r.runId) : json(nullptr);
+  }
+  void operator()(const Done& d) const {
+    out["completed"] = d.completed;
+    out["cancelled"] = d.cancelled;
+  }
+  void operator()(const Failure& f) const {
+    out["code"] = toString(f.kind);
+    out["message"] = f.message;
+    if (!f.param.empty()) out["param"] = f.param;
+  }
+};
+
+// --- decoding ---
+
+struct Envelope {
+  json message;
+  Type type;
+  std::string id;
+};
+
+constexpr std::string_view kRequestTypes =
+    "run, sweep, sass, resolve, devices, list, cancel, shutdown";
+constexpr std::string_view kReplyTypes =
+    "hello, list, devices, resolved, sass, progress, result, done, error";
+
+// Whether name is one of the comma-separated words of list.
+bool listed(std::string_view list, std::string_view name) {
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t end = std::min(list.find(',', start), list.size());
+    if (list.substr(start, end - start) == name) return true;
+    start = end + 2;  // past ", "
+  }
+  return false;
+}
+
+// The object, its version and its type; the id first, so that later errors can carry it. side
+// is "request" or "reply", allowed the types of that side.
+Envelope open(std::string_view line, std::string_view side, std::string_view allowed) {
   json parsed = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object())
-    throw Error(ErrorKind::Usage, "not a JSON object: " + std::string(line.substr(0, 120)));
-  auto version = parsed.find("v");
-  if (version == parsed.end() || !version->is_number_integer())
-    throw Error(ErrorKind::Usage, "message has no protocol version \"v\"");
-  if (version->get<int>() != kVersion)
-    throw Error(ErrorKind::Usage, "protocol version " + version->dump() +
-                                      " is not supported; this side speaks " +
-                                      std::to_string(kVersion));
-  auto type = parsed.find("type");
-  if (type == parsed.end() || !type->is_string())
-    throw Error(ErrorKind::Usage, "message has no string \"type\"");
-  Message message;
-  message.type = type->get<std::string>();
-  auto id = parsed.find("id");
-  if (id != parsed.end()) {
-    if (!id->is_string()) throw Error(ErrorKind::Usage, "message \"id\" must be a string");
-    message.id = id->get<std::string>();
+    throw DecodeError("", "not a JSON object: " + std::string(line.substr(0, 120)));
+  Envelope e{std::move(parsed), Type::Hello, ""};
+  if (const auto id = e.message.find("id"); id != e.message.end()) {
+    if (!id->is_string()) throw DecodeError("id", "field \"id\" must be a string");
+    e.id = id->get<std::string>();
   }
-  message.body = std::move(parsed);
-  return message;
+  const auto version = e.message.find("v");
+  if (version == e.message.end() || !version->is_number_integer())
+    throw DecodeError("v", "message has no protocol version \"v\"", e.id);
+  if (version->get<int>() != kVersion)
+    throw DecodeError("v",
+                      "protocol version " + version->dump() +
+                          " is not supported; this side speaks " + std::to_string(kVersion),
+                      e.id, version->get<int>());
+  const auto type = e.message.find("type");
+  if (type == e.message.end() || !type->is_string())
+    throw DecodeError("type", "message has no string \"type\"", e.id);
+  const std::string name = type->get<std::string>();
+  const auto known = kTypeNames.parse(name);
+  if (!known || !listed(allowed, name))
+    throw DecodeError(
+        "type",
+        "unknown " + std::string(side) + " type '" + name + "'; allowed: " + std::string(allowed),
+        e.id);
+  e.type = *known;
+  return e;
 }
 
-std::string encode(const json& message) {
-  return message.dump() + '\n';
+Kernel kernelOf(const Fields& f) {
+  Kernel k{f.string("family"), f.string("variant"), {}};
+  if (!f.find("params")) return k;
+  const Fields params = f.object("params");
+  for (const auto& [name, value] : params.raw().items()) {
+    if (value.is_string())
+      k.params[name] = value.get<std::string>();
+    else if (value.is_number())
+      k.params[name] = value.dump();
+    else
+      params.fail(name, "must be a string or a number");
+  }
+  return k;
 }
 
-json listRequest(const std::string& id) {
-  return envelope("list", id);
-}
-json devicesRequest(const std::string& id) {
-  return envelope("devices", id);
-}
-json shutdownRequest(const std::string& id) {
-  return envelope("shutdown", id);
-}
-
-json cancelRequest(const std::string& id, const std::string& target) {
-  json out = envelope("cancel", id);
-  out["target"] = target;
-  return out;
-}
-
-json resolveRequest(const std::string& id, const std::string& family, const std::string& variant,
-                    const json& params) {
-  json out = envelope("resolve", id);
-  out["family"] = family;
-  out["variant"] = variant;
-  out["params"] = params;
-  return out;
-}
-
-json sassRequest(const std::string& id, const std::string& family, const std::string& variant,
-                 const json& params) {
-  json out = resolveRequest(id, family, variant, params);
-  out["type"] = "sass";
-  return out;
+MeasureSettings settingsOf(const Fields& request) {
+  MeasureSettings s;
+  if (!request.find("options")) return s;
+  const Fields o = request.object("options");
+  static const char* const kNames[] = {"mode",        "budget_s",   "min_samples",
+                                       "max_samples", "target_rsd", "seed",
+                                       "verify_only", "metrics",    "tags"};
+  for (const auto& [name, value] : o.raw().items())
+    if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames))
+      o.fail(name,
+             "is not an option; allowed: mode, budget_s, min_samples, max_samples, target_rsd, "
+             "seed, verify_only, metrics, tags");
+  s.mode = o.string("mode", s.mode);
+  s.budget = o.number<double>("budget_s", s.budget);
+  s.minSamples = o.number<std::size_t>("min_samples", s.minSamples);
+  s.maxSamples = o.number<std::size_t>("max_samples", s.maxSamples);
+  s.targetRsd = o.number<double>("target_rsd", s.targetRsd);
+  s.seed = o.number<std::uint64_t>("seed", s.seed);
+  s.verifyOnly = o.boolean("verify_only", s.verifyOnly);
+  s.metrics = o.string("metrics", s.metrics);
+  if (o.find("tags")) s.tags = o.strings("tags");
+  return s;
 }
 
-json sass(const std::string& id, const SassReport& report) {
-  json out = envelope("sass", id);
-  out["report"] = toJson(report);
-  return out;
+}  // namespace
+
+std::string_view toString(Type type) {
+  return kTypeNames.name(type);
 }
 
-json resolved(const std::string& id, const ParamSet& params, const std::optional<ParamSet>& derived,
-              std::uint64_t bytes, const std::string& device, const std::string& noDevice) {
-  json out = envelope("resolved", id);
-  out["params"] = toJson(params);
-  out["derived"] = derived ? toJson(*derived) : json();
-  out["bytes"] = derived ? json(bytes) : json();
-  out["device"] = derived ? json(device) : json();
-  if (!derived) out["no_device"] = noDevice;
-  return out;
+Failure Failure::of(const kwb::Error& error) {
+  return {error.kind(), error.what(), error.param()};
 }
 
-json hello(const std::string& appVersion) {
-  json out = envelope("hello", "");
-  out["app_version"] = appVersion;
-  out["protocol"] = kVersion;
-  return out;
+Type Request::type() const {
+  static constexpr Type kTypes[] = {Type::List, Type::Devices, Type::Resolve, Type::Sass,
+                                    Type::Run,  Type::Sweep,   Type::Cancel,  Type::Shutdown};
+  static_assert(std::size(kTypes) == std::variant_size_v<RequestBody>);
+  return kTypes[body.index()];
 }
 
-json progress(const std::string& id, std::size_t done, std::size_t total, double etaSeconds,
-              const std::string& text) {
-  json out = envelope("progress", id);
-  out["done"] = done;
-  out["total"] = total;
-  out["eta_s"] = etaSeconds;
-  out["text"] = text;
-  return out;
+bool Request::isJob() const {
+  return std::holds_alternative<RunRequest>(body) || std::holds_alternative<SweepRequest>(body) ||
+         std::holds_alternative<SassRequest>(body);
 }
 
-json result(const std::string& id, std::size_t index, const RunResult& run,
-            std::optional<std::int64_t> runId) {
-  json out = envelope("result", id);
-  out["index"] = index;
-  out["run"] = toJson(run);
-  out["run_id"] = runId ? json(*runId) : json(nullptr);
-  return out;
+const Kernel* Request::kernel() const {
+  if (const auto* r = std::get_if<ResolveRequest>(&body)) return &r->kernel;
+  if (const auto* r = std::get_if<SassRequest>(&body)) return &r->kernel;
+  if (const auto* r = std::get_if<RunRequest>(&body)) return &r->kernel;
+  if (const auto* r = std::get_if<SweepRequest>(&body)) return &r->kernel;
+  return nullptr;
 }
 
-json error(const std::string& id, const Error& err) {
-  json out = envelope("error", id);
-  out.update(toJson(err));
-  return out;
+Type Reply::type() const {
+  static constexpr Type kTypes[] = {Type::Hello,    Type::List, Type::Devices,
+                                    Type::Resolved, Type::Sass, Type::Progress,
+                                    Type::Result,   Type::Done, Type::Error};
+  static_assert(std::size(kTypes) == std::variant_size_v<ReplyBody>);
+  return kTypes[body.index()];
 }
 
-json done(const std::string& id, std::size_t completed, bool cancelled) {
-  json out = envelope("done", id);
-  out["completed"] = completed;
-  out["cancelled"] = cancelled;
-  return out;
+std::string encode(const Request& request) {
+  json out = envelope(request.type(), request.id);
+  std::visit(RequestEncoder{out}, request.body);
+  return out.dump() + '\n';
 }
 
-json devices(const std::string& id, const std::vector<DeviceInfo>& list) {
-  json out = envelope("devices", id);
-  out["devices"] = json::array();
-  for (const auto& d : list) out["devices"].push_back(toJson(d));
-  return out;
+std::string encode(const Reply& reply) {
+  json out = envelope(reply.type(), reply.id);
+  std::visit(ReplyEncoder{out}, reply.body);
+  return out.dump() + '\n';
 }
 
-json list(const std::string& id, const std::vector<FamilyInfo>& families) {
-  json out = envelope("list", id);
-  out["families"] = json::array();
-  for (const auto& f : families) out["families"].push_back(toJson(f));
-  return out;
+Request decodeRequest(std::string_view line) {
+  const Envelope e = open(line, "request", kRequestTypes);
+  const Fields f(e.message, "", e.id);
+  Request r{e.id, ListRequest{}};
+  switch (e.type) {
+    case Type::List: break;
+    case Type::Devices: r.body = DevicesRequest{}; break;
+    case Type::Shutdown: r.body = ShutdownRequest{}; break;
+    case Type::Resolve: r.body = ResolveRequest{kernelOf(f)}; break;
+    case Type::Sass: r.body = SassRequest{kernelOf(f)}; break;
+    case Type::Run: r.body = RunRequest{kernelOf(f), settingsOf(f)}; break;
+    case Type::Sweep:
+      r.body =
+          SweepRequest{kernelOf(f), f.find("axes") ? f.strings("axes") : std::vector<std::string>{},
+                       settingsOf(f)};
+      break;
+    default: r.body = CancelRequest{f.string("target")}; break;
+  }
+  return r;
+}
+
+Reply decodeReply(std::string_view line) {
+  const Envelope e = open(line, "reply", kReplyTypes);
+  const Fields f(e.message, "", e.id);
+  Reply r{e.id, Done{}};
+  switch (e.type) {
+    case Type::Hello: r.body = Hello{f.string("app_version"), f.number<int>("protocol")}; break;
+    case Type::List: r.body = Catalog{f.items("families", familyInfoFromJson)}; break;
+    case Type::Devices: r.body = DeviceList{f.items("devices", deviceInfoFromJson)}; break;
+    case Type::Resolved: {
+      Resolved out{f.parsed("params", paramSetFromJson), std::nullopt, 0, "", ""};
+      if (!f.required("derived").is_null()) {
+        out.derived = f.parsed("derived", paramSetFromJson);
+        out.bytes = f.number<std::uint64_t>("bytes");
+        out.device = f.string("device");
+      } else {
+        out.noDevice = f.string("no_device");
+      }
+      r.body = std::move(out);
+      break;
+    }
+    case Type::Sass: r.body = SassListing{f.parsed("report", sassReportFromJson)}; break;
+    case Type::Progress:
+      r.body = Progress{f.number<std::size_t>("done"), f.number<std::size_t>("total"),
+                        f.number<double>("eta_s"), f.string("text")};
+      break;
+    case Type::Result: {
+      Result out{f.number<std::size_t>("index"), f.parsed("run", runResultFromJson), std::nullopt};
+      if (!f.required("run_id").is_null()) out.runId = f.number<std::int64_t>("run_id");
+      r.body = std::move(out);
+      break;
+    }
+    case Type::Done:
+      r.body = Done{f.number<std::size_t>("completed"), f.boolean("cancelled")};
+      break;
+    default: {
+      const std::string code = f.string("code");
+      const auto kind = parseErrorKind(code);
+      if (!kind) f.fail("code", "'" + code + "' is not an error code");
+      r.body = Failure{*kind, f.string("message"), f.string("param", std::string())};
+      break;
+    }
+  }
+  return r;
 }
 
 }  // namespace kwb::protocol

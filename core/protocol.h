@@ -4,58 +4,165 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/deviceinfo.h"
 #include "core/error.h"
+#include "core/measuresettings.h"
 #include "core/runresult.h"
 #include "core/sass.h"
+#include "core/validation.h"
 #include "core/variantinfo.h"
 
 namespace kwb::protocol {
 
-// The worker protocol: one JSON object per line, both ways, each with "v" and "type".
+// The worker protocol: one JSON object per line, both ways, each with "v" and "type". This file
+// is its only spelling: both ends build and read messages through these structs.
 // docs/protocol.md is its reference; bump the version on any incompatible change.
 inline constexpr int kVersion = 1;
 
-struct Message {
-  std::string type;
-  std::string id;  // the request a message belongs to; empty for "hello"
-  nlohmann::json body;
+enum class Type {
+  Hello,
+  List,
+  Devices,
+  Resolve,
+  Resolved,
+  Run,
+  Sweep,
+  Sass,
+  Cancel,
+  Shutdown,
+  Progress,
+  Result,
+  Done,
+  Error,
+};
+std::string_view toString(Type type);
+
+// A line that is not a message of this protocol. field names what is wrong ("options.budget_s",
+// "v" for another protocol version); id is the request's, where it could be read.
+class DecodeError : public kwb::Error {
+ public:
+  DecodeError(std::string field, const std::string& message, std::string id = {},
+              std::optional<int> version = {})
+      : kwb::Error(ErrorKind::Usage, message),
+        field_(std::move(field)),
+        id_(std::move(id)),
+        version_(version) {}
+  const std::string& field() const { return field_; }
+  const std::string& id() const { return id_; }
+  // The other side's protocol version, when the line was a message of another version.
+  std::optional<int> otherVersion() const { return version_; }
+
+ private:
+  std::string field_;
+  std::string id_;
+  std::optional<int> version_;
 };
 
-// Parses and checks one line: valid JSON object, "v" equal to kVersion, a string "type".
-// Throws Error(Usage) saying what is wrong.
-Message decode(std::string_view line);
-std::string encode(const nlohmann::json& message);  // one line, '\n' included
+// --- Requests (client to worker) ---
 
-// Requests (client to worker).
-nlohmann::json listRequest(const std::string& id);
-nlohmann::json devicesRequest(const std::string& id);
-nlohmann::json cancelRequest(const std::string& id, const std::string& target);
-nlohmann::json resolveRequest(const std::string& id, const std::string& family,
-                              const std::string& variant, const nlohmann::json& params);
-nlohmann::json sassRequest(const std::string& id, const std::string& family,
-                           const std::string& variant, const nlohmann::json& params);
-nlohmann::json shutdownRequest(const std::string& id);
+// The configuration a request is about: as `kwb run FAMILY VARIANT name=value ...` takes it.
+struct Kernel {
+  std::string family;
+  std::string variant;
+  RawParams params;
+};
+struct ListRequest {};
+struct DevicesRequest {};
+struct ResolveRequest {
+  Kernel kernel;
+};
+struct SassRequest {
+  Kernel kernel;
+};
+struct RunRequest {
+  Kernel kernel;
+  MeasureSettings options;
+};
+struct SweepRequest {
+  Kernel kernel;
+  std::vector<std::string> axes;  // one or two axis texts, "waves=1:8"
+  MeasureSettings options;
+};
+struct CancelRequest {
+  std::string target;
+};
+struct ShutdownRequest {};
 
-// Replies (worker to client).
-nlohmann::json hello(const std::string& appVersion);
-nlohmann::json progress(const std::string& id, std::size_t done, std::size_t total,
-                        double etaSeconds, const std::string& text);
-nlohmann::json result(const std::string& id, std::size_t index, const RunResult& result,
-                      std::optional<std::int64_t> runId);
-nlohmann::json error(const std::string& id, const Error& error);
-nlohmann::json done(const std::string& id, std::size_t completed, bool cancelled);
-nlohmann::json devices(const std::string& id, const std::vector<DeviceInfo>& devices);
-nlohmann::json list(const std::string& id, const std::vector<FamilyInfo>& families);
+using RequestBody = std::variant<ListRequest, DevicesRequest, ResolveRequest, SassRequest,
+                                 RunRequest, SweepRequest, CancelRequest, ShutdownRequest>;
+struct Request {
+  std::string id;
+  RequestBody body;
+  Type type() const;
+  // Run, sweep and sass requests are jobs: they run on the GPU, one at a time.
+  bool isJob() const;
+  // The configuration of a resolve, sass, run or sweep request; null for the others.
+  const Kernel* kernel() const;
+};
+
+// --- Replies (worker to client) ---
+
+struct Hello {
+  std::string appVersion;
+  int protocol = kVersion;
+};
+struct Catalog {  // "list"
+  std::vector<FamilyInfo> families;
+};
+struct DeviceList {  // "devices"
+  std::vector<DeviceInfo> devices;
+};
 // The parameters with defaults applied and, on a device, what the variant derives from them and
 // the bytes it moves; without derived values, noDevice says why.
-nlohmann::json resolved(const std::string& id, const ParamSet& params,
-                        const std::optional<ParamSet>& derived, std::uint64_t bytes,
-                        const std::string& device, const std::string& noDevice);
-nlohmann::json sass(const std::string& id, const SassReport& report);
+struct Resolved {
+  ParamSet params;
+  std::optional<ParamSet> derived;
+  std::uint64_t bytes = 0;
+  std::string device;
+  std::string noDevice;
+};
+struct SassListing {  // "sass"
+  SassReport report;
+};
+struct Progress {
+  std::size_t done = 0;
+  std::size_t total = 0;  // 0 for a step outside the points (the copy ceiling)
+  double etaSeconds = 0;
+  std::string text;
+};
+struct Result {
+  std::size_t index = 0;
+  RunResult run;
+  std::optional<std::int64_t> runId;
+};
+struct Done {
+  std::size_t completed = 0;
+  bool cancelled = false;
+};
+struct Failure {  // "error"
+  ErrorKind kind = ErrorKind::Internal;
+  std::string message;
+  std::string param;  // the parameter at fault, if one is
+  static Failure of(const kwb::Error& error);
+};
+
+using ReplyBody = std::variant<Hello, Catalog, DeviceList, Resolved, SassListing, Progress, Result,
+                               Done, Failure>;
+struct Reply {
+  std::string id;  // the request it answers; empty for hello and for lines that had none
+  ReplyBody body;
+  Type type() const;
+};
+
+// One line, '\n' included.
+std::string encode(const Request& request);
+std::string encode(const Reply& reply);
+
+// Parse and check one line; throw DecodeError naming the field at fault.
+Request decodeRequest(std::string_view line);
+Reply decodeReply(std::string_view line);
 
 }  // namespace kwb::protocol

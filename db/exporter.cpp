@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "core/jsoncodec.h"
-#include "core/timeformat.h"
+#include "core/resultcolumns.h"
 
 namespace kwb {
 namespace {
@@ -20,31 +20,51 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
+// The raw values, as the columns' keys name them: seconds, bytes/s and fractions unformatted.
+std::string csvCell(const CellValue& value) {
+  if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&value)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", *d);
+    return text;
+  }
+  if (const auto* s = std::get_if<std::string>(&value)) return csvField(*s);
+  return {};
 }
 
 void writeCsv(std::ostream& out, const std::vector<RunRecord>& records) {
-  out << "id,started_at,device,family,variant,dtype,problem,launch,derived,mode,status,"
-         "samples,time_min_s,time_median_s,time_mean_s,time_max_s,time_stddev_s,bytes,"
-         "bandwidth_Bps,ceiling_fraction,peak_fraction,verify_rel_error,verify_passed,error,"
-         "tags,app_version\n";
+  const auto columns = resultColumns({"id",
+                                      "started_at",
+                                      "device",
+                                      "family",
+                                      "variant",
+                                      "dtype",
+                                      "problem",
+                                      "launch",
+                                      "derived",
+                                      "mode",
+                                      "status",
+                                      "samples",
+                                      "time_min_s",
+                                      "time_median_s",
+                                      "time_mean_s",
+                                      "time_max_s",
+                                      "time_stddev_s",
+                                      "bytes",
+                                      "bandwidth_Bps",
+                                      "ceiling_fraction",
+                                      "peak_fraction",
+                                      "verify_rel_error",
+                                      "verify_passed",
+                                      "error",
+                                      "tags",
+                                      "app_version"});
+  for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c]->key;
+  out << '\n';
   for (const auto& record : records) {
-    const RunResult& r = record.result;
-    std::string tags;
-    for (const auto& tag : record.tags) tags += (tags.empty() ? "" : ";") + tag;
-    out << record.id << ',' << formatTimestamp(r.startedAt) << ',' << csvField(record.deviceName)
-        << ',' << csvField(r.family) << ',' << csvField(r.variant) << ',' << csvField(r.dtype())
-        << ',' << csvField(r.problem.toText()) << ',' << csvField(r.launch.toText()) << ','
-        << csvField(r.derived.toText()) << ',' << toString(r.mode) << ',' << toString(r.status)
-        << ',' << r.stats.count << ',' << number(r.stats.min) << ',' << number(r.stats.median)
-        << ',' << number(r.stats.mean) << ',' << number(r.stats.max) << ','
-        << number(r.stats.stddev) << ',' << r.bytes << ',' << number(r.bandwidth) << ','
-        << number(r.ceilingFraction()) << ',' << number(r.peakFraction()) << ','
-        << number(r.verification.relError) << ',' << (r.verification.passed ? 1 : 0) << ','
-        << csvField(r.error) << ',' << csvField(tags) << ',' << csvField(r.appVersion) << '\n';
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      out << (c ? "," : "") << csvCell(columns[c]->value(record));
+    out << '\n';
   }
 }
 

@@ -12,20 +12,13 @@
 
 #include "core/deviceinfo.h"
 #include "core/paramset.h"
+#include "core/runrecord.h"
 #include "core/runresult.h"
 #include "db/historyfilter.h"
 
 namespace kwb {
 
 class Database;
-
-struct RunRecord {
-  std::int64_t id = 0;
-  std::optional<std::int64_t> sweepId;
-  std::string deviceName;
-  RunResult result;  // samples and metrics only from RunStore::run()
-  std::vector<std::string> tags;
-};
 
 struct Note {
   std::int64_t id = 0;

@@ -1,11 +1,9 @@
 #include "widgets/historymodel.h"
 
-#include <QDateTime>
-
 #include <algorithm>
 #include <utility>
 
-#include "core/format.h"
+#include "core/resultcolumns.h"
 #include "widgets/historyloader.h"
 #include "widgets/metatypes.h"
 
@@ -84,20 +82,13 @@ void HistoryModel::exportRuns(const QList<qint64>& ids, const QString& path, Exp
 }
 
 void HistoryModel::sortRows(std::vector<HistoryRow>& rows, int column, Qt::SortOrder order) {
-  const auto key = [column](const HistoryRow& a, const HistoryRow& b) {
-    switch (column) {
-      case KernelColumn: return a.kernel < b.kernel;
-      case DtypeColumn: return a.dtype < b.dtype;
-      case ProblemColumn: return a.problem < b.problem;
-      case LaunchColumn: return a.launch < b.launch;
-      case DeviceColumn: return a.device < b.device;
-      case StatusColumn: return a.status < b.status;
-      case MedianColumn: return a.median < b.median;
-      case BandwidthColumn: return a.bandwidth < b.bandwidth;
-      case CeilingColumn: return a.ceilingFraction < b.ceilingFraction;
-      case TagsColumn: return a.tags < b.tags;
-      default: return a.startedAt < b.startedAt || (a.startedAt == b.startedAt && a.id < b.id);
-    }
+  const auto c = static_cast<std::size_t>(column);
+  const bool numeric =
+      column >= 0 && column < ColumnCount && resultColumn(kHistoryColumns[c]).numeric;
+  const auto key = [&](const HistoryRow& a, const HistoryRow& b) {
+    if (column == TimeColumn || column < 0 || column >= ColumnCount)
+      return a.startedAt < b.startedAt || (a.startedAt == b.startedAt && a.id < b.id);
+    return numeric ? a.sortValues[c] < b.sortValues[c] : a.cells[c] < b.cells[c];
   };
   if (order == Qt::AscendingOrder)
     std::stable_sort(rows.begin(), rows.end(), key);
@@ -124,49 +115,20 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
   const HistoryRow& r = row(index.row());
+  const auto c = static_cast<std::size_t>(index.column());
   if (role == IdRole) return QVariant::fromValue(static_cast<qint64>(r.id));
-  if (role == Qt::TextAlignmentRole && index.column() >= MedianColumn &&
-      index.column() <= CeilingColumn)
+  if (role == Qt::TextAlignmentRole && resultColumn(kHistoryColumns[c]).numeric)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-  if (role != Qt::DisplayRole) return {};
-  const bool timed = r.median > 0;
-  switch (index.column()) {
-    case TimeColumn:
-      return QDateTime::fromMSecsSinceEpoch(r.startedAt).toString("yyyy-MM-dd hh:mm:ss");
-    case KernelColumn: return r.kernel;
-    case DtypeColumn: return r.dtype;
-    case ProblemColumn: return r.problem;
-    case LaunchColumn: return r.launch;
-    case DeviceColumn: return r.device;
-    case StatusColumn: return r.status;
-    case MedianColumn: return timed ? QString::fromStdString(formatSeconds(r.median)) : QString();
-    case BandwidthColumn:
-      return timed ? QString::fromStdString(formatBandwidth(r.bandwidth)) : QString();
-    case CeilingColumn:
-      return timed && r.ceilingFraction > 0
-                 ? QString::fromStdString(formatPercent(r.ceilingFraction))
-                 : QString();
-    case TagsColumn: return r.tags;
-    default: return {};
-  }
+  if (role == Qt::DisplayRole) return r.cells[c];
+  return {};
 }
 
 QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case TimeColumn: return tr("Time");
-    case KernelColumn: return tr("Kernel");
-    case DtypeColumn: return tr("Dtype");
-    case ProblemColumn: return tr("Problem");
-    case LaunchColumn: return tr("Launch");
-    case DeviceColumn: return tr("Device");
-    case StatusColumn: return tr("Status");
-    case MedianColumn: return tr("Median");
-    case BandwidthColumn: return tr("Bandwidth");
-    case CeilingColumn: return tr("Of ceiling");
-    case TagsColumn: return tr("Tags");
-    default: return {};
-  }
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  const ResultColumn& c = resultColumn(kHistoryColumns[static_cast<std::size_t>(section)]);
+  if (role == Qt::DisplayRole) return QString::fromStdString(capitalized(c.header));
+  if (role == Qt::ToolTipRole) return QString::fromStdString(std::string(c.hint));
+  return {};
 }
 
 }  // namespace kwb

@@ -35,6 +35,7 @@ class HistoryModel : public QAbstractTableModel {
     TagsColumn,
     ColumnCount
   };
+  static_assert(ColumnCount == kHistoryColumns.size());
   enum Role { IdRole = Qt::UserRole + 1 };
 
   explicit HistoryModel(const QString& databasePath, QObject* parent = nullptr);

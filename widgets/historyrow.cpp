@@ -1,10 +1,21 @@
 #include "widgets/historyrow.h"
 
+#include "core/resultcolumns.h"
+
 namespace kwb {
 
 HistoryRow toHistoryRow(const RunRecord& record) {
   const RunResult& r = record.result;
   HistoryRow row;
+  static const auto columns = [] {
+    std::vector<const ResultColumn*> out;
+    for (const auto key : kHistoryColumns) out.push_back(&resultColumn(key));
+    return out;
+  }();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    row.cells[c] = QString::fromStdString(columns[c]->text(record));
+    if (columns[c]->numeric) row.sortValues[c] = sortValue(columns[c]->value(record));
+  }
   row.id = record.id;
   row.startedAt = r.startedAt;
   row.kernel = QString::fromStdString(r.family + "/" + r.variant);

@@ -3,17 +3,28 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "db/runstore.h"
 
 namespace kwb {
 
+// The history table's columns, as result column keys (core/resultcolumns.h); HistoryModel::Column
+// follows this order.
+inline constexpr std::array<std::string_view, 11> kHistoryColumns{
+    "started_at", "kernel",        "dtype",         "problem",          "launch", "device",
+    "status",     "time_median_s", "bandwidth_Bps", "ceiling_fraction", "tags"};
+
 // One stored run as the history table and its plots need it: display text made once, numbers kept
 // as numbers. Far smaller than a RunRecord, so 100 000 of them fit comfortably in a snapshot.
 struct HistoryRow {
+  // The table's cells and, for numeric columns, the values they sort by; kHistoryColumns' order.
+  std::array<QString, kHistoryColumns.size()> cells;
+  std::array<double, kHistoryColumns.size()> sortValues{};
   std::int64_t id = 0;
   std::int64_t startedAt = 0;  // unix ms
   QString kernel;              // family/variant

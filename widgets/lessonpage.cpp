@@ -7,44 +7,38 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/error.h"
 #include "core/format.h"
+#include "core/lessonoutcome.h"
 
 namespace kwb {
-namespace {
 
-QString metricText(const RunResult& run, const std::string& name) {
-  const Metric* m = run.metric(name);
-  return m ? QString::fromStdString(formatMetricValue(m->value, m->unit)) : QObject::tr("not read");
-}
-
-}  // namespace
-
-QString lessonVerdict(const Lesson& lesson, double predicted, const RunResult* baseline,
-                      const RunResult& step) {
-  QString text;
-  const QString explains = QString::fromStdString(lesson.explains).toHtmlEscaped();
-  if (baseline) {
-    const double measured = baseline->stats.median / step.stats.median;
-    text = QObject::tr(
+QString lessonVerdict(const Lesson& lesson, double predicted, std::span<const RunResult> runs) {
+  LessonOutcome o;
+  try {
+    o = lessonOutcome(lesson, runs, predicted);
+  } catch (const Error& e) {
+    QString sentence = QString::fromStdString(e.what());
+    if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
+    return sentence.toHtmlEscaped() + ".";
+  }
+  const RunResult& step = runs.back();
+  const auto q = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  if (o.hasBaseline)
+    return QObject::tr(
                "Baseline %1: %2. This step: %3.<br><b>Measured speed-up %4x</b>, you "
                "predicted %5x (off by %6x).<br>Why, %7: %8 &rarr; %9.")
-               .arg(QString::fromStdString(baseline->variant),
-                    QString::fromStdString(formatSeconds(baseline->stats.median)),
-                    QString::fromStdString(formatSeconds(step.stats.median)))
-               .arg(measured, 0, 'g', 3)
-               .arg(predicted, 0, 'g', 3)
-               .arg(measured / predicted, 0, 'g', 3)
-               .arg(explains, metricText(*baseline, lesson.explains),
-                    metricText(step, lesson.explains));
-  } else {
-    const double measured = step.stats.median * 1e6;
-    text = QObject::tr("<b>Measured %1</b>, you predicted %2 us (off by %3x).<br>Why, %4: %5.")
-               .arg(QString::fromStdString(formatSeconds(step.stats.median)))
-               .arg(predicted, 0, 'g', 3)
-               .arg(measured / predicted, 0, 'g', 3)
-               .arg(explains, metricText(step, lesson.explains));
-  }
-  return text;
+        .arg(q(runs.front().variant), q(formatSeconds(runs.front().stats.median)),
+             q(formatSeconds(step.stats.median)))
+        .arg(o.measured, 0, 'g', 3)
+        .arg(*o.predicted, 0, 'g', 3)
+        .arg(*o.offBy, 0, 'g', 3)
+        .arg(q(o.explains), q(o.before), q(o.after));
+  return QObject::tr("<b>Measured %1</b>, you predicted %2 us (off by %3x).<br>Why, %4: %5.")
+      .arg(q(formatSeconds(o.measured)))
+      .arg(predicted, 0, 'g', 3)
+      .arg(*o.offBy, 0, 'g', 3)
+      .arg(q(o.explains), q(o.after));
 }
 
 LessonPage::LessonPage(QWidget* parent)
@@ -131,22 +125,7 @@ void LessonPage::showLesson(int index) {
 }
 
 void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
-  const Lesson& l = current();
-  const std::size_t expected = l.baseline ? 2 : 1;
-  for (const auto& run : runs)
-    if (run.status != RunStatus::Ok) {
-      verdict_->setText(tr("%1/%2 did not finish: %3")
-                            .arg(QString::fromStdString(run.family),
-                                 QString::fromStdString(run.variant),
-                                 QString::fromStdString(run.error)));
-      return;
-    }
-  if (runs.size() != expected) {
-    verdict_->setText(tr("The lesson stopped before both runs finished."));
-    return;
-  }
-  verdict_->setText(
-      lessonVerdict(l, prediction_->value(), l.baseline ? &runs.front() : nullptr, runs.back()));
+  verdict_->setText(lessonVerdict(current(), prediction_->value(), runs));
 }
 
 QString LessonPage::verdictText() const {

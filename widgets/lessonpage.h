@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <QWidget>
@@ -14,11 +15,10 @@ class QPushButton;
 
 namespace kwb {
 
-// The measured outcome of a lesson against the learner's prediction: the speed-up over the
-// baseline (or the step's time where the lesson has none), how far off the prediction was, and
-// the explaining metric before and after. Rich text.
-QString lessonVerdict(const Lesson& lesson, double predicted, const RunResult* baseline,
-                      const RunResult& step);
+// The lesson's outcome (core/lessonoutcome.h) as rich text: the speed-up over the baseline (or
+// the step's time where the lesson has none) against the prediction, and the explaining metric
+// before and after; or why the runs cannot be compared. runs: the baseline's, then the step's.
+QString lessonVerdict(const Lesson& lesson, double predicted, std::span<const RunResult> runs);
 
 // A workshop step: pick a lesson, read what it teaches, predict, run the baseline and the step,
 // see the measured outcome next to the prediction.

@@ -30,6 +30,7 @@
 #include "widgets/heatmapplot.h"
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
+#include "widgets/jobsession.h"
 #include "widgets/kerneltreemodel.h"
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
@@ -66,12 +67,14 @@ MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, const
                                workerArguments << "--db" << settings.databasePath << "--device"
                                                << QString::number(settings.device),
                                this)),
+      session_(new JobSession(worker_, this)),
       kernels_(new KernelTreeModel(this)),
       results_(new ResultsModel(this)),
       settings_(settings) {
   buildUi();
   buildMenus();
   connectWorker();
+  connectSession();
   worker_->requestCatalog();
   worker_->requestDevices();
 }
@@ -139,7 +142,7 @@ void MainWindow::buildUi() {
   connect(ui_->runButton, &QPushButton::clicked, this, [this] { start(false); });
   connect(ui_->sweepButton, &QPushButton::clicked, this, [this] { start(true); });
   connect(ui_->stopButton, &QPushButton::clicked, this, [this] {
-    if (!job_.isEmpty()) worker_->cancel(job_);
+    session_->stop();
     ui_->messageLabel->setText(tr("Stopping..."));
   });
   updateButtons();
@@ -197,9 +200,21 @@ void MainWindow::connectWorker() {
                          .arg(QString::fromStdString(formatBytes(static_cast<double>(bytes))));
             ui_->derivedLabel->setText(tr("On %1:<br>").arg(device) + lines.join(" &nbsp; "));
           });
-  connect(worker_, &WorkerClient::progress, this,
-          [this](const QString& id, int done, int total, double eta, const QString& text) {
-            if (id != job_) return;
+  connect(worker_, &WorkerClient::jobError, this,
+          [this](const QString& id, const QString&, const QString& message, const QString& param) {
+            if (id != resolveId_) return;
+            ui_->derivedLabel->setText(tr("Not valid: %1").arg(message));
+            showParamError(param, message);
+          });
+  connect(worker_, &WorkerClient::incompatible, this, [this](const QString& sentence) {
+    device_->setText(sentence);
+    ui_->messageLabel->setText(sentence);
+  });
+}
+
+void MainWindow::connectSession() {
+  connect(session_, &JobSession::progress, this,
+          [this](int done, int total, double eta, const QString& text) {
             if (total > 0) {
               ui_->progressBar->setRange(0, total);
               ui_->progressBar->setValue(done);
@@ -207,44 +222,31 @@ void MainWindow::connectWorker() {
             ui_->etaLabel->setText(etaText(eta));
             ui_->messageLabel->setText(text);
           });
-  connect(worker_, &WorkerClient::resultReceived, this,
-          [this](const QString& id, int, const RunResult& run, qint64) {
-            if (id != job_) return;
-            results_->append(run);
-            if (lessonRunning_) lessonRuns_.push_back(run);
-            if (!run.notice.empty())
-              statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
-            if (!sweptParam_.isEmpty())
-              plot_->setRuns(results_->runs(), sweptParam_,
-                             selected_ && sweptParam_.toStdString() == selected_->sizeParam,
-                             unitOf(sweptParam_));
-            if (!secondParam_.isEmpty())
-              heatmap_->setRuns(results_->runs(), sweptParam_, secondParam_, unitOf(sweptParam_),
-                                unitOf(secondParam_));
+  connect(session_, &JobSession::point, this, [this](const RunResult& run) {
+    results_->append(run);
+    if (!run.notice.empty()) statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
+    const QStringList& swept = session_->plan().swept;
+    if (swept.isEmpty()) return;
+    plot_->setRuns(results_->runs(), swept[0],
+                   selected_ && swept[0].toStdString() == selected_->sizeParam, unitOf(swept[0]),
+                   swept.size() > 1 ? swept[1] : QString());
+    if (swept.size() > 1)
+      heatmap_->setRuns(results_->runs(), swept[0], swept[1], unitOf(swept[0]), unitOf(swept[1]));
+  });
+  connect(session_, &JobSession::finished, this, [this](int completed, bool cancelled) {
+    endJob(cancelled ? tr("Stopped after %n point(s).", nullptr, completed)
+                     : tr("Done: %n point(s).", nullptr, completed));
+  });
+  connect(session_, &JobSession::failed, this,
+          [this](const QString& message, const QString& param) {
+            showParamError(param, message);
+            endJob(message);
           });
-  connect(worker_, &WorkerClient::jobDone, this,
-          [this](const QString& id, int completed, bool cancelled) {
-            if (id != job_) return;
-            if (lessonRunning_ && !cancelled && !lessonQueue_.empty()) {
-              job_ = worker_->submit(lessonQueue_.front());
-              lessonQueue_.erase(lessonQueue_.begin());
-              return;
-            }
-            endJob(cancelled ? tr("Stopped after %n point(s).", nullptr, completed)
-                             : tr("Done: %n point(s).", nullptr, completed));
-          });
-  connect(worker_, &WorkerClient::jobError, this,
-          [this](const QString& id, const QString&, const QString& message, const QString& param) {
-            if (id == resolveId_) ui_->derivedLabel->setText(tr("Not valid: %1").arg(message));
-            if (!id.isEmpty() && id != job_ && id != resolveId_) return;
-            if (!param.isEmpty() && !ui_->problemEditor->showError(param, message))
-              ui_->launchEditor->showError(param, message);
-            if (id == job_) endJob(message);
-          });
-  connect(worker_, &WorkerClient::workerLost, this,
-          [this](const QString& id, const QString& sentence) {
-            if (id == job_) endJob(sentence);
-          });
+}
+
+void MainWindow::showParamError(const QString& param, const QString& message) {
+  if (!param.isEmpty() && !ui_->problemEditor->showError(param, message))
+    ui_->launchEditor->showError(param, message);
 }
 
 void MainWindow::selectWhenReady(const QString& family, const QString& variant,
@@ -299,8 +301,8 @@ QString MainWindow::unitOf(const QString& param) const {
   return spec ? QString::fromStdString(spec->unit) : QString();
 }
 
-nlohmann::json MainWindow::currentParams() const {
-  nlohmann::json params = nlohmann::json::object();
+RawParams MainWindow::currentParams() const {
+  RawParams params;
   for (const auto& [name, value] : ui_->problemEditor->values()) params[name] = value;
   for (const auto& [name, value] : ui_->launchEditor->values()) params[name] = value;
   return params;
@@ -308,10 +310,10 @@ nlohmann::json MainWindow::currentParams() const {
 
 void MainWindow::requestDerived() {
   resolveId_.clear();
-  if (!selected_) sass_->setSelection({}, {}, nlohmann::json::object());
+  if (!selected_) sass_->setSelection({}, {}, {});
   if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
   sass_->setSelection(selected_->family, selected_->name, currentParams());
-  resolveId_ = worker_->requestResolve(selected_->family, selected_->name, currentParams());
+  resolveId_ = worker_->requestResolve({selected_->family, selected_->name, currentParams()});
 }
 
 std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
@@ -335,7 +337,7 @@ std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
 }
 
 void MainWindow::updateButtons() {
-  const bool idle = job_.isEmpty();
+  const bool idle = !session_->running();
   const bool ready = idle && hasDevice_ && selected_ && ui_->problemEditor->isValid() &&
                      ui_->launchEditor->isValid();
   const auto axes = sweepAxes();
@@ -344,16 +346,11 @@ void MainWindow::updateButtons() {
   ui_->stopButton->setEnabled(!idle);
 }
 
-nlohmann::json MainWindow::jobRequest(const char* type, const std::string& family,
-                                      const std::string& variant, nlohmann::json params,
-                                      const std::string& metrics) const {
-  nlohmann::json request = {{"type", type},
-                            {"family", family},
-                            {"variant", variant},
-                            {"params", std::move(params)},
-                            {"options", {{"budget_s", ui_->budgetSpin->value()}}}};
-  if (!metrics.empty()) request["options"]["metrics"] = metrics;
-  return request;
+MeasureSettings MainWindow::measureSettings(const std::string& metrics) const {
+  MeasureSettings settings;
+  settings.budget = ui_->budgetSpin->value();
+  settings.metrics = metrics;
+  return settings;
 }
 
 void MainWindow::start(bool sweep) {
@@ -368,43 +365,38 @@ void MainWindow::start(bool sweep) {
       return;
     }
   }
-  nlohmann::json request = jobRequest(sweep ? "sweep" : "run", selected_->family, selected_->name,
-                                      currentParams(), metrics);
-  sweptParam_.clear();
-  secondParam_.clear();
+  protocol::Kernel kernel{selected_->family, selected_->name, currentParams()};
+  JobPlan plan;
   if (sweep) {
     const auto axes = sweepAxes();
     if (!axes || axes->empty()) return;
-    request["axes"] = *axes;
-    sweptParam_ = QString::fromStdString(parseSweepAxis(axes->front(), selected_->params).param);
-    if (axes->size() > 1)
-      secondParam_ = QString::fromStdString(parseSweepAxis((*axes)[1], selected_->params).param);
-    // A swept parameter takes its values from the axis, not from its editor.
-    request["params"].erase(sweptParam_.toStdString());
-    request["params"].erase(secondParam_.toStdString());
+    for (const auto& axis : *axes) {
+      const std::string param = parseSweepAxis(axis, selected_->params).param;
+      plan.swept << QString::fromStdString(param);
+      kernel.params.erase(param);  // a swept parameter takes its values from the axis
+    }
+    plan.requests.push_back(protocol::SweepRequest{kernel, *axes, measureSettings(metrics)});
+  } else {
+    plan.requests.push_back(protocol::RunRequest{kernel, measureSettings(metrics)});
   }
+  const QStringList swept = plan.swept;
   results_->clear();
-  plot_->setRuns({}, sweptParam_, false);
-  if (!secondParam_.isEmpty()) heatmap_->setRuns({}, sweptParam_, secondParam_);
+  plot_->setRuns({}, swept.value(0), false);
+  if (swept.size() > 1) heatmap_->setRuns({}, swept[0], swept[1]);
   ui_->progressBar->setRange(0, 0);  // busy until the first progress message gives a total
   ui_->etaLabel->clear();
   ui_->messageLabel->setText(tr("Starting..."));
-  // The watchdog allows a point its budget several times over, plus verification and start-up.
-  worker_->setWatchdogSeconds(std::max(120.0, 20 * ui_->budgetSpin->value()));
-  job_ = worker_->submit(request);
+  session_->start(std::move(plan));
   QWidget* show = resultsPage_;
-  if (sweep) show = secondParam_.isEmpty() ? static_cast<QWidget*>(plot_) : heatmap_;
+  if (sweep) show = swept.size() > 1 ? static_cast<QWidget*>(heatmap_) : plot_;
   ui_->viewTabs->setCurrentWidget(show);
   updateButtons();
 }
 
 void MainWindow::endJob(const QString& message) {
-  job_.clear();
-  if (lessonRunning_) {
-    lessonRunning_ = false;
-    lessonQueue_.clear();
+  if (!session_->plan().lesson.isEmpty()) {
     lesson_->setBusy(false);
-    lesson_->showOutcome(lessonRuns_);
+    lesson_->showOutcome(session_->runs());
   }
   ui_->progressBar->setRange(0, 1);
   ui_->progressBar->setValue(1);
@@ -494,29 +486,16 @@ void MainWindow::exportResults() {
 }
 
 bool MainWindow::startLesson(const QString& id, double prediction) {
-  if (!job_.isEmpty() || !findLesson(id.toStdString())) return false;
+  if (session_->running() || !findLesson(id.toStdString())) return false;
   lesson_->selectLesson(id);
   if (prediction > 0) lesson_->setPrediction(prediction);
   const Lesson& l = lesson_->current();
-  const auto request = [&](const LessonRun& run) {
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : run.params) params[name] = value;
-    return jobRequest("run", run.family, run.variant, std::move(params), l.metrics);
-  };
-  lessonQueue_.clear();
-  if (l.baseline) lessonQueue_.push_back(request(*l.baseline));
-  lessonQueue_.push_back(request(l.run));
-  lessonRuns_.clear();
-  lessonRunning_ = true;
-  sweptParam_.clear();
-  secondParam_.clear();
+  JobPlan plan = lessonPlan(l, measureSettings(l.metrics));
   results_->clear();
   lesson_->setBusy(true);
   ui_->progressBar->setRange(0, 0);
   ui_->messageLabel->setText(tr("Running the lesson..."));
-  worker_->setWatchdogSeconds(std::max(120.0, 20 * ui_->budgetSpin->value()));
-  job_ = worker_->submit(lessonQueue_.front());
-  lessonQueue_.erase(lessonQueue_.begin());
+  session_->start(std::move(plan));
   ui_->viewTabs->setCurrentWidget(lesson_);
   updateButtons();
   return true;
@@ -532,11 +511,12 @@ Report MainWindow::report() const {
   else
     out.title = tr("No runs yet");
   // The sweep plot once a sweep ran, the heatmap once it had two axes.
-  if (!out.runs.empty() && !sweptParam_.isEmpty())
-    out.charts.push_back({tr("Median time and bandwidth against %1").arg(sweptParam_),
+  const QStringList& swept = session_->plan().swept;
+  if (!out.runs.empty() && !swept.isEmpty())
+    out.charts.push_back({tr("Median time and bandwidth against %1").arg(swept[0]),
                           plot_->plot()->toPixmap(600, 300, 2.0).toImage()});
-  if (!out.runs.empty() && !secondParam_.isEmpty())
-    out.charts.push_back({tr("%1 against %2").arg(sweptParam_, secondParam_),
+  if (!out.runs.empty() && swept.size() > 1)
+    out.charts.push_back({tr("%1 against %2").arg(swept[0], swept[1]),
                           heatmap_->plot()->toPixmap(600, 300, 2.0).toImage()});
   return out;
 }

@@ -5,8 +5,7 @@
 #include <memory>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
+#include "core/protocol.h"
 #include "core/variantinfo.h"
 #include "widgets/lessonpage.h"
 #include "widgets/report.h"
@@ -26,6 +25,7 @@ namespace kwb {
 
 class HeatmapPlot;
 class HistoryPage;
+class JobSession;
 class KernelTreeModel;
 class ParamEditor;
 class ResultsModel;
@@ -77,21 +77,24 @@ class MainWindow : public QMainWindow {
   void exportReport();
   // A file to export the results to, asked for; empty when there are none yet or no file chosen.
   QString exportPath(const QString& title, const QString& suggested, const QString& filter);
-  // A worker request to run or sweep one variant.
-  nlohmann::json jobRequest(const char* type, const std::string& family, const std::string& variant,
-                            nlohmann::json params, const std::string& metrics) const;
+  // How the next run, sweep or lesson measures: the budget and the metrics picked.
+  MeasureSettings measureSettings(const std::string& metrics) const;
   void connectWorker();
+  void connectSession();
   void onVariantSelected();
   void start(bool sweep);
   void endJob(const QString& message);
+  // Under the editor of the parameter at fault, if one is.
+  void showParamError(const QString& param, const QString& message);
   std::optional<std::vector<std::string>> sweepAxes();
   void updateButtons();
   void requestDerived();
-  nlohmann::json currentParams() const;
+  RawParams currentParams() const;
   QString unitOf(const QString& param) const;
 
   std::unique_ptr<Ui::MainWindow> ui_;
   WorkerClient* worker_;
+  JobSession* session_;
   KernelTreeModel* kernels_;
   ResultsModel* results_;
   QLineEdit* axis_[2];
@@ -108,15 +111,8 @@ class MainWindow : public QMainWindow {
   QLabel* device_;
 
   std::optional<VariantInfo> selected_;
-  QString job_;
-  QString sweptParam_;
-  QString secondParam_;
   bool hasDevice_ = false;
   std::optional<DeviceInfo> deviceInfo_;
-  // A lesson under way: the requests still to send and the runs so far.
-  bool lessonRunning_ = false;
-  std::vector<nlohmann::json> lessonQueue_;
-  std::vector<RunResult> lessonRuns_;
   struct Pending {
     QString family, variant;
     QStringList axes;

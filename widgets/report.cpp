@@ -13,6 +13,7 @@
 #include <QTextDocument>
 
 #include "core/format.h"
+#include "core/resultcolumns.h"
 
 namespace kwb {
 namespace {
@@ -25,10 +26,14 @@ QString cell(const std::string& text, bool number = false) {
   return QString(number ? "<td align=right>%1</td>" : "<td>%1</td>").arg(escaped(text));
 }
 
-QString header(std::initializer_list<const char*> names) {
-  QString row = "<tr>";
-  for (const char* name : names) row += QString("<th align=left>%1</th>").arg(name);
-  return row + "</tr>";
+// A cell that never breaks its text: for tables sized to their content.
+QString unbroken(const std::string& text, bool number = false) {
+  return QString(number ? "<td align=right><nobr>%1</nobr></td>" : "<td><nobr>%1</nobr></td>")
+      .arg(escaped(text));
+}
+
+QString th(const std::string& name) {
+  return QString("<th align=left><nobr>%1</nobr></th>").arg(escaped(name));
 }
 
 QString deviceSection(const Report& r) {
@@ -94,28 +99,26 @@ QString configurationSection(const Report& r, const Split& split) {
          "</tr></table>";
 }
 
+// One column per parameter that changes, then the statistics: sized to their content (no table
+// width to share out), cells kept on one line, so no header or value breaks mid-word.
 QString runsSection(const Report& r, const Split& split) {
-  QString html = "<h2>Runs</h2><table width=100% cellspacing=0 cellpadding=3 border=1>" +
-                 header({"#", "parameters that change", "median", "min", "max", "std. dev.",
-                         "samples", "bandwidth", "of ceiling", "check", "status"});
+  const auto columns =
+      resultColumns({"time_median_s", "time_min_s", "time_max_s", "rsd", "samples", "bandwidth_Bps",
+                     "ceiling_fraction", "verify_rel_error", "status"});
+  QString html = "<h2>Runs</h2><table cellspacing=0 cellpadding=3 border=1><tr>" + th("#");
+  for (const auto& name : split.varying) html += th(name);
+  for (const ResultColumn* column : columns) html += th(std::string(column->header));
+  html += "</tr>";
   int n = 0;
   for (const auto& run : r.runs) {
-    std::string changing;
-    for (const auto& name : split.varying)
-      changing += (changing.empty() ? "" : " ") + name + "=" + run.param(name);
-    char rsd[16];
-    std::snprintf(rsd, sizeof rsd, "%.2f%%", run.stats.relStddev() * 100);
-    char check[32];
-    std::snprintf(check, sizeof check, "%s %.1e", run.verification.passed ? "ok" : "FAIL",
-                  run.verification.relError);
-    html += "<tr>" + cell(std::to_string(++n), true) + cell(changing.empty() ? "-" : changing) +
-            cell(formatSeconds(run.stats.median), true) + cell(formatSeconds(run.stats.min), true) +
-            cell(formatSeconds(run.stats.max), true) + cell(rsd, true) +
-            cell(std::to_string(run.stats.count), true) +
-            cell(formatBandwidth(run.bandwidth), true) +
-            cell(run.ceilingBandwidth > 0 ? formatPercent(run.ceilingFraction()) : "-", true) +
-            cell(run.verification.checked ? check : "-") + cell(std::string(toString(run.status))) +
-            "</tr>";
+    const RunRecord record{0, std::nullopt, {}, run, {}};
+    html += "<tr>" + unbroken(std::to_string(++n), true);
+    for (const auto& name : split.varying) html += unbroken(run.param(name));
+    for (const ResultColumn* column : columns) {
+      const std::string text = column->text(record);
+      html += unbroken(text.empty() ? "-" : text, column->numeric);
+    }
+    html += "</tr>";
   }
   return html + "</table>";
 }

@@ -4,9 +4,6 @@
 #include <QColor>
 #include <QRegularExpression>
 
-#include "core/format.h"
-#include "core/metricrollup.h"
-
 namespace kwb {
 namespace {
 
@@ -14,15 +11,16 @@ QString text(const std::string& s) {
   return QString::fromStdString(s);
 }
 
-QString verificationText(const Verification& v) {
-  if (!v.checked) return QObject::tr("not checked");
-  return QString("%1 (error %2, tolerance %3)")
-      .arg(v.passed ? QObject::tr("passed") : QObject::tr("FAILED"))
-      .arg(v.relError, 0, 'g', 2)
-      .arg(v.tolerance, 0, 'g', 2);
-}
-
 }  // namespace
+
+const ResultColumn& ResultsModel::column(int section) {
+  // In the order of Column from StatusColumn on.
+  static const auto columns = resultColumns(
+      {"status", "time_median_s", "traced_s", "wall_s", "launches", "time_min_s", "time_max_s",
+       "rsd", "bandwidth_Bps", "ceiling_fraction", "peak_fraction", "verify_rel_error"});
+  static_assert(ColumnCount - StatusColumn == 12);
+  return *columns[static_cast<std::size_t>(section - StatusColumn)];
+}
 
 void ResultsModel::clear() {
   beginResetModel();
@@ -72,92 +70,38 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
   const RunResult& r = runs_[static_cast<std::size_t>(index.row())];
-  const bool timed = r.stats.count > 0;
-  const Metric* traced = r.metric(kActivityMedian);
-  const Metric* wall = r.metric(kHostWall);
-  const Metric* launches = r.metric(kHostLaunches);
-  if (role == SortRole) {
-    switch (index.column()) {
-      case PointColumn: return index.row();
-      case MedianColumn: return r.stats.median;
-      case TracedColumn: return traced ? traced->value : 0.0;
-      case WallColumn: return wall ? wall->value : 0.0;
-      case LaunchesColumn: return launches ? launches->value : 0.0;
-      case MinColumn: return r.stats.min;
-      case MaxColumn: return r.stats.max;
-      case SpreadColumn: return r.stats.relStddev();
-      case BandwidthColumn: return r.bandwidth;
-      case CeilingColumn: return r.ceilingFraction();
-      case PeakColumn: return r.peakFraction();
-      default: role = Qt::DisplayRole;
-    }
-  }
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case PointColumn: return index.row() + 1;
-      case ParamsColumn: return paramsText(r);
-      case StatusColumn: return text(std::string(toString(r.status)));
-      case MedianColumn: return timed ? text(formatSeconds(r.stats.median)) : QString();
-      case TracedColumn: return traced ? text(formatSeconds(traced->value)) : QString();
-      case WallColumn: return wall ? text(formatSeconds(wall->value)) : QString();
-      case LaunchesColumn: return launches ? QString::number(launches->value, 'f', 0) : QString();
-      case MinColumn: return timed ? text(formatSeconds(r.stats.min)) : QString();
-      case MaxColumn: return timed ? text(formatSeconds(r.stats.max)) : QString();
-      case SpreadColumn: return timed ? text(formatPercent(r.stats.relStddev())) : QString();
-      case BandwidthColumn: return timed ? text(formatBandwidth(r.bandwidth)) : QString();
-      case CeilingColumn:
-        return timed && r.ceilingBandwidth > 0 ? text(formatPercent(r.ceilingFraction()))
-                                               : QString();
-      case PeakColumn:
-        return timed && r.peakBandwidth > 0 ? text(formatPercent(r.peakFraction())) : QString();
-      case VerificationColumn: return verificationText(r.verification);
-      default: return {};
-    }
-  }
+  const int section = index.column();
   if (role == Qt::ToolTipRole) {
     if (!r.error.empty()) return text(r.error);
     if (!r.notice.empty()) return text(r.notice);
-    if (index.column() == ParamsColumn)
+    if (section == ParamsColumn)
       return text(r.variant + "  " + r.problem.toText() + "  " + r.launch.toText() +
                   "\nderived: " + r.derived.toText());
     return {};
   }
   if (role == Qt::ForegroundRole && r.status != RunStatus::Ok) return QBrush(QColor(180, 30, 30));
-  if (role == Qt::TextAlignmentRole && index.column() >= MedianColumn &&
-      index.column() <= PeakColumn)
+  const bool shown = role == Qt::DisplayRole || role == SortRole;
+  if (section == PointColumn) return shown ? QVariant(index.row() + 1) : QVariant();
+  if (section == ParamsColumn) return shown ? QVariant(paramsText(r)) : QVariant();
+  const ResultColumn& c = column(section);
+  const RunRecord record{0, std::nullopt, {}, r, {}};
+  if (role == Qt::DisplayRole) return text(c.text(record));
+  if (role == SortRole)
+    return c.numeric ? QVariant(sortValue(c.value(record))) : QVariant(text(c.text(record)));
+  if (role == Qt::TextAlignmentRole && c.numeric)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == TracedColumn)
-    return tr(
-        "The kernels' own time per call from CUPTI activity records: what the CUDA events "
-        "measure, less the launch overhead between event and kernel");
-  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == WallColumn)
-    return tr(
-        "The host's time to issue one call and wait for it, L2 flushed before: what an "
-        "application waits for, launch overhead included");
-  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == LaunchesColumn)
-    return tr("Kernels, memsets and graphs the host launches per call");
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case PointColumn: return tr("#");
-    case ParamsColumn: return tr("Parameters (those that change)");
-    case StatusColumn: return tr("Status");
-    case MedianColumn: return tr("Median");
-    case TracedColumn: return tr("Kernel time");
-    case WallColumn: return tr("Wall / call");
-    case LaunchesColumn: return tr("Launches");
-    case MinColumn: return tr("Min");
-    case MaxColumn: return tr("Max");
-    case SpreadColumn: return tr("Std. dev.");
-    case BandwidthColumn: return tr("Bandwidth");
-    case CeilingColumn: return tr("Of copy ceiling");
-    case PeakColumn: return tr("Of peak");
-    case VerificationColumn: return tr("Verification");
-    default: return {};
-  }
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  if (section == PointColumn) return role == Qt::DisplayRole ? tr("#") : QVariant();
+  if (section == ParamsColumn)
+    return role == Qt::DisplayRole ? tr("Parameters (those that change)") : QVariant();
+  const ResultColumn& c = column(section);
+  if (role == Qt::DisplayRole) return text(capitalized(c.header));
+  if (role == Qt::ToolTipRole) return text(std::string(c.hint));
+  return {};
 }
 
 }  // namespace kwb

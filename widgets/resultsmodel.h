@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/resultcolumns.h"
 #include "core/runresult.h"
 
 namespace kwb {
@@ -25,7 +26,7 @@ class ResultsModel : public QAbstractTableModel {
     LaunchesColumn,  // host API launches per call
     MinColumn,
     MaxColumn,
-    SpreadColumn,
+    SpreadColumn,  // relative standard deviation
     BandwidthColumn,
     CeilingColumn,
     PeakColumn,
@@ -49,6 +50,8 @@ class ResultsModel : public QAbstractTableModel {
 
  private:
   QString paramsText(const RunResult& run) const;
+  // The result column shown in a column past ParamsColumn.
+  static const ResultColumn& column(int section);
 
   std::vector<RunResult> runs_;
   // Parameters whose value differs between the runs: what a sweep's rows show, so that the

@@ -71,11 +71,11 @@ SassView::SassView(WorkerClient* worker, QWidget* parent)
             for (auto& side : sides_) {
               if (side.id != id) continue;
               side.pane->showMessage(sentence);
-              side.asked = nullptr;  // ask again once shown again
+              side.asked.reset();  // ask again once shown again
             }
             answered(id);
           });
-  setSelection({}, {}, nlohmann::json::object());
+  setSelection({}, {}, {});
 }
 
 void SassView::setCatalog(const std::vector<FamilyInfo>& families) {
@@ -84,7 +84,7 @@ void SassView::setCatalog(const std::vector<FamilyInfo>& families) {
 }
 
 void SassView::setSelection(const std::string& family, const std::string& variant,
-                            const nlohmann::json& params) {
+                            const RawParams& params) {
   if (family == family_ && variant == variant_ && params == params_) return;
   lesson_.reset();
   const bool familyChanged = family != family_;
@@ -159,16 +159,14 @@ void SassView::refresh() {
                        .arg(QString::fromStdString(lesson_->title)));
     if (!runs[1]) {
       sides_[1].pane->showMessage(tr("This lesson has no baseline: its time is the measure."));
-      sides_[1].asked = nullptr;
+      sides_[1].asked.reset();
       sides_[1].id.clear();
     }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!runs[i]) continue;
       const VariantInfo* v = find(runs[i]->family, runs[i]->variant);
       if (!v) continue;
-      nlohmann::json params = nlohmann::json::object();
-      for (const auto& [name, value] : runs[i]->params) params[name] = value;
-      request(sides_[i], *v, params);
+      request(sides_[i], *v, runs[i]->params);
     }
     return;
   }
@@ -180,7 +178,7 @@ void SassView::refresh() {
   if (!f || variant_.empty()) {
     for (auto& side : sides_) {
       side.pane->showMessage({});
-      side.asked = nullptr;
+      side.asked.reset();
       side.id.clear();
     }
     return;
@@ -190,9 +188,10 @@ void SassView::refresh() {
     if (v.name == variant_) request(sides_[0], v, params_);
     if (QString::fromStdString(v.name) == other) {
       // The values the selected configuration shares with this variant; its own defaults else.
-      nlohmann::json shared = nlohmann::json::object();
+      RawParams shared;
       for (const auto& spec : v.params)
-        if (params_.contains(spec.name)) shared[spec.name] = params_[spec.name];
+        if (const auto it = params_.find(spec.name); it != params_.end())
+          shared[spec.name] = it->second;
       request(sides_[1], v, shared);
     }
   }
@@ -208,14 +207,15 @@ void SassView::answered(const QString& id) {
   if (mine && sides_[0].id.isEmpty() && sides_[1].id.isEmpty()) emit settled();
 }
 
-void SassView::request(Side& side, const VariantInfo& variant, const nlohmann::json& params) {
-  const nlohmann::json asked{{"variant", variant.name}, {"params", params}};
-  if (asked == side.asked) return;
+void SassView::request(Side& side, const VariantInfo& variant, const RawParams& params) {
+  protocol::Kernel asked{variant.family, variant.name, params};
+  if (side.asked && side.asked->variant == asked.variant && side.asked->params == asked.params)
+    return;
   side.asked = asked;
   side.pane->showMessage(tr("Reading the machine code of %1: one call runs on the GPU to learn "
                             "which kernels it launches...")
                              .arg(QString::fromStdString(variant.name)));
-  side.id = worker_->requestSass(variant.family, variant.name, params);
+  side.id = worker_->requestSass(std::move(asked));
 }
 
 }  // namespace kwb

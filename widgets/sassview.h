@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/lesson.h"
+#include "core/protocol.h"
 #include "core/variantinfo.h"
 
 class QComboBox;
@@ -30,8 +29,7 @@ class SassView : public QWidget {
   explicit SassView(WorkerClient* worker, QWidget* parent = nullptr);
 
   void setCatalog(const std::vector<FamilyInfo>& families);
-  void setSelection(const std::string& family, const std::string& variant,
-                    const nlohmann::json& params);
+  void setSelection(const std::string& family, const std::string& variant, const RawParams& params);
   // The right-hand variant; false where the family has none of that name.
   bool setCompareVariant(const QString& variant);
   // A lesson's step on the left and its baseline on the right, each as the lesson sets it, until
@@ -49,21 +47,21 @@ class SassView : public QWidget {
  private:
   struct Side {
     SassPane* pane = nullptr;
-    QString id;            // the request awaited; empty once answered
-    nlohmann::json asked;  // what was last asked: variant and params
+    QString id;                             // the request awaited; empty once answered
+    std::optional<protocol::Kernel> asked;  // what was last asked
   };
   const FamilyInfo* family() const;
   const VariantInfo* find(const std::string& family, const std::string& variant) const;
   void fillCompareChoices();
   void refresh();
   void answered(const QString& id);
-  void request(Side& side, const VariantInfo& variant, const nlohmann::json& params);
+  void request(Side& side, const VariantInfo& variant, const RawParams& params);
 
   WorkerClient* worker_;
   std::vector<FamilyInfo> families_;
   std::string family_;
   std::string variant_;
-  nlohmann::json params_ = nlohmann::json::object();
+  RawParams params_;
   QLabel* left_;
   QComboBox* compare_;
   std::array<Side, 2> sides_;

@@ -41,20 +41,6 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   plot_->axisRect()->setRangeDragAxes({plot_->xAxis, plot_->yAxis, plot_->yAxis2});
   plot_->axisRect()->setRangeZoomAxes({plot_->xAxis, plot_->yAxis, plot_->yAxis2});
 
-  runtime_ = plot_->addGraph(plot_->xAxis, plot_->yAxis);
-  runtime_->setName(tr("runtime (median; bars: min to max)"));
-  runtime_->setPen(QPen(QColor(31, 119, 180), 2));
-  runtime_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-  spread_ = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-  spread_->setDataPlottable(runtime_);
-  spread_->setPen(QPen(QColor(31, 119, 180)));
-  spread_->removeFromLegend();
-
-  bandwidth_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-  bandwidth_->setName(tr("bandwidth"));
-  bandwidth_->setPen(QPen(QColor(255, 127, 14), 2));
-  bandwidth_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
-
   ceiling_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
   ceiling_->setName(tr("copy ceiling"));
   ceiling_->setPen(QPen(QColor(44, 160, 44), 1.5, Qt::DashLine));
@@ -62,43 +48,100 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   peak_->setName(tr("theoretical peak"));
   peak_->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
 
+  // The legend in a row of its own under the axes: however many series, it never hides data.
   plot_->legend->setVisible(true);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setWrap(4);
+  plot_->plotLayout()->addElement(1, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
 
   readout_ = addCornerText(plot_, Qt::AlignLeft);
-  connect(plot_, &QCustomPlot::mouseMove, this,
-          [this](QMouseEvent* event) { showReadout(event->position().x()); });
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+    showReadout(event->position().x(), event->position().y());
+  });
+}
+
+void SweepPlot::clearSeries() {
+  for (const Series& s : series_) {
+    plot_->removePlottable(s.spread);
+    plot_->removeGraph(s.runtime);
+    plot_->removeGraph(s.bandwidth);
+  }
+  series_.clear();
 }
 
 void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX,
-                        const QString& unit) {
+                        const QString& unit, const QString& seriesParam) {
   param_ = param;
+  seriesParam_ = seriesParam;
   points_.clear();
   labels_.clear();
+  clearSeries();
   const std::string name = param.toStdString();
   bool allNumeric = true;
   for (const auto& run : runs)
     if (run.stats.count > 0 && std::isnan(numeric(run.param(name)))) allNumeric = false;
 
-  QVector<double> x, seconds, bandwidth, low, high;
+  // Series in order of first appearance; a text axis places each value once, shared by all.
+  std::vector<QString> seriesNames;
+  std::vector<QString> axisValues;
+  const auto indexOf = [](std::vector<QString>& list, const QString& value) {
+    const auto it = std::find(list.begin(), list.end(), value);
+    if (it != list.end()) return static_cast<std::size_t>(it - list.begin());
+    list.push_back(value);
+    return list.size() - 1;
+  };
+  struct Data {
+    QVector<double> x, seconds, bandwidth, low, high;
+  };
+  std::vector<Data> data;
   double ceiling = 0, peak = 0;
+  QVector<double> allX;
   for (const auto& run : runs) {
     if (run.stats.count == 0) continue;  // failed or unverified points have no time
-    const std::string value = run.param(name);
-    const double px = allNumeric ? numeric(value) : static_cast<double>(labels_.size() + 1);
-    points_.push_back({px, run.stats.median, run.bandwidth});
-    labels_.push_back(QString::fromStdString(value));
-    x << px;
-    seconds << run.stats.median * kMicro;
-    low << (run.stats.median - run.stats.min) * kMicro;
-    high << (run.stats.max - run.stats.median) * kMicro;
-    bandwidth << run.bandwidth * kGiga;
+    const QString value = QString::fromStdString(run.param(name));
+    const QString series = seriesParam.isEmpty()
+                               ? QString()
+                               : QString::fromStdString(run.param(seriesParam.toStdString()));
+    const double px = allNumeric ? numeric(value.toStdString())
+                                 : static_cast<double>(indexOf(axisValues, value) + 1);
+    const std::size_t s = indexOf(seriesNames, series);
+    if (s == data.size()) data.emplace_back();
+    points_.push_back({px, run.stats.median, run.bandwidth, series});
+    labels_.push_back(value);
+    Data& d = data[s];
+    d.x << px;
+    d.seconds << run.stats.median * kMicro;
+    d.low << (run.stats.median - run.stats.min) * kMicro;
+    d.high << (run.stats.max - run.stats.median) * kMicro;
+    d.bandwidth << run.bandwidth * kGiga;
+    allX << px;
     ceiling = std::max(ceiling, run.ceilingBandwidth);
     peak = std::max(peak, run.peakBandwidth);
   }
-  runtime_->setData(x, seconds);
-  spread_->setData(low, high);
-  bandwidth_->setData(x, bandwidth);
+  for (std::size_t s = 0; s < data.size(); ++s) {
+    const QColor colour = seriesColour(static_cast<int>(s));
+    const QString suffix =
+        seriesParam.isEmpty() ? QString() : ", " + seriesParam + "=" + seriesNames[s];
+    Series series{plot_->addGraph(plot_->xAxis, plot_->yAxis), nullptr,
+                  plot_->addGraph(plot_->xAxis, plot_->yAxis2)};
+    series.runtime->setName(tr("runtime (median; bars: min to max)") + suffix);
+    series.runtime->setPen(QPen(colour, 2));
+    series.runtime->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+    series.runtime->setData(data[s].x, data[s].seconds);
+    series.spread = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+    series.spread->setDataPlottable(series.runtime);
+    series.spread->setPen(QPen(colour));
+    series.spread->removeFromLegend();
+    series.spread->setData(data[s].low, data[s].high);
+    series.bandwidth->setName(tr("bandwidth") + suffix);
+    series.bandwidth->setPen(QPen(colour, 2, Qt::DashLine));
+    series.bandwidth->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
+    series.bandwidth->setData(data[s].x, data[s].bandwidth);
+    series_.push_back(series);
+  }
+  std::sort(allX.begin(), allX.end());
+  const QVector<double>& x = allX;
 
   const bool log = logX && allNumeric;
   plot_->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
@@ -106,8 +149,8 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
   } else if (!allNumeric) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t i = 0; i < labels_.size(); ++i)
-      ticker->addTick(static_cast<double>(i + 1), labels_[i]);
+    for (std::size_t i = 0; i < axisValues.size(); ++i)
+      ticker->addTick(static_cast<double>(i + 1), axisValues[i]);
     plot_->xAxis->setTicker(ticker);
   } else {
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -140,17 +183,23 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   plot_->replot();
 }
 
-void SweepPlot::showReadout(double pixelX) {
+void SweepPlot::showReadout(double pixelX, double pixelY) {
   if (points_.empty()) return;
-  const auto nearest = std::min_element(points_.begin(), points_.end(), [&](auto& a, auto& b) {
-    return std::abs(plot_->xAxis->coordToPixel(a.x) - pixelX) <
-           std::abs(plot_->xAxis->coordToPixel(b.x) - pixelX);
-  });
+  // Nearest in x first; among the series there, the one whose runtime is nearest the mouse.
+  const auto distance = [&](const Point& p) {
+    return std::abs(plot_->xAxis->coordToPixel(p.x) - pixelX) * 1000 +
+           std::abs(plot_->yAxis->coordToPixel(p.seconds * kMicro) - pixelY);
+  };
+  const auto nearest = std::min_element(
+      points_.begin(), points_.end(), [&](auto& a, auto& b) { return distance(a) < distance(b); });
   const auto i = static_cast<std::size_t>(nearest - points_.begin());
-  showText(plot_, readout_,
-           QString("%1 = %2\n%3, %4")
-               .arg(param_, labels_[i], QString::fromStdString(formatSeconds(nearest->seconds)),
-                    QString::fromStdString(formatBandwidth(nearest->bandwidth))));
+  const QString series =
+      seriesParam_.isEmpty() ? QString() : ", " + seriesParam_ + " = " + nearest->series;
+  showText(
+      plot_, readout_,
+      QString("%1 = %2%3\n%4, %5")
+          .arg(param_, labels_[i], series, QString::fromStdString(formatSeconds(nearest->seconds)),
+               QString::fromStdString(formatBandwidth(nearest->bandwidth))));
 }
 
 }  // namespace kwb

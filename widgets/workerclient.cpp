@@ -1,16 +1,12 @@
 #include "widgets/workerclient.h"
 
-#include "core/jsoncodec.h"
-#include "core/protocol.h"
 #include "widgets/metatypes.h"
 
 namespace kwb {
 namespace {
 
-QString str(const nlohmann::json& message, const char* key) {
-  const auto it = message.find(key);
-  return it != message.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                : QString();
+QString qstr(const std::string& s) {
+  return QString::fromStdString(s);
 }
 
 }  // namespace
@@ -55,14 +51,13 @@ void WorkerClient::ensureStarted() {
   process_.start(program_, arguments_ + QStringList{"worker"});
 }
 
-QString WorkerClient::submit(nlohmann::json request) {
+QString WorkerClient::submit(protocol::RequestBody body) {
   ensureStarted();
-  const QString id = "j" + QString::number(nextId_++);
-  request["v"] = protocol::kVersion;
-  request["id"] = id.toStdString();
-  const std::string type = request.value("type", "");
-  if (type == "run" || type == "sweep" || type == "sass") {
-    jobs_[id] = Job{str(request, "family") + "/" + str(request, "variant"), 0};
+  protocol::Request request{"j" + std::to_string(nextId_++), std::move(body)};
+  const QString id = qstr(request.id);
+  if (request.isJob()) {
+    const protocol::Kernel& k = *request.kernel();
+    jobs_[id] = Job{qstr(k.family + "/" + k.variant), 0};
     armWatchdog();
   }
   process_.write(QByteArray::fromStdString(protocol::encode(request)));
@@ -70,27 +65,25 @@ QString WorkerClient::submit(nlohmann::json request) {
 }
 
 void WorkerClient::requestCatalog() {
-  submit(protocol::listRequest(""));
+  submit(protocol::ListRequest{});
 }
 
 void WorkerClient::requestDevices() {
-  submit(protocol::devicesRequest(""));
+  submit(protocol::DevicesRequest{});
 }
 
-QString WorkerClient::requestResolve(const std::string& family, const std::string& variant,
-                                     const nlohmann::json& params) {
-  return submit(protocol::resolveRequest("", family, variant, params));
+QString WorkerClient::requestResolve(protocol::Kernel kernel) {
+  return submit(protocol::ResolveRequest{std::move(kernel)});
 }
 
-QString WorkerClient::requestSass(const std::string& family, const std::string& variant,
-                                  const nlohmann::json& params) {
-  return submit(protocol::sassRequest("", family, variant, params));
+QString WorkerClient::requestSass(protocol::Kernel kernel) {
+  return submit(protocol::SassRequest{std::move(kernel)});
 }
 
 void WorkerClient::cancel(const QString& id) {
   if (!jobs_.contains(id) || !running()) return;
-  process_.write(QByteArray::fromStdString(
-      protocol::encode(protocol::cancelRequest("c" + id.toStdString(), id.toStdString()))));
+  process_.write(QByteArray::fromStdString(protocol::encode(
+      protocol::Request{"c" + id.toStdString(), protocol::CancelRequest{id.toStdString()}})));
   cancelGrace_.start(cancelGraceMs_);
 }
 
@@ -104,61 +97,65 @@ void WorkerClient::readLines() {
   while ((end = pending_.indexOf('\n')) >= 0) {
     const QByteArray line = pending_.left(end);
     pending_.remove(0, end + 1);
-    if (line.trimmed().isEmpty()) continue;
-    try {
-      handle(protocol::decode(line.toStdString()).body);
-    } catch (const Error&) {
-      // Not a protocol line (a library's stray output): not ours to act on.
-    }
+    if (!line.trimmed().isEmpty()) handleLine(line);
   }
 }
 
-void WorkerClient::handle(const nlohmann::json& message) {
-  const std::string type = message.value("type", "");
-  const QString id = str(message, "id");
-  if (jobs_.contains(id)) armWatchdog();  // any word from a job proves the worker alive
+void WorkerClient::handleLine(const QByteArray& line) {
+  protocol::Reply reply;
   try {
-    if (type == "hello") {
-      emit helloReceived(str(message, "app_version"));
-    } else if (type == "list") {
-      std::vector<FamilyInfo> families;
-      for (const auto& family : message.at("families"))
-        families.push_back(familyInfoFromJson(family));
-      emit catalogReceived(families);
-    } else if (type == "devices") {
-      std::vector<DeviceInfo> devices;
-      for (const auto& device : message.at("devices"))
-        devices.push_back(deviceInfoFromJson(device));
-      emit devicesReceived(devices);
-    } else if (type == "resolved") {
-      const auto& derived = message.at("derived");
-      const auto& bytes = message.at("bytes");
-      emit resolved(id, paramSetFromJson(message.at("params")),
-                    derived.is_null() ? ParamSet() : paramSetFromJson(derived),
-                    bytes.is_number() ? bytes.get<qint64>() : -1, str(message, "device"),
-                    str(message, "no_device"));
-    } else if (type == "progress") {
-      emit progress(id, message.value("done", 0), message.value("total", 0),
-                    message.value("eta_s", 0.0), str(message, "text"));
-    } else if (type == "result") {
-      if (jobs_.contains(id)) ++jobs_[id].completed;
-      const auto runId = message.value("run_id", nlohmann::json());
-      emit resultReceived(id, message.value("index", 0), runResultFromJson(message.at("run")),
-                          runId.is_number_integer() ? runId.get<qint64>() : -1);
-    } else if (type == "sass") {
-      forget(id);
-      emit sassReceived(id, sassReportFromJson(message.at("report")));
-    } else if (type == "done") {
-      forget(id);
-      emit jobDone(id, message.value("completed", 0), message.value("cancelled", false));
-    } else if (type == "error") {
-      const QString code = str(message, "code");
-      if (code == "no_device") emit noDevice(str(message, "message"));
-      forget(id);
-      emit jobError(id, code, str(message, "message"), str(message, "param"));
+    reply = protocol::decodeReply(line.toStdString());
+  } catch (const protocol::DecodeError& e) {
+    if (e.otherVersion()) {
+      // Nothing it says can be read: say why once, and let it go.
+      lostReason_ = "speaks another protocol version";
+      emit incompatible(tr("The worker (%1) speaks protocol version %2 and this window speaks "
+                           "%3: install kwb and kwb-gui of the same version.")
+                            .arg(program_)
+                            .arg(*e.otherVersion())
+                            .arg(protocol::kVersion));
+      kill();
+      return;
     }
-  } catch (const std::exception& e) {
-    emit jobError(id, "usage", QString("unreadable reply from the worker: ") + e.what(), {});
+    const QString id = qstr(e.id());
+    if (id.isEmpty()) return;  // not a protocol line (a library's stray output): not ours
+    forget(id);
+    emit jobError(id, "usage", tr("unreadable reply from the worker: %1").arg(e.what()), {});
+    return;
+  }
+  handle(reply);
+}
+
+void WorkerClient::handle(const protocol::Reply& reply) {
+  const QString id = qstr(reply.id);
+  if (jobs_.contains(id)) armWatchdog();  // any word from a job proves the worker alive
+  if (const auto* m = std::get_if<protocol::Hello>(&reply.body)) {
+    emit helloReceived(qstr(m->appVersion));
+  } else if (const auto* m = std::get_if<protocol::Catalog>(&reply.body)) {
+    emit catalogReceived(m->families);
+  } else if (const auto* m = std::get_if<protocol::DeviceList>(&reply.body)) {
+    emit devicesReceived(m->devices);
+  } else if (const auto* m = std::get_if<protocol::Resolved>(&reply.body)) {
+    emit resolved(id, m->params, m->derived.value_or(ParamSet()),
+                  m->derived ? static_cast<qint64>(m->bytes) : -1, qstr(m->device),
+                  qstr(m->noDevice));
+  } else if (const auto* m = std::get_if<protocol::Progress>(&reply.body)) {
+    emit progress(id, static_cast<int>(m->done), static_cast<int>(m->total), m->etaSeconds,
+                  qstr(m->text));
+  } else if (const auto* m = std::get_if<protocol::Result>(&reply.body)) {
+    if (jobs_.contains(id)) ++jobs_[id].completed;
+    emit resultReceived(id, static_cast<int>(m->index), m->run, m->runId.value_or(-1));
+  } else if (const auto* m = std::get_if<protocol::SassListing>(&reply.body)) {
+    forget(id);
+    emit sassReceived(id, m->report);
+  } else if (const auto* m = std::get_if<protocol::Done>(&reply.body)) {
+    forget(id);
+    emit jobDone(id, static_cast<int>(m->completed), m->cancelled);
+  } else if (const auto* m = std::get_if<protocol::Failure>(&reply.body)) {
+    const QString code = qstr(std::string(toString(m->kind)));
+    if (m->kind == ErrorKind::NoDevice) emit noDevice(qstr(m->message));
+    forget(id);
+    emit jobError(id, code, qstr(m->message), qstr(m->param));
   }
 }
 

@@ -9,12 +9,7 @@
 #include <map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "core/deviceinfo.h"
-#include "core/runresult.h"
-#include "core/sass.h"
-#include "core/variantinfo.h"
+#include "core/protocol.h"
 
 namespace kwb {
 
@@ -29,19 +24,17 @@ class WorkerClient : public QObject {
   WorkerClient(QString program, QStringList arguments, QObject* parent = nullptr);
   ~WorkerClient() override;
 
-  // Sends a request (its "v" and "id" are filled in) and returns its id. Run, sweep and sass
-  // requests are jobs: they end with jobDone (sassReceived), jobError or workerLost.
-  QString submit(nlohmann::json request);
+  // Sends a request and returns the id it was given. Run, sweep and sass requests are jobs: they
+  // end with jobDone (sassReceived), jobError or workerLost.
+  QString submit(protocol::RequestBody request);
   void requestCatalog();
   void requestDevices();
   // Asks what a variant derives from these parameters on the worker's device; answered by
   // resolved or jobError with the returned id.
-  QString requestResolve(const std::string& family, const std::string& variant,
-                         const nlohmann::json& params);
+  QString requestResolve(protocol::Kernel kernel);
   // Asks for the machine code of the kernels this configuration launches; answered by
   // sassReceived, jobError or workerLost with the returned id.
-  QString requestSass(const std::string& family, const std::string& variant,
-                      const nlohmann::json& params);
+  QString requestSass(protocol::Kernel kernel);
   // Asks the worker to stop a job; one that has not ended after the grace period ends the worker.
   void cancel(const QString& id);
   // Ends the worker now, without waiting; running jobs are reported through workerLost.
@@ -57,6 +50,8 @@ class WorkerClient : public QObject {
 
  signals:
   void helloReceived(const QString& appVersion);
+  // The worker speaks another version of the protocol: one sentence saying so and what to do.
+  void incompatible(const QString& sentence);
   void catalogReceived(const std::vector<kwb::FamilyInfo>& families);
   void devicesReceived(const std::vector<kwb::DeviceInfo>& devices);
   // No CUDA device, in the worker's words.
@@ -77,7 +72,8 @@ class WorkerClient : public QObject {
  private:
   void ensureStarted();
   void readLines();
-  void handle(const nlohmann::json& message);
+  void handle(const protocol::Reply& reply);
+  void handleLine(const QByteArray& line);
   void onFinished(int exitCode, QProcess::ExitStatus status);
   void forget(const QString& id);  // a job ended: drop it, and the timers once none is left
   void armWatchdog();

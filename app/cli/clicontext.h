@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/jobexecutor.h"
+#include "core/measuresettings.h"
 #include "core/validation.h"
 #include "db/historyfilter.h"
 
@@ -33,19 +34,11 @@ struct CliContext {
   std::unique_ptr<RunStore> openStore() const;
 };
 
-// Options shared by run and sweep.
-struct MeasureCliOptions {
+// Options shared by run and sweep: the configuration, and how to measure it.
+struct MeasureCliOptions : MeasureSettings {
   std::string family;
   std::string variant;
   std::vector<std::string> params;  // k=v
-  std::string mode = "cold";
-  double budget = 1.0;
-  std::size_t minSamples = 10;
-  std::size_t maxSamples = 1000;
-  double targetRsd = 0.005;
-  std::uint64_t seed = 1;
-  bool verifyOnly = false;
-  std::string metrics;  // --metrics: sets and metric names, comma separated
 
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options

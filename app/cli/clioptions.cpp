@@ -38,6 +38,7 @@ JobOptions MeasureCliOptions::jobOptions() const {
   job.seed = seed;
   job.verifyOnly = verifyOnly;
   job.metrics = planMetrics(metrics);
+  job.tags = tags;
   return job;
 }
 

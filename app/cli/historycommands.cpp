@@ -4,8 +4,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
-#include "core/format.h"
-#include "core/timeformat.h"
+#include "core/resultcolumns.h"
 #include "db/databasemerger.h"
 #include "db/exporter.h"
 #include "db/runstore.h"
@@ -24,17 +23,16 @@ int historyCommand(CliContext& context, const FilterCliOptions& options) {
     context.out << "no runs match in " << store->path() << "\n";
     return kExitOk;
   }
-  Table table({"run", "started (UTC)", "device", "kernel", "problem", "launch", "mode", "median",
-               "bandwidth", "of ceiling", "status", "tags"});
+  const auto columns =
+      resultColumns({"id", "started_at", "device", "kernel", "problem", "launch", "mode",
+                     "time_median_s", "bandwidth_Bps", "ceiling_fraction", "status", "tags"});
+  std::vector<std::string> headers;
+  for (const ResultColumn* column : columns) headers.emplace_back(column->header);
+  Table table(headers);
   for (const auto& record : records) {
-    const RunResult& r = record.result;
-    std::string tags;
-    for (const auto& tag : record.tags) tags += (tags.empty() ? "" : ",") + tag;
-    table.addRow({std::to_string(record.id), formatTimestamp(r.startedAt), record.deviceName,
-                  r.family + "/" + r.variant, r.problem.toText(), r.launch.toText(),
-                  std::string(toString(r.mode)), formatSeconds(r.stats.median),
-                  formatBandwidth(r.bandwidth), formatPercent(r.ceilingFraction()),
-                  std::string(toString(r.status)), tags});
+    std::vector<std::string> row;
+    for (const ResultColumn* column : columns) row.push_back(cellText(*column, record));
+    table.addRow(std::move(row));
   }
   table.print(context.out);
   const std::size_t total = store->count(filter);

@@ -60,7 +60,10 @@ std::size_t JobExecutor::runPoints(const std::string& family, const std::string&
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;
-    if (store_) runId = store_->insertRun(result, sweepId);
+    if (store_) {
+      runId = store_->insertRun(result, sweepId);
+      for (const auto& tag : options.tags) store_->addTag(*runId, tag);
+    }
     if (events.result) events.result(i, result, runId);
     if (result.status == RunStatus::Failed && !runner().healthy())
       throw Error(ErrorKind::Cuda, "the CUDA context is broken after: " + result.error +

@@ -23,7 +23,8 @@ struct JobOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
   bool verifyOnly = false;
-  MetricPlan metrics;  // hardware metrics read after timing; empty: none
+  MetricPlan metrics;             // hardware metrics read after timing; empty: none
+  std::vector<std::string> tags;  // given to every stored run
 };
 
 struct JobEvents {

@@ -12,6 +12,7 @@
 #include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/lesson.h"
+#include "core/lessonoutcome.h"
 #include "core/metriccatalog.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
@@ -48,11 +49,6 @@ std::string number(double value) {
   return text;
 }
 
-std::string metricText(const RunResult& r, const std::string& name) {
-  const Metric* m = r.metric(name);
-  return m ? formatMetricValue(m->value, m->unit) : "not read";
-}
-
 // Runs the baseline and the step, stores both tagged with the lesson, and holds the measured
 // speed-up (or time) against the prediction.
 int runLesson(CliContext& context, const Lesson& l, std::optional<double> predicted,
@@ -72,29 +68,25 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
   JobOptions options;
   options.timing.budgetSeconds = budgetSeconds;
   if (!l.metrics.empty()) options.metrics = planMetrics(l.metrics);
+  options.tags = {lessonTag(l)};
   std::vector<RunResult> results;
   JobEvents events;
-  events.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t> runId) {
+  events.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t>) {
     results.push_back(r);
-    if (store && runId) store->addTag(*runId, "lesson:" + l.id);
   };
   for (std::size_t i = 0; i < runs.size(); ++i)
     executor.runPoints(runs[i].family, runs[i].variant, {points[i]}, options, {}, nullptr, events);
-  for (const auto& r : results)
-    if (r.status != RunStatus::Ok)
-      throw Error(ErrorKind::Verification, r.family + "/" + r.variant + ": " + r.error);
+  const LessonOutcome outcome = lessonOutcome(l, results, predicted);
 
-  const RunResult& step = results.back();
-  const double measured =
-      l.baseline ? results.front().stats.median / step.stats.median : step.stats.median;
   if (context.global.json) {
-    nlohmann::json out{{"lesson", l.id}, {"measured", measured}, {"explains", l.explains}};
+    nlohmann::json out{{"lesson", l.id}, {"measured", outcome.measured}, {"explains", l.explains}};
     if (predicted) out["predicted"] = *predicted;
     out["runs"] = nlohmann::json::array();
     for (const auto& r : results) out["runs"].push_back(kwb::toJson(r));
     context.out << out.dump(2) << '\n';
     return kExitOk;
   }
+  const RunResult& step = results.back();
   context.out << l.track << ", step " << l.step << ": " << l.title << "\n";
   if (l.baseline)
     context.out << "  baseline  " << l.baseline->variant << ": "
@@ -102,18 +94,17 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
                 << formatBandwidth(results.front().bandwidth) << "\n";
   context.out << "  this step " << l.run.variant << ": " << formatSeconds(step.stats.median) << ", "
               << formatBandwidth(step.bandwidth) << "\n";
-  const std::string what =
-      l.baseline ? "speed-up " + number(measured) + "x" : "time " + formatSeconds(measured);
-  context.out << "measured " << what;
-  if (predicted) {
-    const double predictedValue = l.baseline ? *predicted : *predicted * 1e-6;
-    context.out << "; you predicted "
-                << (l.baseline ? number(*predicted) + "x" : formatSeconds(predictedValue))
-                << " (off by " << number(measured / predictedValue) << "x)";
-  }
-  context.out << "\nwhy, " << l.explains << ": ";
-  if (l.baseline) context.out << metricText(results.front(), l.explains) << " -> ";
-  context.out << metricText(step, l.explains) << "\n";
+  const auto value = [&](double v) {
+    return outcome.hasBaseline ? number(v) + "x" : formatSeconds(v);
+  };
+  context.out << "measured " << (outcome.hasBaseline ? "speed-up " : "time ")
+              << value(outcome.measured);
+  if (outcome.predicted)
+    context.out << "; you predicted " << value(*outcome.predicted) << " (off by "
+                << number(*outcome.offBy) << "x)";
+  context.out << "\nwhy, " << outcome.explains << ": ";
+  if (outcome.hasBaseline) context.out << outcome.before << " -> ";
+  context.out << outcome.after << "\n";
   if (!step.notice.empty()) context.err << "kwb: " << step.notice << "\n";
   return kExitOk;
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
@@ -13,6 +14,7 @@
 #include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/metricrollup.h"
+#include "core/resultcolumns.h"
 #include "core/valueparse.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
@@ -48,50 +50,67 @@ std::string displayValue(const std::string& value) {
   return number ? formatInteger(*number) : value;
 }
 
-std::string checkText(const RunResult& r) {
-  if (!r.verification.checked) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%s %.1e", r.verification.passed ? "ok" : "FAIL",
-                r.verification.relError);
-  return text;
-}
-
-void printTable(std::ostream& out, const std::vector<Completed>& runs,
-                const std::vector<std::string>& axes) {
-  std::vector<std::string> headers;
-  std::vector<std::string> sweptNames;
-  for (const auto& axis : axes) sweptNames.push_back(axis.substr(0, axis.find('=')));
-  if (sweptNames.empty()) headers.push_back("parameters");
-  headers.insert(headers.end(), sweptNames.begin(), sweptNames.end());
-  // "traced": the kernels' own time per call from activity records, beside the event median;
-  // "wall": the host's time to issue a call and wait for it; "launches": the host's per call.
-  for (const char* h : {"median", "traced", "wall", "launches", "min", "max", "rsd", "samples",
-                        "bandwidth", "of ceiling", "of peak", "check", "status", "run"})
-    headers.emplace_back(h);
-
-  Table table(headers);
-  for (const auto& [r, runId] : runs) {
-    std::vector<std::string> row;
-    if (sweptNames.empty()) row.push_back(r.problem.toText() + " " + r.launch.toText());
-    for (const auto& name : sweptNames)
-      row.push_back(displayValue(r.problem.has(name) ? r.problem.get(name) : r.launch.get(name)));
-    char rsd[16];
-    std::snprintf(rsd, sizeof rsd, "%.2f%%", r.stats.relStddev() * 100);
-    const Metric* traced = r.metric(kActivityMedian);
-    const Metric* wall = r.metric(kHostWall);
-    const Metric* launches = r.metric(kHostLaunches);
-    row.insert(row.end(),
-               {formatSeconds(r.stats.median), traced ? formatSeconds(traced->value) : "-",
-                wall ? formatSeconds(wall->value) : "-",
-                launches ? formatInteger(static_cast<std::int64_t>(launches->value)) : "-",
-                formatSeconds(r.stats.min), formatSeconds(r.stats.max), r.stats.count ? rsd : "-",
-                std::to_string(r.stats.count), formatBandwidth(r.bandwidth),
-                formatPercent(r.ceilingFraction()), formatPercent(r.peakFraction()), checkText(r),
-                std::string(toString(r.status)), runId ? std::to_string(*runId) : "-"});
-    table.addRow(std::move(row));
+// The run and sweep table, printed a row at a time as the points finish: a sweep's swept
+// parameters first (a run's parameters), then the measurement's columns.
+class RunTable {
+ public:
+  RunTable(const std::vector<std::string>& axes, const std::vector<ParamSet>& points)
+      : columns_(resultColumns({"time_median_s", "traced_s", "wall_s", "launches", "time_min_s",
+                                "time_max_s", "rsd", "samples", "bandwidth_Bps", "ceiling_fraction",
+                                "peak_fraction", "verify_rel_error", "status", "id"})),
+        table_(headers(axes)) {
+    for (const auto& axis : axes) swept_.push_back(axis.substr(0, axis.find('=')));
+    // Widths known before the first row: the parameters' texts, and room for a typical value.
+    std::vector<std::size_t> widths;
+    std::vector<bool> right;
+    const auto paramColumn = [&](const std::function<std::string(const ParamSet&)>& text) {
+      std::size_t width = 0;
+      bool numeric = true;
+      for (const auto& point : points) {
+        width = std::max(width, text(point).size());
+        numeric = numeric && Table::looksNumeric(text(point));
+      }
+      widths.push_back(width);
+      right.push_back(numeric);
+    };
+    if (swept_.empty()) paramColumn([](const ParamSet& p) { return p.toText(); });
+    for (const auto& name : swept_)
+      paramColumn([&](const ParamSet& p) { return displayValue(p.get(name)); });
+    for (const ResultColumn* column : columns_) {
+      widths.push_back(column->numeric ? 9 : 6);
+      right.push_back(column->numeric);
+    }
+    widths_ = std::move(widths);
+    right_ = std::move(right);
   }
-  table.print(out);
-}
+
+  void printHeader(std::ostream& out) { table_.printHeader(out, widths_, right_); }
+
+  void printRow(std::ostream& out, const Completed& c) const {
+    std::vector<std::string> row;
+    const RunResult& r = c.result;
+    if (swept_.empty()) row.push_back(r.problem.toText() + " " + r.launch.toText());
+    for (const auto& name : swept_) row.push_back(displayValue(r.param(name)));
+    const RunRecord record{c.runId.value_or(0), std::nullopt, {}, r, {}};
+    for (const ResultColumn* column : columns_) row.push_back(cellText(*column, record));
+    table_.printRow(out, row);
+  }
+
+ private:
+  std::vector<std::string> headers(const std::vector<std::string>& axes) const {
+    std::vector<std::string> out;
+    if (axes.empty()) out.push_back("parameters");
+    for (const auto& axis : axes) out.push_back(axis.substr(0, axis.find('=')));
+    for (const ResultColumn* column : columns_) out.emplace_back(column->header);
+    return out;
+  }
+
+  std::vector<const ResultColumn*> columns_;
+  std::vector<std::string> swept_;
+  Table table_;
+  std::vector<std::size_t> widths_;
+  std::vector<bool> right_;
+};
 
 // GPU state, hardware metrics, notices and errors below the table.
 void printRunDetails(CliContext& context, const std::vector<Completed>& completed,
@@ -153,6 +172,8 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
                                  nlohmann::json(sweepAxes));
 
   const bool showProgress = !sweepAxes.empty() && isatty(STDERR_FILENO);
+  const bool json = context.global.json;
+  RunTable table(sweepAxes, points);
   std::vector<Completed> completed;
   JobEvents events;
   events.progress = [&](std::size_t done, std::size_t total, double eta, const std::string& text) {
@@ -164,10 +185,20 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   };
   events.result = [&](std::size_t, const RunResult& result, std::optional<std::int64_t> runId) {
     completed.push_back({result, runId});
+    if (!json) table.printRow(context.out, completed.back());
   };
 
   try {
     InterruptScope interrupts;
+    // The ceiling first: the header names it, and each row prints as its point finishes.
+    const CopyCeiling ceiling = executor.ceiling(&gInterrupted, events);
+    if (!json) {
+      context.out << options.family << "/" << options.variant << " on " << device.name << ": "
+                  << toString(job.timing.mode) << " samples, copy ceiling "
+                  << formatBandwidth(ceiling.bandwidth) << ", peak "
+                  << formatBandwidth(device.peakBandwidth) << "\n";
+      table.printHeader(context.out);
+    }
     executor.runPoints(options.family, options.variant, points, job, sweepId, &gInterrupted,
                        events);
   } catch (const Error& error) {
@@ -177,8 +208,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (completed.empty()) return kExitCancelled;
   }
 
-  const CopyCeiling ceiling = executor.ceiling(nullptr, {});
-  if (context.global.json) {
+  if (json) {
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& [r, runId] : completed) {
       auto item = toJson(r);
@@ -186,16 +216,11 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
       runs.push_back(item);
     }
     nlohmann::json out{{"device", toJson(device)},
-                       {"copy_ceiling", toJson(ceiling)},
+                       {"copy_ceiling", toJson(executor.ceiling(nullptr, {}))},
                        {"sweep_id", sweepId ? nlohmann::json(*sweepId) : nlohmann::json(nullptr)},
                        {"runs", runs}};
     context.out << out.dump(2) << '\n';
   } else {
-    context.out << options.family << "/" << options.variant << " on " << device.name << ": "
-                << toString(job.timing.mode) << " samples, copy ceiling "
-                << formatBandwidth(ceiling.bandwidth) << ", peak "
-                << formatBandwidth(device.peakBandwidth) << "\n";
-    printTable(context.out, completed, sweepAxes);
     if (completed.size() == 1 && !completed.front().result.derived.empty())
       context.out << "launch: " << completed.front().result.derived.toText() << "\n";
     printRunDetails(context, completed, sweepAxes);

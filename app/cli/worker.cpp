@@ -24,92 +24,72 @@
 namespace kwb {
 namespace {
 
-using nlohmann::json;
-
 struct Job {
   std::string id;
-  std::string type;  // "run", "sweep" or "sass"
+  protocol::Type type;  // Run, Sweep or Sass
   std::string family;
   std::string variant;
   std::vector<ParamSet> points;
   JobOptions options;
-  json base;
-  json axes;
+  nlohmann::json base;
+  nlohmann::json axes;
   std::atomic<bool> cancel{false};
 };
 
-std::string valueText(const json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-// The family, variant and parameters of a request, as the CLI would have read them.
-MeasureCliOptions kernelOf(const json& body) {
+// The configuration and measurement settings of a request, as the CLI would have read them.
+MeasureCliOptions cliOptionsOf(const protocol::Kernel& kernel, const MeasureSettings& settings) {
   MeasureCliOptions o;
-  o.family = body.value("family", "");
-  o.variant = body.value("variant", "");
-  const json params = body.value("params", json::object());
-  if (!params.is_object()) throw Error(ErrorKind::Usage, "\"params\" must be an object");
-  for (const auto& [name, value] : params.items())
-    o.params.push_back(name + "=" + valueText(value));
+  static_cast<MeasureSettings&>(o) = settings;
+  o.family = kernel.family;
+  o.variant = kernel.variant;
+  for (const auto& [name, value] : kernel.params) o.params.push_back(name + "=" + value);
   return o;
 }
 
 // Reads a run, sweep or sass request into a validated job; throws Error(Usage/Param) as the
 // CLI does.
-std::shared_ptr<Job> parseMeasureJob(const protocol::Message& message) {
-  const json& body = message.body;
+std::shared_ptr<Job> parseJob(const protocol::Request& request) {
   auto job = std::make_shared<Job>();
-  job->id = message.id;
-  job->type = message.type;
-  MeasureCliOptions o = kernelOf(body);
-  const json options = body.value("options", json::object());
-  if (!options.is_object()) throw Error(ErrorKind::Usage, "\"options\" must be an object");
-  try {
-    o.mode = options.value("mode", o.mode);
-    o.budget = options.value("budget_s", o.budget);
-    o.minSamples = options.value("min_samples", o.minSamples);
-    o.maxSamples = options.value("max_samples", o.maxSamples);
-    o.targetRsd = options.value("target_rsd", o.targetRsd);
-    o.seed = options.value("seed", o.seed);
-    o.verifyOnly = options.value("verify_only", o.verifyOnly);
-    o.metrics = options.value("metrics", o.metrics);
-  } catch (const json::exception& e) {
-    throw Error(ErrorKind::Usage, std::string("bad \"options\": ") + e.what());
-  }
-
+  job->id = request.id;
+  job->type = request.type();
+  const auto* run = std::get_if<protocol::RunRequest>(&request.body);
+  const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
+  const MeasureCliOptions o = cliOptionsOf(*request.kernel(), run     ? run->options
+                                                              : sweep ? sweep->options
+                                                                      : MeasureSettings{});
   const RawParams raw = o.rawParams();
   job->options = o.jobOptions();
   job->family = o.family;
   job->variant = o.variant;
   job->base = toJson(ParamSet(raw));
-  if (message.type == "sweep") {
-    const json axes = body.value("axes", json::array());
-    if (!axes.is_array()) throw Error(ErrorKind::Usage, "\"axes\" must be an array of strings");
-    std::vector<std::string> axisTexts;
-    for (const auto& axis : axes) axisTexts.push_back(valueText(axis));
-    job->points = Registry::instance().expand(o.family, o.variant, raw, axisTexts);
-    job->axes = axisTexts;
+  const Registry& registry = Registry::instance();
+  if (sweep) {
+    job->points = registry.expand(o.family, o.variant, raw, sweep->axes);
+    job->axes = sweep->axes;
   } else {
-    job->points = {Registry::instance().resolve(o.family, o.variant, raw)};
+    job->points = {registry.resolve(o.family, o.variant, raw)};
   }
   return job;
 }
 
 // A resolve request: the parameters with defaults applied and, where there is a device, what the
 // variant derives from them there (grid, blocks per SM, waves, ...) and the bytes it moves.
-json resolveReply(const protocol::Message& message, int deviceOrdinal) {
-  const MeasureCliOptions o = kernelOf(message.body);
+protocol::Resolved resolve(const protocol::Kernel& kernel, int deviceOrdinal) {
   const Registry& registry = Registry::instance();
-  const ParamSet params = registry.resolve(o.family, o.variant, o.rawParams());
+  protocol::Resolved out;
+  out.params = registry.resolve(kernel.family, kernel.variant, kernel.params);
   const auto devices = queryDevices();
-  if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size())
-    return protocol::resolved(
-        message.id, params, std::nullopt, 0, "",
-        devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal));
+  if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size()) {
+    out.noDevice =
+        devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal);
+    return out;
+  }
   const DeviceInfo& device = devices[static_cast<std::size_t>(deviceOrdinal)];
-  const auto workload = registry.find(o.family, o.variant).create(params, device);
-  return protocol::resolved(message.id, params, workload->derived(), workload->bytesMoved(),
-                            device.name, "");
+  const auto workload = registry.find(kernel.family, kernel.variant).create(out.params, device);
+  out.derived = workload->derived();
+  out.bytes = workload->bytesMoved();
+  out.device = device.name;
+  return out;
 }
 
 class Worker {
@@ -122,7 +102,7 @@ class Worker {
         deviceOrdinal_(deviceOrdinal) {}
 
   int serve(std::istream& in) {
-    send(protocol::hello(kAppVersion));
+    send({"", protocol::Hello{kAppVersion}});
     std::thread jobs([this] { jobLoop(); });
     std::string line;
     while (std::getline(in, line)) {
@@ -135,45 +115,40 @@ class Worker {
   }
 
  private:
-  void send(const json& message) {
+  void send(const protocol::Reply& reply) {
     std::lock_guard lock(outMutex_);
-    out_ << protocol::encode(message);
+    out_ << protocol::encode(reply);
     out_.flush();
   }
 
   // False once the client asked to shut down.
   bool handle(const std::string& line) {
-    protocol::Message message;
+    protocol::Request request;
     try {
-      message = protocol::decode(line);
-    } catch (const Error& error) {
-      send(protocol::error("", error));
+      request = protocol::decodeRequest(line);
+    } catch (const protocol::DecodeError& error) {
+      send({error.id(), protocol::Failure::of(error)});
       return true;
     }
     try {
-      if (message.type == "list") {
-        send(protocol::list(message.id, Registry::instance().families()));
-      } else if (message.type == "run" || message.type == "sweep" || message.type == "sass") {
+      if (std::holds_alternative<protocol::ShutdownRequest>(request.body)) return false;
+      if (request.isJob()) {
         // A sass request is a job too: learning which kernels a call launches runs it once.
-        enqueue(parseMeasureJob(message));
-      } else if (message.type == "resolve") {
-        send(resolveReply(message, deviceOrdinal_));
-      } else if (message.type == "devices") {
+        enqueue(parseJob(request));
+      } else if (std::holds_alternative<protocol::ListRequest>(request.body)) {
+        send({request.id, protocol::Catalog{Registry::instance().families()}});
+      } else if (const auto* r = std::get_if<protocol::ResolveRequest>(&request.body)) {
+        send({request.id, resolve(r->kernel, deviceOrdinal_)});
+      } else if (std::holds_alternative<protocol::DevicesRequest>(request.body)) {
         // Cheap and thread-safe: answered at once, even while a job runs.
         auto devices = queryDevices();
         if (devices.empty()) throw Error(ErrorKind::NoDevice, noDeviceReason());
-        send(protocol::devices(message.id, devices));
-      } else if (message.type == "cancel") {
-        cancel(message.body.value("target", ""));
-      } else if (message.type == "shutdown") {
-        return false;
-      } else {
-        throw Error(ErrorKind::Usage,
-                    "unknown request type '" + message.type +
-                        "'; allowed: run, sweep, sass, resolve, devices, list, cancel, shutdown");
+        send({request.id, protocol::DeviceList{std::move(devices)}});
+      } else if (const auto* c = std::get_if<protocol::CancelRequest>(&request.body)) {
+        cancel(c->target);
       }
     } catch (const Error& error) {
-      send(protocol::error(message.id, error));
+      send({request.id, protocol::Failure::of(error)});
     }
     return true;
   }
@@ -203,7 +178,7 @@ class Worker {
       }
     }
     if (removed)
-      send(protocol::done(target, 0, true));
+      send({target, protocol::Done{0, true}});
     else
       throw Error(ErrorKind::Usage, "no job '" + target + "' to cancel");
   }
@@ -218,7 +193,7 @@ class Worker {
       if (current_) current_->cancel = true;
     }
     jobsChanged_.notify_one();
-    for (const auto& job : dropped) send(protocol::done(job->id, 0, true));
+    for (const auto& job : dropped) send({job->id, protocol::Done{0, true}});
   }
 
   void jobLoop() {
@@ -243,31 +218,31 @@ class Worker {
     JobEvents events;
     events.progress = [&](std::size_t done, std::size_t total, double eta,
                           const std::string& text) {
-      send(protocol::progress(job.id, done, total, eta, text));
+      send({job.id, protocol::Progress{done, total, eta, text}});
     };
     events.result = [&](std::size_t index, const RunResult& result,
                         std::optional<std::int64_t> runId) {
       ++completed;
-      send(protocol::result(job.id, index, result, runId));
+      send({job.id, protocol::Result{index, result, runId}});
     };
     try {
-      if (job.type == "sass") {
-        send(protocol::sass(job.id, lookUpSass(executor_.runner(), cache_.get(), job.family,
-                                               job.variant, job.points.front())));
+      if (job.type == protocol::Type::Sass) {
+        send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(), job.family,
+                                                       job.variant, job.points.front())}});
         return;
       }
       std::optional<std::int64_t> sweepId;
-      if (store_ && job.type == "sweep")
+      if (store_ && job.type == protocol::Type::Sweep)
         sweepId = store_->createSweep(job.family, job.variant, job.base, job.axes);
       executor_.runPoints(job.family, job.variant, job.points, job.options, sweepId, &job.cancel,
                           events);
-      send(protocol::done(job.id, completed, false));
+      send({job.id, protocol::Done{completed, false}});
     } catch (const Error& error) {
       if (error.kind() == ErrorKind::Cancelled) {
-        send(protocol::done(job.id, completed, true));
+        send({job.id, protocol::Done{completed, true}});
         return;
       }
-      send(protocol::error(job.id, error));
+      send({job.id, protocol::Failure::of(error)});
       // A CUDA error that escaped the run leaves this process's context in doubt: end it, and
       // let the client start a fresh worker for the next job.
       if (error.kind() == ErrorKind::Cuda) std::_Exit(kExitFailed);

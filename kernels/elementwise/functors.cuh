@@ -2,10 +2,12 @@
 
 // The ops as device functors. Scalar math is done in float for every type (half and bfloat16
 // have no erf, tanh or exp of their own worth using); the pair forms (OneFlow's Apply2) use the
-// native half2/bfloat162 instructions where one exists and convert a pair at a time elsewhere.
+// native half2/bfloat162 instructions where the architecture has one and convert a pair at a time
+// elsewhere.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <type_traits>
 #include <utility>
 
 namespace kwb::elementwise {
@@ -82,6 +84,19 @@ __device__ __forceinline__ float2 pairFromFloat2(float2 f) {
   return f;
 }
 
+// Whether O = I is a pair type with native pair arithmetic on the architecture being compiled:
+// half2 everywhere we build for; bfloat162 from sm_80 (below it cuda_bf16.h has no __hfma2 for it
+// and emulates the rest through float, which viaFloat2 already does).
+template <typename O, typename I>
+__device__ constexpr bool nativePair() {
+  if constexpr (!std::is_same_v<O, I>) return false;
+  if constexpr (std::is_same_v<I, __half2>) return true;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<I, __nv_bfloat162>) return true;
+#endif
+  return false;
+}
+
 // Calls f(get(0), ..., get(A - 1)): the one spelling of "apply an op to its A inputs".
 template <int A, typename F, typename Get>
 __device__ __forceinline__ auto callWith(const F& f, Get get) {
@@ -105,7 +120,7 @@ struct Relu {
   __device__ __forceinline__ float operator()(float x) const { return x > 0.f ? x : 0.f; }
   template <typename O, typename I>
   __device__ __forceinline__ O pair(I x) const {
-    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+    if constexpr (nativePair<O, I>())
       return __hmax2(x, I{});  // native pair max; zero-initialized I is +0, +0
     else
       return viaFloat2<O>(*this, x);
@@ -152,7 +167,7 @@ struct Mul {
   __device__ __forceinline__ float operator()(float x, float y) const { return x * y; }
   template <typename O, typename I>
   __device__ __forceinline__ O pair(I x, I y) const {
-    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+    if constexpr (nativePair<O, I>())
       return __hmul2(x, y);  // exact product, one rounding: the same as float then round
     else
       return viaFloat2<O>(*this, x, y);
@@ -166,7 +181,7 @@ struct MulAdd {
   }
   template <typename O, typename I>
   __device__ __forceinline__ O pair(I x, I y, I z) const {
-    if constexpr (std::is_same_v<O, I> && !std::is_same_v<I, float2>)
+    if constexpr (nativePair<O, I>())
       return __hfma2(x, y, z);
     else
       return viaFloat2<O>(*this, x, y, z);

@@ -54,7 +54,7 @@ TEST(Worker, AnswersTheRecordedSession) {
 
 TEST(Worker, ListDescribesEveryVariantWithItsParameters) {
   WorkerHarness worker;
-  worker.send(protocol::listRequest("l"));
+  worker.send(protocol::Request{"l", protocol::ListRequest{}});
   auto list = worker.output().waitFor(WorkerHarness::is("list", "l"));
   ASSERT_FALSE(list.is_null());
   ASSERT_FALSE(list["families"].empty());
@@ -67,7 +67,7 @@ TEST(Worker, ListDescribesEveryVariantWithItsParameters) {
 TEST(Worker, DevicesWithoutAGpuSaysSo) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;
-  worker.send(protocol::devicesRequest("d"));
+  worker.send(protocol::Request{"d", protocol::DevicesRequest{}});
   auto reply = worker.output().waitFor(WorkerHarness::is("error", "d"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["code"], "no_device");
@@ -77,7 +77,8 @@ TEST(Worker, DevicesWithoutAGpuSaysSo) {
 TEST(Worker, ResolveWithoutAGpuSaysWhyThereAreNoDerivedValues) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;
-  worker.send(protocol::resolveRequest("q", "elementwise", "packed", {{"n", "2^20"}}));
+  worker.send(
+      protocol::Request{"q", protocol::ResolveRequest{{"elementwise", "packed", {{"n", "2^20"}}}}});
   auto reply = worker.output().waitFor(WorkerHarness::is("resolved", "q"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["params"]["n"], "1048576");
@@ -88,13 +89,14 @@ TEST(Worker, ResolveWithoutAGpuSaysWhyThereAreNoDerivedValues) {
 
 TEST(Worker, SassRequestsAreCheckedAtOnceAndNeedADevice) {
   WorkerHarness worker;
-  worker.send(protocol::sassRequest("bad", "elementwise", "packed", {{"pack_size", "3"}}));
+  worker.send(protocol::Request{
+      "bad", protocol::SassRequest{{"elementwise", "packed", {{"pack_size", "3"}}}}});
   auto refused = worker.output().waitFor(WorkerHarness::is("error", "bad"));
   ASSERT_FALSE(refused.is_null());
   EXPECT_EQ(refused["code"], "param");
   EXPECT_EQ(refused["param"], "pack_size");
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
-  worker.send(protocol::sassRequest("s", "elementwise", "packed", json::object()));
+  worker.send(protocol::Request{"s", protocol::SassRequest{{"elementwise", "packed", {}}}});
   auto reply = worker.output().waitFor(WorkerHarness::is("error", "s"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["code"], "no_device");
@@ -107,7 +109,7 @@ TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   auto reply = worker.output().waitFor(WorkerHarness::is("error", "r"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["code"], "no_device");
-  worker.send(protocol::listRequest("after"));
+  worker.send(protocol::Request{"after", protocol::ListRequest{}});
   EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("list", "after")).is_null());
 }
 

@@ -110,6 +110,11 @@ class WorkerHarness {
   ~WorkerHarness() { finish(); }
 
   void send(const nlohmann::json& message) { source_.push(message.dump()); }
+  void send(const protocol::Request& request) {
+    std::string line = protocol::encode(request);
+    line.pop_back();  // the source adds the line's end
+    source_.push(line);
+  }
   void sendRaw(const std::string& line) { source_.push(line); }
   int finish() {
     source_.close();

@@ -79,13 +79,6 @@ TEST(JsonCodec, VariantInfoRoundTrips) {
   EXPECT_EQ(back.sizeParam, "n");
 }
 
-TEST(JsonCodec, ErrorsCarryCodeAndParameter) {
-  const auto json = toJson(paramError("block_size", "too big"));
-  EXPECT_EQ(json["code"], "param");
-  EXPECT_EQ(json["param"], "block_size");
-  EXPECT_EQ(json["message"], "parameter 'block_size': too big");
-}
-
 }  // namespace
 }  // namespace kwb
 

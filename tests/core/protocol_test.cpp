@@ -4,85 +4,255 @@
 
 #include <fstream>
 
-#include "core/jsoncodec.h"
+#include <nlohmann/json.hpp>
+
+#include "core/stats.h"
 
 namespace kwb {
 namespace {
 
-TEST(Protocol, EncodesOneLinePerMessage) {
-  const std::string line = protocol::encode(protocol::cancelRequest("c1", "r1"));
-  EXPECT_EQ(line.back(), '\n');
-  EXPECT_EQ(line.find('\n'), line.size() - 1);
-  const auto message = protocol::decode(line);
-  EXPECT_EQ(message.type, "cancel");
-  EXPECT_EQ(message.id, "c1");
-  EXPECT_EQ(message.body["target"], "r1");
+using namespace protocol;
+using nlohmann::json;
+
+Kernel kernel() {
+  return {"permute", "tiled", {{"shape", "64,3,224,224"}, {"tile_size", "32"}}};
 }
 
-TEST(Protocol, RejectsWhatIsNotAMessage) {
-  for (const char* bad :
-       {"", "not json", "[1,2]", "{\"type\":\"list\"}", "{\"v\":\"1\",\"type\":\"list\"}",
-        "{\"v\":2,\"type\":\"list\"}", "{\"v\":1}", "{\"v\":1,\"type\":3}",
-        "{\"v\":1,\"type\":\"list\",\"id\":7}"}) {
-    try {
-      protocol::decode(bad);
-      ADD_FAILURE() << "accepted: " << bad;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Usage) << bad;
-    }
-  }
+MeasureSettings settings() {
+  MeasureSettings s;
+  s.mode = "hot";
+  s.budget = 0.25;
+  s.minSamples = 12;
+  s.maxSamples = 400;
+  s.targetRsd = 0.01;
+  s.seed = 7;
+  s.verifyOnly = true;
+  s.metrics = "memory";
+  s.tags = {"lesson:permute-5-padding"};
+  return s;
 }
 
-TEST(Protocol, NamesBothVersionsOnMismatch) {
+void expectSame(const MeasureSettings& a, const MeasureSettings& b) {
+  EXPECT_EQ(a.mode, b.mode);
+  EXPECT_EQ(a.budget, b.budget);
+  EXPECT_EQ(a.minSamples, b.minSamples);
+  EXPECT_EQ(a.maxSamples, b.maxSamples);
+  EXPECT_EQ(a.targetRsd, b.targetRsd);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.verifyOnly, b.verifyOnly);
+  EXPECT_EQ(a.metrics, b.metrics);
+  EXPECT_EQ(a.tags, b.tags);
+}
+
+void expectSame(const Kernel& a, const Kernel& b) {
+  EXPECT_EQ(a.family, b.family);
+  EXPECT_EQ(a.variant, b.variant);
+  EXPECT_EQ(a.params, b.params);
+}
+
+Request roundTrip(const Request& request) {
+  const std::string line = encode(request);
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line per message";
+  const Request back = decodeRequest(line);
+  EXPECT_EQ(back.id, request.id);
+  EXPECT_EQ(back.type(), request.type());
+  return back;
+}
+
+Reply roundTrip(const Reply& reply) {
+  const std::string line = encode(reply);
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line per message";
+  const Reply back = decodeReply(line);
+  EXPECT_EQ(back.id, reply.id);
+  EXPECT_EQ(back.type(), reply.type());
+  return back;
+}
+
+TEST(Protocol, EveryRequestRoundTrips) {
+  roundTrip({"l", ListRequest{}});
+  roundTrip({"d", DevicesRequest{}});
+  roundTrip({"x", ShutdownRequest{}});
+  expectSame(std::get<ResolveRequest>(roundTrip({"q", ResolveRequest{kernel()}}).body).kernel,
+             kernel());
+  expectSame(std::get<SassRequest>(roundTrip({"s", SassRequest{kernel()}}).body).kernel, kernel());
+  const auto run = std::get<RunRequest>(roundTrip({"r", RunRequest{kernel(), settings()}}).body);
+  expectSame(run.kernel, kernel());
+  expectSame(run.options, settings());
+  const auto sweep = std::get<SweepRequest>(
+      roundTrip({"w", SweepRequest{kernel(), {"tile_size=16,32", "padding=off,on"}, settings()}})
+          .body);
+  expectSame(sweep.kernel, kernel());
+  EXPECT_EQ(sweep.axes, (std::vector<std::string>{"tile_size=16,32", "padding=off,on"}));
+  expectSame(sweep.options, settings());
+  EXPECT_EQ(std::get<CancelRequest>(roundTrip({"c", CancelRequest{"w"}}).body).target, "w");
+}
+
+TEST(Protocol, EveryReplyRoundTrips) {
+  const auto hello = std::get<Hello>(roundTrip({"", Hello{"1.2.3"}}).body);
+  EXPECT_EQ(hello.appVersion, "1.2.3");
+  EXPECT_EQ(hello.protocol, kVersion);
+
+  FamilyInfo family{"copy", "copies", {{"copy", "memcpy", "cudaMemcpy", "the ceiling", {}, "n"}}};
+  const auto catalog = std::get<Catalog>(roundTrip({"l", Catalog{{family}}}).body);
+  ASSERT_EQ(catalog.families.size(), 1u);
+  EXPECT_EQ(catalog.families[0].variants[0].teaches, "the ceiling");
+
+  DeviceInfo device;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.smCount = 132;
+  const auto devices = std::get<DeviceList>(roundTrip({"d", DeviceList{{device}}}).body);
+  ASSERT_EQ(devices.devices.size(), 1u);
+  EXPECT_EQ(devices.devices[0].smCount, 132);
+
+  ParamSet params;
+  params.set("n", "1024");
+  ParamSet derived;
+  derived.set("grid", "4");
+  const auto resolved =
+      std::get<Resolved>(roundTrip({"q", Resolved{params, derived, 8192, "H100", ""}}).body);
+  EXPECT_EQ(resolved.params.get("n"), "1024");
+  ASSERT_TRUE(resolved.derived);
+  EXPECT_EQ(resolved.derived->get("grid"), "4");
+  EXPECT_EQ(resolved.bytes, 8192u);
+  EXPECT_EQ(resolved.device, "H100");
+  const auto noDevice =
+      std::get<Resolved>(roundTrip({"q", Resolved{params, std::nullopt, 0, "", "no GPU"}}).body);
+  EXPECT_FALSE(noDevice.derived);
+  EXPECT_EQ(noDevice.noDevice, "no GPU");
+
+  SassReport report;
+  report.family = "copy";
+  report.arch = "sm_90";
+  report.kernels = {{"_Z4copy", "copy", "/*0000*/ EXIT ;"}};
+  const auto sass = std::get<SassListing>(roundTrip({"s", SassListing{report}}).body);
+  EXPECT_EQ(sass.report.arch, "sm_90");
+  ASSERT_EQ(sass.report.kernels.size(), 1u);
+  EXPECT_EQ(sass.report.kernels[0].listing, "/*0000*/ EXIT ;");
+
+  const auto progress = std::get<Progress>(roundTrip({"r", Progress{2, 8, 1.5, "n=2^20"}}).body);
+  EXPECT_EQ(progress.done, 2u);
+  EXPECT_EQ(progress.total, 8u);
+  EXPECT_DOUBLE_EQ(progress.etaSeconds, 1.5);
+  EXPECT_EQ(progress.text, "n=2^20");
+
+  RunResult run;
+  run.family = "copy";
+  run.variant = "memcpy";
+  run.samples = {1e-6, 2e-6, 3e-6};
+  run.stats = summarize(run.samples);
+  const auto result = std::get<Result>(roundTrip({"r", Result{3, run, 42}}).body);
+  EXPECT_EQ(result.index, 3u);
+  EXPECT_EQ(result.runId, 42);
+  EXPECT_EQ(result.run.variant, "memcpy");
+  EXPECT_EQ(result.run.samples.size(), 3u);
+  EXPECT_FALSE(std::get<Result>(roundTrip({"r", Result{0, run, std::nullopt}}).body).runId);
+
+  const auto done = std::get<Done>(roundTrip({"r", Done{8, true}}).body);
+  EXPECT_EQ(done.completed, 8u);
+  EXPECT_TRUE(done.cancelled);
+
+  const auto failure =
+      std::get<Failure>(roundTrip({"r", Failure::of(paramError("block_size", "too big"))}).body);
+  EXPECT_EQ(failure.kind, ErrorKind::Param);
+  EXPECT_EQ(failure.param, "block_size");
+  EXPECT_EQ(failure.message, "parameter 'block_size': too big");
+}
+
+// The error names the field at fault, with its path, and keeps the id where it could be read.
+std::string fieldOf(const std::string& line, bool request = true) {
   try {
-    protocol::decode(R"({"v":2,"type":"list"})");
+    if (request)
+      decodeRequest(line);
+    else
+      decodeReply(line);
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(std::string(e.what()).find(e.field()), std::string::npos) << e.what();
+    return e.field();
+  }
+  ADD_FAILURE() << "accepted: " << line;
+  return {};
+}
+
+TEST(Protocol, DecodeErrorsNameTheField) {
+  EXPECT_EQ(fieldOf(""), "");
+  EXPECT_EQ(fieldOf("[1,2]"), "");
+  EXPECT_EQ(fieldOf(R"({"type":"list"})"), "v");
+  EXPECT_EQ(fieldOf(R"({"v":"1","type":"list"})"), "v");
+  EXPECT_EQ(fieldOf(R"({"v":1})"), "type");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"frobnicate"})"), "type");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"list","id":7})"), "id");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"progress","id":"p"})"), "type");  // a reply, not a request
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","variant":"memcpy"})"), "family");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":1,"variant":"memcpy"})"), "family");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy","params":[1]})"),
+            "params");
+  EXPECT_EQ(
+      fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy","params":{"n":true}})"),
+      "params.n");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+                    R"("options":{"budget_s":"fast"}})"),
+            "options.budget_s");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+                    R"("options":{"budget":1}})"),
+            "options.budget");  // a renamed option is refused, never silently defaulted
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+                    R"("options":{"min_samples":-3}})"),
+            "options.min_samples");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"sweep","family":"copy","variant":"memcpy","axes":[1]})"),
+            "axes");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"cancel","id":"c"})"), "target");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"done","id":"r","completed":1})", false), "cancelled");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"progress","id":"r","done":"1","total":2,"eta_s":0,)"
+                    R"("text":""})",
+                    false),
+            "done");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"result","id":"r","index":0,"run":3,"run_id":null})", false),
+            "run");
+  EXPECT_EQ(fieldOf(R"({"v":1,"type":"error","code":"oops","message":"m"})", false), "code");
+}
+
+TEST(Protocol, AnotherVersionIsNamedWithBoth) {
+  try {
+    decodeReply(R"({"v":2,"type":"hello","app_version":"9.0","protocol":2})");
     FAIL();
-  } catch (const Error& e) {
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(e.field(), "v");
+    EXPECT_EQ(e.otherVersion(), 2);
     EXPECT_NE(std::string(e.what()).find("protocol version 2"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("speaks 1"), std::string::npos);
   }
+  try {
+    decodeRequest(R"({"v":3,"type":"list","id":"q"})");
+    FAIL();
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(e.id(), "q");  // the error reply can still name the request
+  }
 }
 
-TEST(Protocol, RepliesCarryTheirFields) {
-  RunResult r;
-  r.family = "copy";
-  r.variant = "memcpy";
-  const auto result = protocol::result("r1", 3, r, 42);
-  EXPECT_EQ(result["v"], protocol::kVersion);
-  EXPECT_EQ(result["type"], "result");
-  EXPECT_EQ(result["index"], 3);
-  EXPECT_EQ(result["run_id"], 42);
-  EXPECT_EQ(result["run"]["variant"], "memcpy");
-  EXPECT_TRUE(protocol::result("r1", 0, r, std::nullopt)["run_id"].is_null());
-
-  const auto progress = protocol::progress("r1", 2, 8, 1.5, "copy/memcpy n=2^20");
-  EXPECT_EQ(progress["done"], 2);
-  EXPECT_EQ(progress["total"], 8);
-  EXPECT_DOUBLE_EQ(progress["eta_s"].get<double>(), 1.5);
-
-  const auto done = protocol::done("r1", 8, true);
-  EXPECT_EQ(done["completed"], 8);
-  EXPECT_EQ(done["cancelled"], true);
-
-  const auto hello = protocol::hello("1.2.3");
-  EXPECT_FALSE(hello.contains("id"));
-  EXPECT_EQ(hello["protocol"], protocol::kVersion);
+TEST(Protocol, ParamsAcceptNumbersAsText) {
+  const Request r =
+      decodeRequest(R"({"v":1,"type":"resolve","id":"q","family":"copy","variant":"vectorized",)"
+                    R"("params":{"n":1024,"dtype":"f16"}})");
+  EXPECT_EQ(r.kernel()->params.at("n"), "1024");
+  EXPECT_EQ(r.kernel()->params.at("dtype"), "f16");
+  EXPECT_FALSE(r.isJob());
+  EXPECT_TRUE(decodeRequest(R"({"v":1,"type":"sass","family":"a","variant":"b"})").isJob());
 }
 
-// A result recorded from a real worker run on an H100 still decodes: clients built against this
+// A session recorded from a real worker on an H100 still decodes: clients built against this
 // version read what workers of this version write.
-TEST(Protocol, RecordedGpuResultDecodes) {
+TEST(Protocol, RecordedGpuSessionDecodes) {
   std::ifstream file(KWB_FIXTURES_DIR "/worker/h100_run.jsonl");
   ASSERT_TRUE(file) << "missing fixture";
-  std::string line;
-  std::vector<protocol::Message> messages;
-  while (std::getline(file, line)) messages.push_back(protocol::decode(line));
-  ASSERT_GE(messages.size(), 3u);
-  EXPECT_EQ(messages.front().type, "hello");
-  const auto result = std::find_if(messages.begin(), messages.end(),
-                                   [](const auto& m) { return m.type == "result"; });
-  ASSERT_NE(result, messages.end());
-  const RunResult run = runResultFromJson(result->body.at("run"));
+  std::vector<Reply> replies;
+  for (std::string line; std::getline(file, line);) replies.push_back(decodeReply(line));
+  ASSERT_GE(replies.size(), 3u);
+  EXPECT_EQ(replies.front().type(), Type::Hello);
+  const auto result = std::find_if(replies.begin(), replies.end(),
+                                   [](const Reply& m) { return m.type() == Type::Result; });
+  ASSERT_NE(result, replies.end());
+  const RunResult& run = std::get<Result>(result->body).run;
   EXPECT_EQ(run.family, "copy");
   EXPECT_EQ(run.status, RunStatus::Ok);
   EXPECT_TRUE(run.verification.passed);
@@ -90,7 +260,7 @@ TEST(Protocol, RecordedGpuResultDecodes) {
   EXPECT_EQ(run.samples.size(), run.stats.count);
   EXPECT_GT(run.bandwidth, 0);
   EXPECT_GT(run.ceilingBandwidth, 0);
-  EXPECT_EQ(messages.back().type, "done");
+  EXPECT_EQ(replies.back().type(), Type::Done);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ TEST(Exporter, CsvHasAHeaderAndQuotesWhatNeedsIt) {
             std::string::npos);
   EXPECT_NE(csv.find("\"GPU, with \"\"quotes\"\"\""), std::string::npos);
   EXPECT_NE(csv.find("\"line one\nline two\""), std::string::npos);
-  EXPECT_NE(csv.find("baseline;report"), std::string::npos);
+  EXPECT_NE(csv.find("\"baseline, report\""), std::string::npos);
 }
 
 TEST(Exporter, JsonParsesBackWithEveryRun) {

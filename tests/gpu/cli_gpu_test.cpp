@@ -106,7 +106,7 @@ TEST_F(CliGpu, WorkerSassRepliesListEveryKernelOfAChain) {
   if (!findCuobjdump()) GTEST_SKIP() << "no cuobjdump on this machine";
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
-  worker.send(protocol::sassRequest("s", "giou", "padded", {{"batch", "4"}}));
+  worker.send(protocol::Request{"s", protocol::SassRequest{{"giou", "padded", {{"batch", "4"}}}}});
   const json reply =
       worker.output().waitFor([](const json& m) { return m.value("id", "") == "s"; }, nullptr, 120);
   ASSERT_EQ(reply.value("type", ""), "sass") << reply.dump();
@@ -191,8 +191,10 @@ TEST_F(CliGpu, TooMuchMemoryNamesTheSizeAndStoresNothing) {
 
 TEST_F(CliGpu, WorkerResolvesWhatAVariantDerivesOnTheDevice) {
   WorkerHarness worker;
-  worker.send(protocol::resolveRequest("q", "elementwise", "packed",
-                                       {{"n", "2^24"}, {"dtype", "f16"}, {"block_size", 128}}));
+  worker.send(protocol::Request{
+      "q",
+      protocol::ResolveRequest{
+          {"elementwise", "packed", {{"n", "2^24"}, {"dtype", "f16"}, {"block_size", "128"}}}}});
   auto reply = worker.output().waitFor(WorkerHarness::is("resolved", "q"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["bytes"], 2 * 2 * (1 << 24));  // one f16 input read, one output written
@@ -244,7 +246,7 @@ TEST_F(CliGpu, WorkerCancelStopsASweepAndKeepsWhatFinished) {
       {{"v", 1}, {"type", "run"}, {"id", "queued"}, {"family", "copy"}, {"variant", "memcpy"}});
   std::size_t from = 0;
   ASSERT_FALSE(worker.output().waitFor(WorkerHarness::is("result", "s1"), &from).is_null());
-  worker.send(protocol::cancelRequest("c1", "s1"));
+  worker.send(protocol::Request{"c1", protocol::CancelRequest{"s1"}});
   const json done = worker.output().waitFor(WorkerHarness::is("done", "s1"), &from);
   ASSERT_FALSE(done.is_null());
   EXPECT_TRUE(done["cancelled"].get<bool>());

@@ -24,12 +24,12 @@ class LessonPageTest : public QObject {
   void verdictHoldsTheMeasurementAgainstThePrediction() {
     const Lesson& padding = *findLesson("permute-5-padding");
     const RunResult off = timed("tiled", 300e-6, 6.5e7), on = timed("tiled", 200e-6, 48800);
-    const QString text = lessonVerdict(padding, 1.2, &off, on);
+    const QString text = lessonVerdict(padding, 1.2, std::vector{off, on});
     QVERIFY2(text.contains("Measured speed-up 1.5x"), qPrintable(text));
     QVERIFY2(text.contains("you predicted 1.2x (off by 1.25x)"), qPrintable(text));
     QVERIFY2(text.contains("65,000,000") && text.contains("48,800"), qPrintable(text));
     const Lesson& first = *findLesson("giou-1-per-sample");
-    const QString alone = lessonVerdict(first, 50000, nullptr, timed("per_sample", 0.1, 0));
+    const QString alone = lessonVerdict(first, 50000, std::vector{timed("per_sample", 0.1, 0)});
     QVERIFY2(alone.contains("you predicted 5e+04 us (off by 2x)"), qPrintable(alone));
   }
 

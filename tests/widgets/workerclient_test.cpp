@@ -2,6 +2,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "widgets/fakeworker.h"
 #include "widgets/metatypes.h"
 #include "widgets/workerclient.h"
 
@@ -18,35 +19,10 @@ class WorkerClientTest : public QObject {
   QString kwb() const { return KWB_EXECUTABLE; }
   QStringList storeless() const { return {"--no-store"}; }
 
-  // A shell script standing in for `kwb`: prints hello, then on the first request replays the
-  // recorded run with the request's id, then behaves as told.
   QString fakeWorker(const QString& name, const QString& afterReplay, int replayLines) {
-    const QString path = dir_.filePath(name);
-    QFile file(path);
-    file.open(QIODevice::WriteOnly);
-    const QString fixture = QString(KWB_FIXTURES_DIR) + "/worker/h100_run.jsonl";
-    file.write(
-        QString("#!/bin/sh\n"
-                "head -n 1 '%1'\n"
-                "read -r request\n"
-                "id=$(echo \"$request\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\n"
-                "sed -n '2,%2p' '%1' | sed \"s/\\\"id\\\":\\\"r1\\\"/\\\"id\\\":\\\"$id\\\"/\"\n"
-                "%3\n")
-            .arg(fixture)
-            .arg(replayLines)
-            .arg(afterReplay)
-            .toUtf8());
-    file.close();
-    file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
-    return path;
+    return testing::fakeWorker(dir_, name, afterReplay, replayLines);
   }
-
-  nlohmann::json runRequest() const {
-    return {{"type", "run"},
-            {"family", "copy"},
-            {"variant", "vectorized"},
-            {"params", {{"n", "2^24"}}}};
-  }
+  static protocol::RunRequest runRequest() { return testing::recordedRunRequest(); }
 
  private slots:
   void catalogAndParameterErrorsFromTheRealWorker() {
@@ -59,8 +35,8 @@ class WorkerClientTest : public QObject {
     QVERIFY(families.size() >= 2);
     QCOMPARE(QString::fromStdString(families[0].name), QString("copy"));
 
-    nlohmann::json bad = runRequest();
-    bad["params"]["block_size"] = 100;
+    protocol::RunRequest bad = runRequest();
+    bad.kernel.params["block_size"] = "100";
     const QString id = client.submit(bad);
     QVERIFY(errors.wait(10000));
     QCOMPARE(errors.at(0).at(0).toString(), id);
@@ -142,6 +118,28 @@ class WorkerClientTest : public QObject {
     client.cancel(id);
     QVERIFY(lost.wait(5000));
     QVERIFY(lost.at(0).at(1).toString().contains("did not stop"));
+  }
+
+  void anotherProtocolVersionIsSaidInOneSentence() {
+    const QString path = dir_.filePath("future.sh");
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(
+        "#!/bin/sh\n"
+        "echo '{\"v\":2,\"type\":\"hello\",\"app_version\":\"9.0\",\"protocol\":2}'\n"
+        "sleep 30\n");
+    file.close();
+    file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+    WorkerClient client(path, {});
+    QSignalSpy incompatible(&client, &WorkerClient::incompatible);
+    QSignalSpy catalog(&client, &WorkerClient::catalogReceived);
+    client.requestCatalog();
+    QVERIFY(incompatible.wait(5000));
+    const QString sentence = incompatible.at(0).at(0).toString();
+    QVERIFY2(sentence.contains("protocol version 2") && sentence.contains("speaks 1") &&
+                 sentence.endsWith("."),
+             qPrintable(sentence));
+    QCOMPARE(catalog.count(), 0);
   }
 
   void watchdogEndsASilentWorker() {
