@@ -28,6 +28,14 @@ std::string secondsText(const CellValue& v) {
 std::string percentText(const CellValue& v) {
   return std::holds_alternative<double>(v) ? formatPercent(std::get<double>(v)) : std::string();
 }
+// The bandwidth as a fraction of the copy ceiling, and of the peak, where both are known.
+CellValue ceilingOf(R r) {
+  return timed(r) && r.result.ceilingBandwidth > 0 ? CellValue(r.result.ceilingFraction())
+                                                   : CellValue();
+}
+CellValue peakOf(R r) {
+  return timed(r) && r.result.peakBandwidth > 0 ? CellValue(r.result.peakFraction()) : CellValue();
+}
 CellValue metricOf(R r, std::string_view name) {
   const Metric* m = r.result.metric(name);
   return m ? CellValue(m->value) : CellValue();
@@ -119,24 +127,10 @@ const std::vector<ResultColumn> kColumns = {
      [](R r) { return timed(r) ? CellValue(r.result.bandwidth) : CellValue(); },
      [](R r) { return timed(r) ? formatBandwidth(r.result.bandwidth) : std::string(); }},
     {"ceiling_fraction", "of copy ceiling",
-     "Bandwidth over the device's measured copy bandwidth: the practical limit", true,
-     [](R r) {
-       return timed(r) && r.result.ceilingBandwidth > 0 ? CellValue(r.result.ceilingFraction())
-                                                        : CellValue();
-     },
-     [](R r) {
-       return timed(r) && r.result.ceilingBandwidth > 0 ? formatPercent(r.result.ceilingFraction())
-                                                        : std::string();
-     }},
-    {"peak_fraction", "of peak", "Bandwidth over the memory's theoretical peak", true,
-     [](R r) {
-       return timed(r) && r.result.peakBandwidth > 0 ? CellValue(r.result.peakFraction())
-                                                     : CellValue();
-     },
-     [](R r) {
-       return timed(r) && r.result.peakBandwidth > 0 ? formatPercent(r.result.peakFraction())
-                                                     : std::string();
-     }},
+     "Bandwidth over the device's measured copy bandwidth: the practical limit", true, ceilingOf,
+     [](R r) { return percentText(ceilingOf(r)); }},
+    {"peak_fraction", "of peak", "Bandwidth over the memory's theoretical peak", true, peakOf,
+     [](R r) { return percentText(peakOf(r)); }},
     {"verify_rel_error", "check",
      "The output against the CPU reference in double precision: relative L2 error", true,
      [](R r) {

@@ -21,4 +21,20 @@ void throwCudaError(cudaError_t status, const char* call, const char* file, int 
   throw Error(noDevice ? ErrorKind::NoDevice : ErrorKind::Cuda, message);
 }
 
+void checkBlockFits(const void* kernel, int block) {
+  cudaFuncAttributes attributes{};
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, kernel);
+  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
+    cudaGetLastError();  // not sticky, but leave nothing for a later check to find
+    return;
+  }
+  checkCuda(status, "cudaFuncGetAttributes(&attributes, kernel)", __FILE__, __LINE__);
+  if (block > attributes.maxThreadsPerBlock)
+    throw paramError("block_size", std::to_string(block) +
+                                       " threads do not fit: this kernel uses " +
+                                       std::to_string(attributes.numRegs) +
+                                       " registers per thread; allowed here: 32.." +
+                                       std::to_string(attributes.maxThreadsPerBlock / 32 * 32));
+}
+
 }  // namespace kwb

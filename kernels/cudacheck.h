@@ -12,6 +12,11 @@ inline void checkCuda(cudaError_t status, const char* call, const char* file, in
   if (status != cudaSuccess) throwCudaError(status, call, file, line);
 }
 
+// Throws paramError("block_size") naming the kernel's own limit where its registers allow fewer
+// threads per block than `block`: checked once, when a workload is made, not at each launch.
+// Without a CUDA device there is nothing to check (and nothing will launch).
+void checkBlockFits(const void* kernel, int block);
+
 }  // namespace kwb
 
 #define KWB_CUDA_CHECK(call) ::kwb::checkCuda((call), #call, __FILE__, __LINE__)

@@ -94,7 +94,7 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   struct Data {
     QVector<double> x, seconds, bandwidth, low, high;
   };
-  std::vector<Data> data;
+  std::vector<Data> bySeries;
   double ceiling = 0, peak = 0;
   QVector<double> allX;
   for (const auto& run : runs) {
@@ -106,10 +106,10 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     const double px = allNumeric ? numeric(value.toStdString())
                                  : static_cast<double>(indexOf(axisValues, value) + 1);
     const std::size_t s = indexOf(seriesNames, series);
-    if (s == data.size()) data.emplace_back();
+    if (s == bySeries.size()) bySeries.emplace_back();
     points_.push_back({px, run.stats.median, run.bandwidth, series});
     labels_.push_back(value);
-    Data& d = data[s];
+    Data& d = bySeries[s];
     d.x << px;
     d.seconds << run.stats.median * kMicro;
     d.low << (run.stats.median - run.stats.min) * kMicro;
@@ -119,7 +119,7 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     ceiling = std::max(ceiling, run.ceilingBandwidth);
     peak = std::max(peak, run.peakBandwidth);
   }
-  for (std::size_t s = 0; s < data.size(); ++s) {
+  for (std::size_t s = 0; s < bySeries.size(); ++s) {
     const QColor colour = seriesColour(static_cast<int>(s));
     const QString suffix =
         seriesParam.isEmpty() ? QString() : ", " + seriesParam + "=" + seriesNames[s];
@@ -128,16 +128,16 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     series.runtime->setName(tr("runtime (median; bars: min to max)") + suffix);
     series.runtime->setPen(QPen(colour, 2));
     series.runtime->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    series.runtime->setData(data[s].x, data[s].seconds);
+    series.runtime->setData(bySeries[s].x, bySeries[s].seconds);
     series.spread = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
     series.spread->setDataPlottable(series.runtime);
     series.spread->setPen(QPen(colour));
     series.spread->removeFromLegend();
-    series.spread->setData(data[s].low, data[s].high);
+    series.spread->setData(bySeries[s].low, bySeries[s].high);
     series.bandwidth->setName(tr("bandwidth") + suffix);
     series.bandwidth->setPen(QPen(colour, 2, Qt::DashLine));
     series.bandwidth->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
-    series.bandwidth->setData(data[s].x, data[s].bandwidth);
+    series.bandwidth->setData(bySeries[s].x, bySeries[s].bandwidth);
     series_.push_back(series);
   }
   std::sort(allX.begin(), allX.end());

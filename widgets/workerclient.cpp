@@ -129,33 +129,34 @@ void WorkerClient::handleLine(const QByteArray& line) {
 void WorkerClient::handle(const protocol::Reply& reply) {
   const QString id = qstr(reply.id);
   if (jobs_.contains(id)) armWatchdog();  // any word from a job proves the worker alive
-  if (const auto* m = std::get_if<protocol::Hello>(&reply.body)) {
-    emit helloReceived(qstr(m->appVersion));
-  } else if (const auto* m = std::get_if<protocol::Catalog>(&reply.body)) {
-    emit catalogReceived(m->families);
-  } else if (const auto* m = std::get_if<protocol::DeviceList>(&reply.body)) {
-    emit devicesReceived(m->devices);
-  } else if (const auto* m = std::get_if<protocol::Resolved>(&reply.body)) {
-    emit resolved(id, m->params, m->derived.value_or(ParamSet()),
-                  m->derived ? static_cast<qint64>(m->bytes) : -1, qstr(m->device),
-                  qstr(m->noDevice));
-  } else if (const auto* m = std::get_if<protocol::Progress>(&reply.body)) {
-    emit progress(id, static_cast<int>(m->done), static_cast<int>(m->total), m->etaSeconds,
-                  qstr(m->text));
-  } else if (const auto* m = std::get_if<protocol::Result>(&reply.body)) {
+  if (const auto* hello = std::get_if<protocol::Hello>(&reply.body)) {
+    emit helloReceived(qstr(hello->appVersion));
+  } else if (const auto* catalog = std::get_if<protocol::Catalog>(&reply.body)) {
+    emit catalogReceived(catalog->families);
+  } else if (const auto* list = std::get_if<protocol::DeviceList>(&reply.body)) {
+    emit devicesReceived(list->devices);
+  } else if (const auto* resolvedReply = std::get_if<protocol::Resolved>(&reply.body)) {
+    emit resolved(id, resolvedReply->params, resolvedReply->derived.value_or(ParamSet()),
+                  resolvedReply->derived ? static_cast<qint64>(resolvedReply->bytes) : -1,
+                  qstr(resolvedReply->device), qstr(resolvedReply->noDevice));
+  } else if (const auto* step = std::get_if<protocol::Progress>(&reply.body)) {
+    emit progress(id, static_cast<int>(step->done), static_cast<int>(step->total), step->etaSeconds,
+                  qstr(step->text));
+  } else if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
     if (jobs_.contains(id)) ++jobs_[id].completed;
-    emit resultReceived(id, static_cast<int>(m->index), m->run, m->runId.value_or(-1));
-  } else if (const auto* m = std::get_if<protocol::SassListing>(&reply.body)) {
+    emit resultReceived(id, static_cast<int>(result->index), result->run,
+                        result->runId.value_or(-1));
+  } else if (const auto* listing = std::get_if<protocol::SassListing>(&reply.body)) {
     forget(id);
-    emit sassReceived(id, m->report);
-  } else if (const auto* m = std::get_if<protocol::Done>(&reply.body)) {
+    emit sassReceived(id, listing->report);
+  } else if (const auto* done = std::get_if<protocol::Done>(&reply.body)) {
     forget(id);
-    emit jobDone(id, static_cast<int>(m->completed), m->cancelled);
-  } else if (const auto* m = std::get_if<protocol::Failure>(&reply.body)) {
-    const QString code = qstr(std::string(toString(m->kind)));
-    if (m->kind == ErrorKind::NoDevice) emit noDevice(qstr(m->message));
+    emit jobDone(id, static_cast<int>(done->completed), done->cancelled);
+  } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
+    const QString code = qstr(std::string(toString(failure->kind)));
+    if (failure->kind == ErrorKind::NoDevice) emit noDevice(qstr(failure->message));
     forget(id);
-    emit jobError(id, code, qstr(m->message), qstr(m->param));
+    emit jobError(id, code, qstr(failure->message), qstr(failure->param));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "kernels/cudacheck.h"
 #include "kernels/elementwise/elementwiselaunch.h"
 #include "kernels/launchgeometry.h"
 #include "kernels/registry.h"
@@ -95,7 +96,12 @@ int alignedPack(int requested, const Types& t, std::uint64_t inputOffsetBytes) {
 class ElementwiseWorkload final : public Workload {
  public:
   ElementwiseWorkload(ElementwiseLaunch launch, std::int64_t offset, ParamSet derived)
-      : launch_(launch), offset_(offset), derived_(std::move(derived)) {}
+      : launch_(launch),
+        kernel_(findElementwiseKernel(launch)),
+        offset_(offset),
+        derived_(std::move(derived)) {
+    checkBlockFits(kernel_.function, launch_.block);
+  }
 
   std::vector<BufferSpec> buffers() const override {
     std::vector<BufferSpec> specs;
@@ -118,7 +124,7 @@ class ElementwiseWorkload final : public Workload {
     const std::size_t shift = static_cast<std::size_t>(offset_) * sizeOf(l.in);
     for (int i = 0; i < a; ++i) l.inputs[i] = static_cast<const char*>(buffers[i]) + shift;
     l.output = buffers[a];
-    launchElementwise(l, stream);
+    kernel_.launch(l, stream);
   }
 
   void reference(std::span<const HostArray> inputs, std::size_t, std::size_t begin,
@@ -133,6 +139,7 @@ class ElementwiseWorkload final : public Workload {
 
  private:
   ElementwiseLaunch launch_;
+  ElementwiseKernel kernel_;
   std::int64_t offset_;
   ParamSet derived_;
 };

@@ -104,18 +104,19 @@ __global__ void packedKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std
   }
 }
 
-// A kernel's registers per thread can allow fewer threads per block than the device does: such a
-// block size is a parameter error that says the kernel's own limit, not a failed launch.
-template <typename Kernel>
-void checkBlockSize(Kernel kernel, int block) {
-  cudaFuncAttributes attributes{};
-  KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  if (block > attributes.maxThreadsPerBlock)
-    throw paramError("block_size", std::to_string(block) +
-                                       " threads do not fit: this kernel uses " +
-                                       std::to_string(attributes.numRegs) +
-                                       " registers per thread; allowed here: 32.." +
-                                       std::to_string(attributes.maxThreadsPerBlock / 32 * 32));
+// Launches one kernel of the family: the dispatch below picks it once, when a workload is made.
+template <auto kernel, bool kNaive, typename Op, typename Out, typename In>
+void launchKernel(const ElementwiseLaunch& l, cudaStream_t stream) {
+  Inputs<In, Op::kArity> in;
+  for (int a = 0; a < Op::kArity; ++a) in.p[a] = static_cast<const In*>(l.inputs[a]);
+  kernel<<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
+  checkCuda(cudaGetLastError(), kNaive ? "launch of naiveKernel" : "launch of packedKernel",
+            __FILE__, __LINE__);
+}
+
+template <auto kernel, bool kNaive, typename Op, typename Out, typename In>
+ElementwiseKernel kernelOf() {
+  return {reinterpret_cast<const void*>(kernel), &launchKernel<kernel, kNaive, Op, Out, In>};
 }
 
 template <typename T>
@@ -124,7 +125,7 @@ struct TypeTag {
 };
 
 template <typename F>
-void withType(DType type, F&& f) {
+auto withType(DType type, F&& f) {
   switch (type) {
     case DType::F32: return f(TypeTag<float>{});
     case DType::F16: return f(TypeTag<__half>{});
@@ -135,16 +136,12 @@ void withType(DType type, F&& f) {
 }
 
 template <int P, int U, bool Pairs, typename Op, typename Out, typename In>
-void launchPacked(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
-                  cudaStream_t stream) {
+ElementwiseKernel findPacked() {
   // A pack wider than 16 bytes has no single access; the pair path needs 16-bit data.
   constexpr bool valid = P * sizeof(In) <= 16 && P * sizeof(Out) <= 16 &&
                          (!Pairs || (P % 2 == 0 && (sizeof(In) == 2 || sizeof(Out) == 2)));
   if constexpr (valid) {
-    const auto kernel = packedKernel<P, U, Pairs, Op, Out, In, Op::kArity>;
-    checkBlockSize(kernel, l.block);
-    kernel<<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
-    KWB_CHECK_LAUNCH("packedKernel");
+    return kernelOf<packedKernel<P, U, Pairs, Op, Out, In, Op::kArity>, false, Op, Out, In>();
   } else {
     throw Error(ErrorKind::Internal,
                 "elementwise: pack of " + std::to_string(P) + " has no kernel for these types");
@@ -152,15 +149,14 @@ void launchPacked(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
 }
 
 template <int U, bool Pairs, typename Op, typename Out, typename In>
-void dispatchPack(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
-                  cudaStream_t stream) {
+ElementwiseKernel dispatchPack(const ElementwiseLaunch& l) {
   switch (l.pack) {
     case 1:
-      if constexpr (!Pairs) return launchPacked<1, U, false, Op, Out, In>(l, in, stream);
+      if constexpr (!Pairs) return findPacked<1, U, false, Op, Out, In>();
       break;
-    case 2: return launchPacked<2, U, Pairs, Op, Out, In>(l, in, stream);
-    case 4: return launchPacked<4, U, Pairs, Op, Out, In>(l, in, stream);
-    case 8: return launchPacked<8, U, Pairs, Op, Out, In>(l, in, stream);
+    case 2: return findPacked<2, U, Pairs, Op, Out, In>();
+    case 4: return findPacked<4, U, Pairs, Op, Out, In>();
+    case 8: return findPacked<8, U, Pairs, Op, Out, In>();
     default: break;
   }
   throw Error(ErrorKind::Internal,
@@ -168,12 +164,11 @@ void dispatchPack(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
 }
 
 template <bool Pairs, typename Op, typename Out, typename In>
-void dispatchUnroll(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in,
-                    cudaStream_t stream) {
+ElementwiseKernel dispatchUnroll(const ElementwiseLaunch& l) {
   switch (l.unroll) {
-    case 1: return dispatchPack<1, Pairs, Op, Out, In>(l, in, stream);
-    case 2: return dispatchPack<2, Pairs, Op, Out, In>(l, in, stream);
-    case 4: return dispatchPack<4, Pairs, Op, Out, In>(l, in, stream);
+    case 1: return dispatchPack<1, Pairs, Op, Out, In>(l);
+    case 2: return dispatchPack<2, Pairs, Op, Out, In>(l);
+    case 4: return dispatchPack<4, Pairs, Op, Out, In>(l);
     default: break;
   }
   throw Error(ErrorKind::Internal,
@@ -181,21 +176,15 @@ void dispatchUnroll(const ElementwiseLaunch& l, const Inputs<In, Op::kArity>& in
 }
 
 template <typename Op, typename Out, typename In>
-void launchTyped(const ElementwiseLaunch& l, cudaStream_t stream) {
-  Inputs<In, Op::kArity> in;
-  for (int a = 0; a < Op::kArity; ++a) in.p[a] = static_cast<const In*>(l.inputs[a]);
+ElementwiseKernel findTyped(const ElementwiseLaunch& l) {
   switch (l.walk) {
     case ElementwiseWalk::Naive:
-      checkBlockSize(naiveKernel<Op, Out, In, Op::kArity>, l.block);
-      naiveKernel<Op, Out, In, Op::kArity>
-          <<<l.grid, l.block, 0, stream>>>(Op{}, static_cast<Out*>(l.output), in, l.n);
-      KWB_CHECK_LAUNCH("naiveKernel");
-      return;
-    case ElementwiseWalk::GridStride: return launchPacked<1, 1, false, Op, Out, In>(l, in, stream);
-    case ElementwiseWalk::Packed: return dispatchUnroll<false, Op, Out, In>(l, in, stream);
+      return kernelOf<naiveKernel<Op, Out, In, Op::kArity>, true, Op, Out, In>();
+    case ElementwiseWalk::GridStride: return findPacked<1, 1, false, Op, Out, In>();
+    case ElementwiseWalk::Packed: return dispatchUnroll<false, Op, Out, In>(l);
     case ElementwiseWalk::PackedPairs:
       if constexpr (sizeof(In) == 2 || sizeof(Out) == 2)
-        return dispatchUnroll<true, Op, Out, In>(l, in, stream);
+        return dispatchUnroll<true, Op, Out, In>(l);
       break;
   }
   throw Error(ErrorKind::Internal, "elementwise: walk has no kernel for these types");
@@ -203,10 +192,10 @@ void launchTyped(const ElementwiseLaunch& l, cudaStream_t stream) {
 
 // Same-type ops: out has the input's type.
 template <typename Op>
-void launchSameType(const ElementwiseLaunch& l, cudaStream_t stream) {
-  withType(l.in, [&](auto in) {
+ElementwiseKernel findSameType(const ElementwiseLaunch& l) {
+  return withType(l.in, [&](auto in) {
     using T = typename decltype(in)::type;
-    launchTyped<Op, T, T>(l, stream);
+    return findTyped<Op, T, T>(l);
   });
 }
 

@@ -1,17 +1,20 @@
 #include "kernels/elementwise/elementwiselaunch.h"
 
+#include "core/error.h"
+
 namespace kwb {
 
-void launchElementwise(const ElementwiseLaunch& launch, cudaStream_t stream) {
+ElementwiseKernel findElementwiseKernel(const ElementwiseLaunch& launch) {
   switch (launch.op) {
-    case ElementwiseOp::Relu: return launchRelu(launch, stream);
-    case ElementwiseOp::Gelu: return launchGelu(launch, stream);
-    case ElementwiseOp::GeluTanh: return launchGeluTanh(launch, stream);
-    case ElementwiseOp::Silu: return launchSilu(launch, stream);
-    case ElementwiseOp::Mul: return launchMul(launch, stream);
-    case ElementwiseOp::MulAdd: return launchMulAdd(launch, stream);
-    case ElementwiseOp::Cast: return launchCast(launch, stream);
+    case ElementwiseOp::Relu: return findRelu(launch);
+    case ElementwiseOp::Gelu: return findGelu(launch);
+    case ElementwiseOp::GeluTanh: return findGeluTanh(launch);
+    case ElementwiseOp::Silu: return findSilu(launch);
+    case ElementwiseOp::Mul: return findMul(launch);
+    case ElementwiseOp::MulAdd: return findMulAdd(launch);
+    case ElementwiseOp::Cast: return findCast(launch);
   }
+  throw Error(ErrorKind::Internal, "elementwise: no such op");
 }
 
 }  // namespace kwb

@@ -31,15 +31,23 @@ struct ElementwiseLaunch {
   const void* inputs[3] = {nullptr, nullptr, nullptr};
 };
 
-void launchElementwise(const ElementwiseLaunch& launch, cudaStream_t stream);
+// The kernel a launch runs, picked once when a workload is made: its function (to check what
+// its registers allow) and how to launch it, with no dispatch left for each call.
+struct ElementwiseKernel {
+  const void* function = nullptr;
+  void (*launch)(const ElementwiseLaunch& launch, cudaStream_t stream) = nullptr;
+};
+
+// Throws Error(Internal) where the op, walk, types, pack and unroll have no kernel.
+ElementwiseKernel findElementwiseKernel(const ElementwiseLaunch& launch);
 
 // One per op, each in its own translation unit (ops/*.cu) so that they compile in parallel.
-void launchRelu(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchGelu(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchGeluTanh(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchSilu(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchMul(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchMulAdd(const ElementwiseLaunch& launch, cudaStream_t stream);
-void launchCast(const ElementwiseLaunch& launch, cudaStream_t stream);
+ElementwiseKernel findRelu(const ElementwiseLaunch& launch);
+ElementwiseKernel findGelu(const ElementwiseLaunch& launch);
+ElementwiseKernel findGeluTanh(const ElementwiseLaunch& launch);
+ElementwiseKernel findSilu(const ElementwiseLaunch& launch);
+ElementwiseKernel findMul(const ElementwiseLaunch& launch);
+ElementwiseKernel findMulAdd(const ElementwiseLaunch& launch);
+ElementwiseKernel findCast(const ElementwiseLaunch& launch);
 
 }  // namespace kwb

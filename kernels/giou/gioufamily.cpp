@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "kernels/cudacheck.h"
 #include "kernels/giou/giouworkload.h"
 #include "kernels/launchgeometry.h"
 #include "kernels/registry.h"
@@ -132,12 +133,7 @@ class GiouVariant final : public Variant {
       l.boxes = static_cast<int>(config.problem.boxes);
       l.block = config.block;
       l.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
-      if (const int most = giou::fusedMaxBlock(l); config.block > most)
-        throw paramError("block_size", p.get("block_size") +
-                                           " threads: this kernel's registers "
-                                           "allow at most " +
-                                           std::to_string(most) +
-                                           " threads per block on this device");
+      checkBlockFits(giou::fusedKernel(l), config.block);
       std::int64_t grid = std::min(l.chunks(), kMaxFusedGrid);
       if (kind_ == GiouKind::FusedForwardBackward)
         grid = std::min<std::int64_t>(grid, giou::cooperativeGridLimit(l, device.smCount));

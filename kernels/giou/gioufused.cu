@@ -259,21 +259,19 @@ int cooperativeGridLimit(const FusedLaunch& l, int smCount) {
   return perSm * smCount;
 }
 
-int fusedMaxBlock(const FusedLaunch& l) {
-  cudaFuncAttributes attributes{};
+const void* fusedKernel(const FusedLaunch& l) {
+  const void* kernel = nullptr;
   withTypes(l, [&](auto pred, auto target, auto counts) {
     using P = decltype(pred);
     using T = decltype(target);
     constexpr bool kCounts = decltype(counts)::value;
-    const void* kernel =
-        l.kind == FusedKind::ForwardBackward
-            ? reinterpret_cast<const void*>(giouForwardBackwardKernel<P, T, kCounts>)
-        : l.kind == FusedKind::Conditional
-            ? reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, true>)
-            : reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, false>);
-    KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    kernel = l.kind == FusedKind::ForwardBackward
+                 ? reinterpret_cast<const void*>(giouForwardBackwardKernel<P, T, kCounts>)
+             : l.kind == FusedKind::Conditional
+                 ? reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, true>)
+                 : reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, false>);
   });
-  return attributes.maxThreadsPerBlock;
+  return kernel;
 }
 
 void launchFused(const FusedLaunch& l, cudaStream_t stream) {

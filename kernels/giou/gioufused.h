@@ -49,8 +49,8 @@ struct FusedLaunch {
 // Blocks a ForwardBackward launch may have: all of them resident at once, as a grid-wide sync
 // needs.
 int cooperativeGridLimit(const FusedLaunch& launch, int smCount);
-// The most threads a block of this launch's kernel may have (its registers decide).
-int fusedMaxBlock(const FusedLaunch& launch);
+// The kernel this launch runs, for checking what its registers allow.
+const void* fusedKernel(const FusedLaunch& launch);
 
 void launchFused(const FusedLaunch& launch, cudaStream_t stream);
 

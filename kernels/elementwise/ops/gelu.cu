@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchGelu(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::Gelu>(launch, stream);
+ElementwiseKernel findGelu(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::Gelu>(launch);
 }
 
 }  // namespace kwb

@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchGeluTanh(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::GeluTanh>(launch, stream);
+ElementwiseKernel findGeluTanh(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::GeluTanh>(launch);
 }
 
 }  // namespace kwb

@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchMul(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::Mul>(launch, stream);
+ElementwiseKernel findMul(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::Mul>(launch);
 }
 
 }  // namespace kwb

@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchMulAdd(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::MulAdd>(launch, stream);
+ElementwiseKernel findMulAdd(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::MulAdd>(launch);
 }
 
 }  // namespace kwb

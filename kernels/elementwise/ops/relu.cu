@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchRelu(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::Relu>(launch, stream);
+ElementwiseKernel findRelu(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::Relu>(launch);
 }
 
 }  // namespace kwb

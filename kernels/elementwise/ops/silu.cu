@@ -2,8 +2,8 @@
 
 namespace kwb {
 
-void launchSilu(const ElementwiseLaunch& launch, cudaStream_t stream) {
-  elementwise::launchSameType<elementwise::Silu>(launch, stream);
+ElementwiseKernel findSilu(const ElementwiseLaunch& launch) {
+  return elementwise::findSameType<elementwise::Silu>(launch);
 }
 
 }  // namespace kwb
