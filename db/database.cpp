@@ -64,7 +64,9 @@ Statement::~Statement() {
 }
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+    : db_(other.db_),
+      stmt_(std::exchange(other.stmt_, nullptr)),
+      columns_(std::move(other.columns_)) {}
 
 Statement& Statement::bind(int index, std::int64_t value) {
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail(db_->handle(), "bind");
@@ -90,6 +92,22 @@ Statement& Statement::bindNull(int index) {
 
 Statement& Statement::bind(int index, std::optional<std::int64_t> value) {
   return value ? bind(index, *value) : bindNull(index);
+}
+
+int Statement::parameter(const char* name) const {
+  const int index = sqlite3_bind_parameter_index(stmt_, name);
+  if (index == 0)
+    throw Error(ErrorKind::Internal, "the statement has no parameter " + std::string(name));
+  return index;
+}
+
+int Statement::column(std::string_view name) const {
+  if (columns_.empty())
+    for (int c = 0; c < sqlite3_column_count(stmt_); ++c)
+      columns_.emplace_back(sqlite3_column_name(stmt_, c));
+  for (std::size_t c = 0; c < columns_.size(); ++c)
+    if (columns_[c] == name) return static_cast<int>(c);
+  throw Error(ErrorKind::Internal, "the statement has no column " + std::string(name));
 }
 
 bool Statement::step() {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -34,7 +35,10 @@ class Database {
   std::string path_;
 };
 
-// A prepared statement; bind() takes 1-based indexes as SQLite does.
+// A prepared statement. Parameters bind by name (":family") and columns read by name ("family",
+// or the name after AS), so that a column added to a query cannot shift the others; a name the
+// statement lacks throws Error(Internal). The indexed forms take 1-based parameter and 0-based
+// column indexes, as SQLite does, for statements built from a list (filters, IN lists).
 class Statement {
  public:
   Statement(Database& db, std::string_view sql);
@@ -48,6 +52,10 @@ class Statement {
   Statement& bind(int index, std::string_view value);
   Statement& bindNull(int index);
   Statement& bind(int index, std::optional<std::int64_t> value);
+  template <typename T>
+  Statement& bind(const char* name, T value) {
+    return bind(parameter(name), value);
+  }
 
   bool step();  // true while there is a row
   void run();   // steps to the end
@@ -57,10 +65,18 @@ class Statement {
   double real(int column) const;
   std::string text(int column) const;
   bool isNull(int column) const;
+  std::int64_t int64(std::string_view name) const { return int64(column(name)); }
+  double real(std::string_view name) const { return real(column(name)); }
+  std::string text(std::string_view name) const { return text(column(name)); }
+  bool isNull(std::string_view name) const { return isNull(column(name)); }
+
+  int parameter(const char* name) const;
+  int column(std::string_view name) const;
 
  private:
   Database* db_;
   sqlite3_stmt* stmt_ = nullptr;
+  mutable std::vector<std::string> columns_;  // the result's column names, read once
 };
 
 // Commits on commit(), rolls back when left without it (an exception, say).

@@ -11,52 +11,64 @@
 namespace kwb {
 namespace {
 
+// Each column named as readRun reads it.
 constexpr const char* kRunColumns =
-    "r.id, r.sweep_id, COALESCE(d.name, ''), COALESCE(d.uuid, ''), r.family, r.variant, "
-    "r.problem, r.launch, r.derived, r.mode, r.status, r.error, r.verified, r.verify_passed, "
-    "r.verify_rel_error, r.verify_tolerance, r.sample_count, r.time_min, r.time_median, "
-    "r.time_mean, r.time_max, r.time_stddev, r.converged, r.bytes, r.bandwidth, "
-    "r.ceiling_bandwidth, r.peak_bandwidth, r.app_version, r.started_at, "
+    "r.id AS id, r.sweep_id AS sweep_id, COALESCE(d.name, '') AS device_name, "
+    "COALESCE(d.uuid, '') AS device_uuid, r.family AS family, r.variant AS variant, "
+    "r.problem AS problem, r.launch AS launch, r.derived AS derived, r.mode AS mode, "
+    "r.status AS status, r.error AS error, r.verified AS verified, "
+    "r.verify_passed AS verify_passed, r.verify_rel_error AS verify_rel_error, "
+    "r.verify_tolerance AS verify_tolerance, r.sample_count AS sample_count, "
+    "r.time_min AS time_min, r.time_median AS time_median, r.time_mean AS time_mean, "
+    "r.time_max AS time_max, r.time_stddev AS time_stddev, r.converged AS converged, "
+    "r.bytes AS bytes, r.bandwidth AS bandwidth, r.ceiling_bandwidth AS ceiling_bandwidth, "
+    "r.peak_bandwidth AS peak_bandwidth, r.app_version AS app_version, "
+    "r.started_at AS started_at, r.notice AS notice, "
     "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
-    "ORDER BY tag)), r.notice";
+    "ORDER BY tag)) AS tags";
+
+ParamSet paramsOf(const Statement& s, std::string_view column) {
+  return paramSetFromJson(nlohmann::json::parse(s.text(column)));
+}
 
 RunRecord readRun(const Statement& s) {
   RunRecord record;
-  record.id = s.int64(0);
-  if (!s.isNull(1)) record.sweepId = s.int64(1);
-  record.deviceName = s.text(2);
+  record.id = s.int64("id");
+  if (!s.isNull("sweep_id")) record.sweepId = s.int64("sweep_id");
+  record.deviceName = s.text("device_name");
   RunResult& r = record.result;
-  r.deviceUuid = s.text(3);
-  r.family = s.text(4);
-  r.variant = s.text(5);
-  r.problem = paramSetFromJson(nlohmann::json::parse(s.text(6)));
-  r.launch = paramSetFromJson(nlohmann::json::parse(s.text(7)));
-  r.derived = paramSetFromJson(nlohmann::json::parse(s.text(8)));
-  r.mode = parseTimingMode(s.text(9)).value_or(TimingMode::Cold);
-  r.status = parseRunStatus(s.text(10)).value_or(RunStatus::Failed);
-  r.error = s.text(11);
-  r.verification = {s.int64(12) != 0, s.int64(13) != 0, s.real(14), s.real(15)};
-  r.stats.count = static_cast<std::size_t>(s.int64(16));
-  r.stats.min = s.real(17);
-  r.stats.median = s.real(18);
-  r.stats.mean = s.real(19);
-  r.stats.max = s.real(20);
-  r.stats.stddev = s.real(21);
-  r.converged = s.int64(22) != 0;
-  r.bytes = static_cast<std::uint64_t>(s.int64(23));
-  r.bandwidth = s.real(24);
-  r.ceilingBandwidth = s.real(25);
-  r.peakBandwidth = s.real(26);
-  r.appVersion = s.text(27);
-  r.startedAt = s.int64(28);
-  const std::string tags = s.text(29);
+  r.deviceUuid = s.text("device_uuid");
+  r.family = s.text("family");
+  r.variant = s.text("variant");
+  r.problem = paramsOf(s, "problem");
+  r.launch = paramsOf(s, "launch");
+  r.derived = paramsOf(s, "derived");
+  r.mode = parseTimingMode(s.text("mode")).value_or(TimingMode::Cold);
+  r.status = parseRunStatus(s.text("status")).value_or(RunStatus::Failed);
+  r.error = s.text("error");
+  r.verification = {s.int64("verified") != 0, s.int64("verify_passed") != 0,
+                    s.real("verify_rel_error"), s.real("verify_tolerance")};
+  r.stats.count = static_cast<std::size_t>(s.int64("sample_count"));
+  r.stats.min = s.real("time_min");
+  r.stats.median = s.real("time_median");
+  r.stats.mean = s.real("time_mean");
+  r.stats.max = s.real("time_max");
+  r.stats.stddev = s.real("time_stddev");
+  r.converged = s.int64("converged") != 0;
+  r.bytes = static_cast<std::uint64_t>(s.int64("bytes"));
+  r.bandwidth = s.real("bandwidth");
+  r.ceilingBandwidth = s.real("ceiling_bandwidth");
+  r.peakBandwidth = s.real("peak_bandwidth");
+  r.appVersion = s.text("app_version");
+  r.startedAt = s.int64("started_at");
+  const std::string tags = s.text("tags");
   for (std::size_t start = 0; start < tags.size();) {
     auto end = tags.find('\n', start);
     if (end == std::string::npos) end = tags.size();
     record.tags.push_back(tags.substr(start, end - start));
     start = end + 1;
   }
-  r.notice = s.text(30);
+  r.notice = s.text("notice");
   return record;
 }
 
@@ -137,18 +149,20 @@ void RunStore::upsertDevice(const DeviceInfo& d) {
       "INSERT INTO devices (uuid, name, compute_capability, sm_count, max_threads_per_sm, "
       "max_threads_per_block, l2_bytes, mem_bus_bits, mem_clock_khz, total_mem_bytes, "
       "peak_bandwidth, driver_version, runtime_version, first_seen) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET "
+      "VALUES (:uuid, :name, :cc, :sms, :threads_per_sm, :threads_per_block, :l2, :bus_bits, "
+      ":mem_clock, :mem_bytes, :peak, :driver, :runtime, :now) ON CONFLICT(uuid) DO UPDATE SET "
       "name = excluded.name, driver_version = excluded.driver_version, "
       "runtime_version = excluded.runtime_version, mem_clock_khz = excluded.mem_clock_khz, "
       "peak_bandwidth = excluded.peak_bandwidth");
-  s.bind(1, std::string_view(d.uuid)).bind(2, std::string_view(d.name));
-  s.bind(3, std::string_view(d.computeCapability()));
-  s.bind(4, std::int64_t{d.smCount}).bind(5, std::int64_t{d.maxThreadsPerSm});
-  s.bind(6, std::int64_t{d.maxThreadsPerBlock}).bind(7, d.l2Bytes);
-  s.bind(8, std::int64_t{d.memBusBits}).bind(9, d.memClockKhz);
-  s.bind(10, static_cast<std::int64_t>(d.totalMemBytes)).bind(11, d.peakBandwidth);
-  s.bind(12, std::int64_t{d.driverVersion}).bind(13, std::int64_t{d.runtimeVersion});
-  s.bind(14, nowUnixMs());
+  const std::string cc = d.computeCapability();
+  s.bind(":uuid", std::string_view(d.uuid)).bind(":name", std::string_view(d.name));
+  s.bind(":cc", std::string_view(cc));
+  s.bind(":sms", std::int64_t{d.smCount}).bind(":threads_per_sm", std::int64_t{d.maxThreadsPerSm});
+  s.bind(":threads_per_block", std::int64_t{d.maxThreadsPerBlock}).bind(":l2", d.l2Bytes);
+  s.bind(":bus_bits", std::int64_t{d.memBusBits}).bind(":mem_clock", d.memClockKhz);
+  s.bind(":mem_bytes", static_cast<std::int64_t>(d.totalMemBytes)).bind(":peak", d.peakBandwidth);
+  s.bind(":driver", std::int64_t{d.driverVersion}).bind(":runtime", std::int64_t{d.runtimeVersion});
+  s.bind(":now", nowUnixMs());
   s.run();
 }
 
@@ -160,21 +174,21 @@ std::vector<DeviceInfo> RunStore::devices() {
   std::vector<DeviceInfo> out;
   while (s.step()) {
     DeviceInfo d;
-    d.uuid = s.text(0);
-    d.name = s.text(1);
-    const std::string cc = s.text(2);
+    d.uuid = s.text("uuid");
+    d.name = s.text("name");
+    const std::string cc = s.text("compute_capability");
     d.ccMajor = std::stoi(cc);
     d.ccMinor = std::stoi(cc.substr(cc.find('.') + 1));
-    d.smCount = static_cast<int>(s.int64(3));
-    d.maxThreadsPerSm = static_cast<int>(s.int64(4));
-    d.maxThreadsPerBlock = static_cast<int>(s.int64(5));
-    d.l2Bytes = s.int64(6);
-    d.memBusBits = static_cast<int>(s.int64(7));
-    d.memClockKhz = s.int64(8);
-    d.totalMemBytes = static_cast<std::uint64_t>(s.int64(9));
-    d.peakBandwidth = s.real(10);
-    d.driverVersion = static_cast<int>(s.int64(11));
-    d.runtimeVersion = static_cast<int>(s.int64(12));
+    d.smCount = static_cast<int>(s.int64("sm_count"));
+    d.maxThreadsPerSm = static_cast<int>(s.int64("max_threads_per_sm"));
+    d.maxThreadsPerBlock = static_cast<int>(s.int64("max_threads_per_block"));
+    d.l2Bytes = s.int64("l2_bytes");
+    d.memBusBits = static_cast<int>(s.int64("mem_bus_bits"));
+    d.memClockKhz = s.int64("mem_clock_khz");
+    d.totalMemBytes = static_cast<std::uint64_t>(s.int64("total_mem_bytes"));
+    d.peakBandwidth = s.real("peak_bandwidth");
+    d.driverVersion = static_cast<int>(s.int64("driver_version"));
+    d.runtimeVersion = static_cast<int>(s.int64("runtime_version"));
     out.push_back(std::move(d));
   }
   return out;
@@ -199,38 +213,42 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
       "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
       "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
       "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice) VALUES ("
-      "(SELECT id FROM devices WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  int i = 1;
-  s.bind(i++, std::string_view(r.deviceUuid));
-  s.bind(i++, sweepId);
-  s.bind(i++, std::string_view(r.family));
-  s.bind(i++, std::string_view(r.variant));
-  s.bind(i++, std::string_view(r.dtype()));
-  s.bind(i++, std::string_view(toJson(r.problem).dump()));
-  s.bind(i++, std::string_view(toJson(r.launch).dump()));
-  s.bind(i++, std::string_view(toJson(r.derived).dump()));
-  s.bind(i++, toString(r.mode));
-  s.bind(i++, toString(r.status));
-  s.bind(i++, std::string_view(r.error));
-  s.bind(i++, std::int64_t{r.verification.checked});
-  s.bind(i++, std::int64_t{r.verification.passed});
-  s.bind(i++, r.verification.relError);
-  s.bind(i++, r.verification.tolerance);
-  s.bind(i++, static_cast<std::int64_t>(r.stats.count));
-  s.bind(i++, r.stats.min);
-  s.bind(i++, r.stats.median);
-  s.bind(i++, r.stats.mean);
-  s.bind(i++, r.stats.max);
-  s.bind(i++, r.stats.stddev);
-  s.bind(i++, std::int64_t{r.converged});
-  s.bind(i++, static_cast<std::int64_t>(r.bytes));
-  s.bind(i++, r.bandwidth);
-  s.bind(i++, r.ceilingBandwidth);
-  s.bind(i++, r.peakBandwidth);
-  s.bind(i++, std::string_view(r.appVersion));
-  s.bind(i++, r.startedAt);
-  s.bind(i++, std::string_view(r.notice));
+      "(SELECT id FROM devices WHERE uuid = :device_uuid), :sweep_id, :family, :variant, :dtype, "
+      ":problem, :launch, :derived, :mode, :status, :error, :verified, :verify_passed, "
+      ":verify_rel_error, :verify_tolerance, :sample_count, :time_min, :time_median, :time_mean, "
+      ":time_max, :time_stddev, :converged, :bytes, :bandwidth, :ceiling_bandwidth, "
+      ":peak_bandwidth, :app_version, :started_at, :notice)");
+  s.bind(":device_uuid", std::string_view(r.deviceUuid));
+  s.bind(":sweep_id", sweepId);
+  s.bind(":family", std::string_view(r.family));
+  s.bind(":variant", std::string_view(r.variant));
+  s.bind(":dtype", std::string_view(r.dtype()));
+  const std::string problem = toJson(r.problem).dump(), launch = toJson(r.launch).dump(),
+                    derived = toJson(r.derived).dump();
+  s.bind(":problem", std::string_view(problem));
+  s.bind(":launch", std::string_view(launch));
+  s.bind(":derived", std::string_view(derived));
+  s.bind(":mode", toString(r.mode));
+  s.bind(":status", toString(r.status));
+  s.bind(":error", std::string_view(r.error));
+  s.bind(":verified", std::int64_t{r.verification.checked});
+  s.bind(":verify_passed", std::int64_t{r.verification.passed});
+  s.bind(":verify_rel_error", r.verification.relError);
+  s.bind(":verify_tolerance", r.verification.tolerance);
+  s.bind(":sample_count", static_cast<std::int64_t>(r.stats.count));
+  s.bind(":time_min", r.stats.min);
+  s.bind(":time_median", r.stats.median);
+  s.bind(":time_mean", r.stats.mean);
+  s.bind(":time_max", r.stats.max);
+  s.bind(":time_stddev", r.stats.stddev);
+  s.bind(":converged", std::int64_t{r.converged});
+  s.bind(":bytes", static_cast<std::int64_t>(r.bytes));
+  s.bind(":bandwidth", r.bandwidth);
+  s.bind(":ceiling_bandwidth", r.ceilingBandwidth);
+  s.bind(":peak_bandwidth", r.peakBandwidth);
+  s.bind(":app_version", std::string_view(r.appVersion));
+  s.bind(":started_at", r.startedAt);
+  s.bind(":notice", std::string_view(r.notice));
   s.run();
   const std::int64_t id = db_->lastInsertId();
 

@@ -1,6 +1,7 @@
 // `kwb run`, `kwb sweep` and the worker end to end on the GPU, with a real history database.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 
@@ -33,6 +34,51 @@ class CliGpu : public ::testing::Test {
   }
   testing::TempDir dir;
 };
+
+// Records when each line arrives: a sweep's rows must come as its points finish, not at the end.
+class TimedLines : public std::stringbuf {
+ public:
+  std::vector<std::pair<std::string, double>> lines;
+
+ protected:
+  int sync() override {
+    const std::string text = str();
+    for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
+         start = end + 1)
+      if (start >= seen_) lines.emplace_back(text.substr(start, end - start), seconds());
+    seen_ = text.size();
+    return 0;
+  }
+
+ private:
+  static double seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::size_t seen_ = 0;
+};
+
+TEST_F(CliGpu, SweepRowsPrintAsTheirPointsFinish) {
+  TimedLines lines;
+  std::ostream out(&lines);
+  std::istringstream in;
+  std::ostringstream err;
+  ASSERT_EQ(
+      runCli({"--db", dir.file("h.sqlite"), "sweep", "copy", "vectorized", "-s", "n=2^20:2^22:*2",
+              "--budget", "0.3", "--target-rsd", "1e-9", "--max-samples", "1000000"},
+             in, out, err),
+      kExitOk)
+      << err.str();
+  std::vector<double> rows;
+  for (const auto& [line, at] : lines.lines)
+    if (line.starts_with("1,048,576") || line.starts_with("2,097,152") ||
+        line.starts_with("4,194,304"))
+      rows.push_back(at);
+  ASSERT_EQ(rows.size(), 3u) << lines.str();
+  // Each point takes its 0.3 s budget: the first row was out long before the last.
+  EXPECT_GT(rows.back() - rows.front(), 0.4) << lines.str();
+  EXPECT_LT(lines.lines.front().second, rows.front()) << "the header comes first";
+}
 
 // A lesson runs its baseline and its step, holds the speed-up against the prediction, shows the
 // explaining metric for both, and tags the stored runs.

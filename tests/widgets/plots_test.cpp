@@ -63,6 +63,41 @@ class PlotsTest : public QObject {
     QCOMPARE(plot.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
   }
 
+  // tile_size x padding: one line per padding value, never one line jumping between them.
+  void sweepPlotDrawsASeriesPerValueOfTheSecondAxis() {
+    SweepPlot plot;
+    std::vector<RunResult> runs;
+    for (int tile : {16, 32, 64})
+      for (const char* padding : {"off", "on"}) {
+        RunResult r = point(1 << 22, 256, padding == std::string("on") ? 10e-6 : 20e-6);
+        r.launch.set("tile_size", std::to_string(tile));
+        r.launch.set("padding", padding);
+        runs.push_back(r);
+      }
+    plot.setRuns(runs, "tile_size", false, {}, "padding");
+    QCOMPARE(plot.seriesCount(), 2);
+    QCOMPARE(plot.points().size(), std::size_t{6});
+    // Each runtime graph holds the three tile sizes of one padding value, in order.
+    for (int g = 0; g < plot.plot()->graphCount(); ++g) {
+      QCPGraph* graph = plot.plot()->graph(g);
+      if (!graph->name().startsWith("runtime")) continue;
+      QCOMPARE(graph->data()->size(), 3);
+      const double first = graph->data()->at(0)->value;
+      for (int i = 1; i < 3; ++i) QCOMPARE(graph->data()->at(i)->value, first);
+    }
+    QStringList names;
+    for (int i = 0; i < plot.plot()->legend->itemCount(); ++i)
+      if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.plot()->legend->item(i)))
+        names << item->plottable()->name();
+    QVERIFY2(names.contains("runtime (median; bars: min to max), padding=off") &&
+                 names.contains("bandwidth, padding=on"),
+             qPrintable(names.join(" | ")));
+    // The legend sits in the plot layout, outside the axis rect: it cannot cover data.
+    QCOMPARE(plot.plot()->legend->layout(), static_cast<QCPLayout*>(plot.plot()->plotLayout()));
+    plot.setRuns(runs, "tile_size", false);  // one axis again: one series
+    QCOMPARE(plot.seriesCount(), 1);
+  }
+
   void heatmapHasACellPerPoint() {
     HeatmapPlot plot;
     std::vector<RunResult> runs;
