@@ -26,14 +26,15 @@ QString cell(const std::string& text, bool number = false) {
   return QString(number ? "<td align=right>%1</td>" : "<td>%1</td>").arg(escaped(text));
 }
 
-// A cell that never breaks its text: for tables sized to their content.
-QString unbroken(const std::string& text, bool number = false) {
-  return QString(number ? "<td align=right><nobr>%1</nobr></td>" : "<td><nobr>%1</nobr></td>")
+// A cell and a header of the runs table: smaller type, so that a dozen columns fit an A4 page
+// without a value or a header breaking mid-word.
+QString runCell(const std::string& text, bool number = false) {
+  return QString(number ? "<td class=run align=right>%1</td>" : "<td class=run>%1</td>")
       .arg(escaped(text));
 }
 
 QString th(const std::string& name) {
-  return QString("<th align=left><nobr>%1</nobr></th>").arg(escaped(name));
+  return QString("<th class=run align=left>%1</th>").arg(escaped(name));
 }
 
 QString deviceSection(const Report& r) {
@@ -99,8 +100,7 @@ QString configurationSection(const Report& r, const Split& split) {
          "</tr></table>";
 }
 
-// One column per parameter that changes, then the statistics: sized to their content (no table
-// width to share out), cells kept on one line, so no header or value breaks mid-word.
+// One column per parameter that changes, then the statistics, sized to their content.
 QString runsSection(const Report& r, const Split& split) {
   const auto columns =
       resultColumns({"time_median_s", "time_min_s", "time_max_s", "rsd", "samples", "bandwidth_Bps",
@@ -112,11 +112,11 @@ QString runsSection(const Report& r, const Split& split) {
   int n = 0;
   for (const auto& run : r.runs) {
     const RunRecord record{0, std::nullopt, {}, run, {}};
-    html += "<tr>" + unbroken(std::to_string(++n), true);
-    for (const auto& name : split.varying) html += unbroken(run.param(name));
+    html += "<tr>" + runCell(std::to_string(++n), true);
+    for (const auto& name : split.varying) html += runCell(run.param(name));
     for (const ResultColumn* column : columns) {
       const std::string text = column->text(record);
-      html += unbroken(text.empty() ? "-" : text, column->numeric);
+      html += runCell(text.empty() ? "-" : text, column->numeric);
     }
     html += "</tr>";
   }
@@ -174,20 +174,6 @@ QString body(const Report& r, Source source) {
          metricsSection(r);
 }
 
-// The paginated document the PDF and its page images share: A4 at `dpi`, 15 mm margins.
-void layOut(QTextDocument& document, const Report& r, QPaintDevice& device) {
-  for (std::size_t i = 0; i < r.charts.size(); ++i)
-    document.addResource(QTextDocument::ImageResource, QUrl(QString("chart%1").arg(i)),
-                         r.charts[i].second);
-  document.setDefaultStyleSheet("body { font-size: 8pt; } th { background: #e8e8e8; }");
-  document.setHtml(body(r, [](std::size_t i) { return QString("chart%1").arg(i); }));
-  document.documentLayout()->setPaintDevice(&device);
-  const double dotsPerMm = device.logicalDpiX() / 25.4;
-  const QSizeF page(210 * dotsPerMm, 297 * dotsPerMm);
-  document.setPageSize(page);
-  document.setDocumentMargin(15 * dotsPerMm);
-}
-
 // Page `p` of the laid-out document, drawn at the painter's origin.
 void drawPage(QPainter& painter, QTextDocument& document, int p) {
   const QSizeF page = document.pageSize();
@@ -199,11 +185,25 @@ void drawPage(QPainter& painter, QTextDocument& document, int p) {
 
 }  // namespace
 
+void layOutReport(QTextDocument& document, const Report& r, QPaintDevice& device) {
+  for (std::size_t i = 0; i < r.charts.size(); ++i)
+    document.addResource(QTextDocument::ImageResource, QUrl(QString("chart%1").arg(i)),
+                         r.charts[i].second);
+  document.setDefaultStyleSheet(
+      "body { font-size: 8pt; } th { background: #e8e8e8; } .run { font-size: 7pt; }");
+  document.setHtml(body(r, [](std::size_t i) { return QString("chart%1").arg(i); }));
+  document.documentLayout()->setPaintDevice(&device);
+  const double dotsPerMm = device.logicalDpiX() / 25.4;
+  const QSizeF page(210 * dotsPerMm, 297 * dotsPerMm);
+  document.setPageSize(page);
+  document.setDocumentMargin(15 * dotsPerMm);
+}
+
 QString reportHtml(const Report& report) {
   return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" +
          report.title.toHtmlEscaped() +
          "</title><style>body{font-family:sans-serif;font-size:10pt} table{border-collapse:"
-         "collapse} th{background:#e8e8e8}</style></head><body>" +
+         "collapse} th{background:#e8e8e8} .run{white-space:nowrap}</style></head><body>" +
          body(report, [&](std::size_t i) { return imageData(report.charts[i].second); }) +
          "</body></html>";
 }
@@ -217,7 +217,7 @@ bool writeReport(const Report& report, const QString& path) {
     writer.setTitle(report.title);
     writer.setCreator("Kernel Workbench");
     QTextDocument document;
-    layOut(document, report, writer);
+    layOutReport(document, report, writer);
     QPainter painter;
     if (!painter.begin(&writer)) return false;
     for (int p = 0; p < document.pageCount(); ++p) {
@@ -240,7 +240,7 @@ std::vector<QImage> reportPages(const Report& report, int dotsPerInch) {
   probe.setDotsPerMeterX(dotsPerMeter);
   probe.setDotsPerMeterY(dotsPerMeter);
   QTextDocument document;
-  layOut(document, report, probe);
+  layOutReport(document, report, probe);
   std::vector<QImage> pages;
   for (int p = 0; p < document.pageCount(); ++p) {
     QImage image = probe.copy();

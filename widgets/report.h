@@ -10,6 +10,9 @@
 #include "core/deviceinfo.h"
 #include "core/runresult.h"
 
+class QPaintDevice;
+class QTextDocument;
+
 namespace kwb {
 
 // A report for a write-up or a workshop: the chosen charts, each run's configuration and
@@ -22,6 +25,9 @@ struct Report {
   QDateTime generated = QDateTime::currentDateTimeUtc();
 };
 
+// The paginated document the PDF and its page images share: A4 at the device's resolution,
+// 15 mm margins.
+void layOutReport(QTextDocument& document, const Report& report, QPaintDevice& device);
 // The report as one HTML page; images inline (data: URIs) so the file stands alone.
 QString reportHtml(const Report& report);
 // Writes HTML or PDF by the path's suffix (.html, .htm, .pdf); false when it cannot be written.

@@ -51,7 +51,7 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   // The legend in a row of its own under the axes: however many series, it never hides data.
   plot_->legend->setVisible(true);
   plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot_->legend->setWrap(4);
+  plot_->legend->setWrap(2);  // a row per series: its runtime and its bandwidth
   plot_->plotLayout()->addElement(1, 0, plot_->legend);
   plot_->plotLayout()->setRowStretchFactor(1, 0.001);
 
@@ -125,7 +125,8 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
         seriesParam.isEmpty() ? QString() : ", " + seriesParam + "=" + seriesNames[s];
     Series series{plot_->addGraph(plot_->xAxis, plot_->yAxis), nullptr,
                   plot_->addGraph(plot_->xAxis, plot_->yAxis2)};
-    series.runtime->setName(tr("runtime (median; bars: min to max)") + suffix);
+    series.runtime->setName(suffix.isEmpty() ? tr("runtime (median; bars: min to max)")
+                                             : tr("runtime") + suffix);
     series.runtime->setPen(QPen(colour, 2));
     series.runtime->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
     series.runtime->setData(bySeries[s].x, bySeries[s].seconds);

@@ -71,8 +71,7 @@ TEST_F(CliGpu, SweepRowsPrintAsTheirPointsFinish) {
       << err.str();
   std::vector<double> rows;
   for (const auto& [line, at] : lines.lines)
-    if (line.starts_with("1,048,576") || line.starts_with("2,097,152") ||
-        line.starts_with("4,194,304"))
+    if (line.starts_with("2^20 ") || line.starts_with("2^21 ") || line.starts_with("2^22 "))
       rows.push_back(at);
   ASSERT_EQ(rows.size(), 3u) << lines.str();
   // Each point takes its 0.3 s budget: the first row was out long before the last.
@@ -166,7 +165,7 @@ TEST_F(CliGpu, RunStoresAVerifiedResultWithTheCachedCeiling) {
   std::string err;
   ASSERT_EQ(run({"run", "copy", "vectorized", "n=2^22", "--budget", "0.1"}, &out, &err), kExitOk)
       << err;
-  EXPECT_NE(out.find("of ceiling"), std::string::npos) << out;
+  EXPECT_NE(out.find("of copy ceiling"), std::string::npos) << out;
   EXPECT_NE(err.find("measuring the copy ceiling"), std::string::npos);
 
   // The second run reads the ceiling from the database instead of measuring again.
