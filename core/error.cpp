@@ -1,29 +1,26 @@
 #include "core/error.h"
 
-#include "core/enumnames.h"
-
 namespace kwb {
 
-namespace {
-constexpr EnumNames<ErrorKind, 9> kNames{{{
-    {ErrorKind::Usage, "usage"},
-    {ErrorKind::Param, "param"},
-    {ErrorKind::NoDevice, "no_device"},
-    {ErrorKind::Cuda, "cuda"},
-    {ErrorKind::Verification, "verification"},
-    {ErrorKind::Database, "database"},
-    {ErrorKind::Cancelled, "cancelled"},
-    {ErrorKind::Tool, "tool"},
-    {ErrorKind::Internal, "internal"},
-}}};
-}  // namespace
-
 std::string_view toString(ErrorKind kind) {
-  return kNames.name(kind);
+  switch (kind) {
+    case ErrorKind::Usage: return "usage";
+    case ErrorKind::Param: return "param";
+    case ErrorKind::NoDevice: return "no_device";
+    case ErrorKind::Cuda: return "cuda";
+    case ErrorKind::Verification: return "verification";
+    case ErrorKind::Database: return "database";
+    case ErrorKind::Cancelled: return "cancelled";
+    case ErrorKind::Tool: return "tool";
+    case ErrorKind::Internal: return "internal";
+  }
+  return "internal";
 }
 
 std::optional<ErrorKind> parseErrorKind(std::string_view name) {
-  return kNames.parse(name);
+  for (int k = 0; k <= static_cast<int>(ErrorKind::Internal); ++k)
+    if (toString(static_cast<ErrorKind>(k)) == name) return static_cast<ErrorKind>(k);
+  return std::nullopt;
 }
 
 Error paramError(const std::string& param, const std::string& what) {

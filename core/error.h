@@ -17,7 +17,7 @@ enum class ErrorKind {
   Database,      // SQLite or file I/O around the run store
   Cancelled,     // the user asked to stop
   Tool,          // a toolkit program the feature needs (cuobjdump) is missing or failed
-  Internal,
+  Internal,      // the last: parseErrorKind walks the kinds up to it
 };
 
 std::string_view toString(ErrorKind kind);

@@ -1,10 +1,10 @@
 #include "core/protocol.h"
 
 #include <algorithm>
+#include <array>
 
 #include <nlohmann/json.hpp>
 
-#include "core/enumnames.h"
 #include "core/jsoncodec.h"
 
 namespace kwb::protocol {
@@ -13,22 +13,19 @@ using nlohmann::json;
 
 namespace {
 
-constexpr EnumNames<Type, 14> kTypeNames{{{
-    {Type::Hello, "hello"},
-    {Type::List, "list"},
-    {Type::Devices, "devices"},
-    {Type::Resolve, "resolve"},
-    {Type::Resolved, "resolved"},
-    {Type::Run, "run"},
-    {Type::Sweep, "sweep"},
-    {Type::Sass, "sass"},
-    {Type::Cancel, "cancel"},
-    {Type::Shutdown, "shutdown"},
-    {Type::Progress, "progress"},
-    {Type::Result, "result"},
-    {Type::Done, "done"},
-    {Type::Error, "error"},
-}}};
+// Indexed by Type.
+constexpr std::array<std::string_view, 14> kTypeNames{
+    "hello", "list",   "devices",  "resolve",  "resolved", "run",  "sweep",
+    "sass",  "cancel", "shutdown", "progress", "result",   "done", "error"};
+
+std::optional<Type> parseType(std::string_view name) {
+  const auto it = std::find(kTypeNames.begin(), kTypeNames.end(), name);
+  if (it == kTypeNames.end()) return std::nullopt;
+  return static_cast<Type>(it - kTypeNames.begin());
+}
+
+constexpr std::string_view kOptionNames =
+    "mode, budget_s, min_samples, max_samples, target_rsd, seed, verify_only, metrics, tags";
 
 // The fields of one JSON object, read by type; a missing or mistyped field throws a DecodeError
 // that names it with its path ("options.budget_s").
@@ -141,16 +138,19 @@ void put(json& out, const Kernel& k) {
   for (const auto& [name, value] : k.params) out["params"][name] = value;
 }
 
+// Every option is written, so that the worker never falls back on a default of its own.
 json options(const MeasureSettings& s) {
-  return {{"mode", s.mode},
-          {"budget_s", s.budget},
-          {"min_samples", s.minSamples},
-          {"max_samples", s.maxSamples},
-          {"target_rsd", s.targetRsd},
-          {"seed", s.seed},
-          {"verify_only", s.verifyOnly},
-          {"metrics", s.metrics},
-          {"tags", s.tags}};
+  json o;
+  o["mode"] = s.mode;
+  o["budget_s"] = s.budget;
+  o["min_samples"] = s.minSamples;
+  o["max_samples"] = s.maxSamples;
+  o["target_rsd"] = s.targetRsd;
+  o["seed"] = s.seed;
+  o["verify_only"] = s.verifyOnly;
+  o["metrics"] = s.metrics;
+  o["tags"] = s.tags;
+  return o;
 }
 
 struct RequestEncoder {
@@ -262,7 +262,7 @@ Envelope open(std::string_view line, std::string_view side, std::string_view all
   if (type == e.message.end() || !type->is_string())
     throw DecodeError("type", "message has no string \"type\"", e.id);
   const std::string name = type->get<std::string>();
-  const auto known = kTypeNames.parse(name);
+  const auto known = parseType(name);
   if (!known || !listed(allowed, name))
     throw DecodeError(
         "type",
@@ -314,7 +314,7 @@ MeasureSettings settingsOf(const Fields& request) {
 }  // namespace
 
 std::string_view toString(Type type) {
-  return kTypeNames.name(type);
+  return kTypeNames[static_cast<std::size_t>(type)];
 }
 
 Failure Failure::of(const kwb::Error& error) {

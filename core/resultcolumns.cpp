@@ -18,12 +18,17 @@ using R = const RunRecord&;
 bool timed(R r) {
   return r.result.stats.count > 0;
 }
-// A statistic of the samples, in seconds; none where the run was not timed.
-CellValue timeOf(R r, double Summary::*field) {
-  return timed(r) ? CellValue(r.result.stats.*field) : CellValue();
-}
 std::string secondsText(const CellValue& v) {
   return std::holds_alternative<double>(v) ? formatSeconds(std::get<double>(v)) : std::string();
+}
+// A statistic of the samples, in seconds; none where the run was not timed.
+template <double Summary::*field>
+CellValue timeOf(R r) {
+  return timed(r) ? CellValue(r.result.stats.*field) : CellValue();
+}
+template <double Summary::*field>
+std::string timeText(R r) {
+  return secondsText(timeOf<field>(r));
 }
 std::string percentText(const CellValue& v) {
   return std::holds_alternative<double>(v) ? formatPercent(std::get<double>(v)) : std::string();
@@ -82,19 +87,16 @@ const std::vector<ResultColumn> kColumns = {
     {"samples", "samples", "Timed samples", true,
      [](R r) { return CellValue(static_cast<std::int64_t>(r.result.stats.count)); },
      [](R r) { return std::to_string(r.result.stats.count); }},
-    {"time_min_s", "min", "The fastest sample", true, [](R r) { return timeOf(r, &Summary::min); },
-     [](R r) { return secondsText(timeOf(r, &Summary::min)); }},
-    {"time_median_s", "median", "The median sample: the run's time", true,
-     [](R r) { return timeOf(r, &Summary::median); },
-     [](R r) { return secondsText(timeOf(r, &Summary::median)); }},
-    {"time_mean_s", "mean", "The mean of the samples", true,
-     [](R r) { return timeOf(r, &Summary::mean); },
-     [](R r) { return secondsText(timeOf(r, &Summary::mean)); }},
-    {"time_max_s", "max", "The slowest sample", true, [](R r) { return timeOf(r, &Summary::max); },
-     [](R r) { return secondsText(timeOf(r, &Summary::max)); }},
+    {"time_min_s", "min", "The fastest sample", true, timeOf<&Summary::min>,
+     timeText<&Summary::min>},
+    {"time_median_s", "median", "The median sample: the run's time", true, timeOf<&Summary::median>,
+     timeText<&Summary::median>},
+    {"time_mean_s", "mean", "The mean of the samples", true, timeOf<&Summary::mean>,
+     timeText<&Summary::mean>},
+    {"time_max_s", "max", "The slowest sample", true, timeOf<&Summary::max>,
+     timeText<&Summary::max>},
     {"time_stddev_s", "std. dev.", "The samples' standard deviation", true,
-     [](R r) { return timeOf(r, &Summary::stddev); },
-     [](R r) { return secondsText(timeOf(r, &Summary::stddev)); }},
+     timeOf<&Summary::stddev>, timeText<&Summary::stddev>},
     {"rsd", "rsd", "Standard deviation over mean: how steady the samples were", true,
      [](R r) { return timed(r) ? CellValue(r.result.stats.relStddev()) : CellValue(); },
      [](R r) {

@@ -3,24 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "core/stats.h"
+#include "core/lessonruns.h"
 
 namespace kwb {
 namespace {
 
-RunResult timed(const std::string& variant, double median, double conflicts) {
-  RunResult r;
-  r.family = "permute";
-  r.variant = variant;
-  r.samples = {median, median, median};
-  r.stats = summarize(r.samples);
-  r.metrics = {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", conflicts, "", ""}};
-  return r;
-}
-
 TEST(LessonOutcome, SpeedUpAgainstThePredictionWithTheMetricBeforeAndAfter) {
   const Lesson& padding = *findLesson("permute-5-padding");
-  const std::vector runs{timed("tiled", 300e-6, 6.5e7), timed("tiled", 200e-6, 48800)};
+  const std::vector runs{testing::lessonRun("tiled", 300e-6, 6.5e7),
+                         testing::lessonRun("tiled", 200e-6, 48800)};
   const LessonOutcome o = lessonOutcome(padding, runs, 1.2);
   EXPECT_TRUE(o.hasBaseline);
   EXPECT_DOUBLE_EQ(o.measured, 1.5);
@@ -35,7 +26,8 @@ TEST(LessonOutcome, SpeedUpAgainstThePredictionWithTheMetricBeforeAndAfter) {
 TEST(LessonOutcome, WithoutABaselineTheTimeIsTheMeasureInMicroseconds) {
   const Lesson& first = *findLesson("giou-1-per-sample");
   ASSERT_FALSE(first.baseline);
-  const LessonOutcome o = lessonOutcome(first, std::vector{timed("per_sample", 0.1, 0)}, 50000);
+  const LessonOutcome o =
+      lessonOutcome(first, std::vector{testing::lessonRun("per_sample", 0.1, 0)}, 50000);
   EXPECT_FALSE(o.hasBaseline);
   EXPECT_DOUBLE_EQ(o.measured, 0.1);
   EXPECT_DOUBLE_EQ(*o.predicted, 0.05);
@@ -45,18 +37,18 @@ TEST(LessonOutcome, WithoutABaselineTheTimeIsTheMeasureInMicroseconds) {
 
 TEST(LessonOutcome, RunsThatCannotBeComparedAreNamed) {
   const Lesson& padding = *findLesson("permute-5-padding");
-  RunResult failed = timed("tiled", 1, 1);
+  RunResult failed = testing::lessonRun("tiled", 1, 1);
   failed.status = RunStatus::Failed;
   failed.error = "an illegal memory access";
   try {
-    lessonOutcome(padding, std::vector{timed("tiled", 1, 1), failed}, 1.0);
+    lessonOutcome(padding, std::vector{testing::lessonRun("tiled", 1, 1), failed}, 1.0);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Verification);
     EXPECT_NE(std::string(e.what()).find("an illegal memory access"), std::string::npos);
   }
   try {
-    lessonOutcome(padding, std::vector{timed("tiled", 1, 1)}, 1.0);
+    lessonOutcome(padding, std::vector{testing::lessonRun("tiled", 1, 1)}, 1.0);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Cancelled);

@@ -19,17 +19,15 @@ Kernel kernel() {
 }
 
 MeasureSettings settings() {
-  MeasureSettings s;
-  s.mode = "hot";
-  s.budget = 0.25;
-  s.minSamples = 12;
-  s.maxSamples = 400;
-  s.targetRsd = 0.01;
-  s.seed = 7;
-  s.verifyOnly = true;
-  s.metrics = "memory";
-  s.tags = {"lesson:permute-5-padding"};
-  return s;
+  return {.mode = "hot",
+          .budget = 0.25,
+          .minSamples = 12,
+          .maxSamples = 400,
+          .targetRsd = 0.01,
+          .seed = 7,
+          .verifyOnly = true,
+          .metrics = "memory",
+          .tags = {"lesson:permute-5-padding"}};
 }
 
 void expectSame(const MeasureSettings& a, const MeasureSettings& b) {
@@ -50,57 +48,59 @@ void expectSame(const Kernel& a, const Kernel& b) {
   EXPECT_EQ(a.params, b.params);
 }
 
-Request roundTrip(const Request& request) {
-  const std::string line = encode(request);
+// Encodes a request or a reply as one line and decodes it again.
+template <typename Message>
+Message roundTrip(const Message& message) {
+  const std::string line = encode(message);
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line per message";
-  const Request back = decodeRequest(line);
-  EXPECT_EQ(back.id, request.id);
-  EXPECT_EQ(back.type(), request.type());
-  return back;
-}
-
-Reply roundTrip(const Reply& reply) {
-  const std::string line = encode(reply);
-  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line per message";
-  const Reply back = decodeReply(line);
-  EXPECT_EQ(back.id, reply.id);
-  EXPECT_EQ(back.type(), reply.type());
+  Message back;
+  if constexpr (std::is_same_v<Message, Request>)
+    back = decodeRequest(line);
+  else
+    back = decodeReply(line);
+  EXPECT_EQ(back.id, message.id);
+  EXPECT_EQ(back.type(), message.type());
   return back;
 }
 
 TEST(Protocol, EveryRequestRoundTrips) {
-  roundTrip({"l", ListRequest{}});
-  roundTrip({"d", DevicesRequest{}});
-  roundTrip({"x", ShutdownRequest{}});
-  expectSame(std::get<ResolveRequest>(roundTrip({"q", ResolveRequest{kernel()}}).body).kernel,
+  roundTrip<Request>({"l", ListRequest{}});
+  roundTrip<Request>({"d", DevicesRequest{}});
+  roundTrip<Request>({"x", ShutdownRequest{}});
+  expectSame(
+      std::get<ResolveRequest>(roundTrip<Request>({"q", ResolveRequest{kernel()}}).body).kernel,
+      kernel());
+  expectSame(std::get<SassRequest>(roundTrip<Request>({"s", SassRequest{kernel()}}).body).kernel,
              kernel());
-  expectSame(std::get<SassRequest>(roundTrip({"s", SassRequest{kernel()}}).body).kernel, kernel());
-  const auto run = std::get<RunRequest>(roundTrip({"r", RunRequest{kernel(), settings()}}).body);
+  const auto run =
+      std::get<RunRequest>(roundTrip<Request>({"r", RunRequest{kernel(), settings()}}).body);
   expectSame(run.kernel, kernel());
   expectSame(run.options, settings());
   const auto sweep = std::get<SweepRequest>(
-      roundTrip({"w", SweepRequest{kernel(), {"tile_size=16,32", "padding=off,on"}, settings()}})
+      roundTrip<Request>(
+          {"w", SweepRequest{kernel(), {"tile_size=16,32", "padding=off,on"}, settings()}})
           .body);
   expectSame(sweep.kernel, kernel());
   EXPECT_EQ(sweep.axes, (std::vector<std::string>{"tile_size=16,32", "padding=off,on"}));
   expectSame(sweep.options, settings());
-  EXPECT_EQ(std::get<CancelRequest>(roundTrip({"c", CancelRequest{"w"}}).body).target, "w");
+  EXPECT_EQ(std::get<CancelRequest>(roundTrip<Request>({"c", CancelRequest{"w"}}).body).target,
+            "w");
 }
 
 TEST(Protocol, EveryReplyRoundTrips) {
-  const auto hello = std::get<Hello>(roundTrip({"", Hello{"1.2.3"}}).body);
+  const auto hello = std::get<Hello>(roundTrip<Reply>({"", Hello{"1.2.3"}}).body);
   EXPECT_EQ(hello.appVersion, "1.2.3");
   EXPECT_EQ(hello.protocol, kVersion);
 
   FamilyInfo family{"copy", "copies", {{"copy", "memcpy", "cudaMemcpy", "the ceiling", {}, "n"}}};
-  const auto catalog = std::get<Catalog>(roundTrip({"l", Catalog{{family}}}).body);
+  const auto catalog = std::get<Catalog>(roundTrip<Reply>({"l", Catalog{{family}}}).body);
   ASSERT_EQ(catalog.families.size(), 1u);
   EXPECT_EQ(catalog.families[0].variants[0].teaches, "the ceiling");
 
   DeviceInfo device;
   device.name = "NVIDIA H100 80GB HBM3";
   device.smCount = 132;
-  const auto devices = std::get<DeviceList>(roundTrip({"d", DeviceList{{device}}}).body);
+  const auto devices = std::get<DeviceList>(roundTrip<Reply>({"d", DeviceList{{device}}}).body);
   ASSERT_EQ(devices.devices.size(), 1u);
   EXPECT_EQ(devices.devices[0].smCount, 132);
 
@@ -109,14 +109,14 @@ TEST(Protocol, EveryReplyRoundTrips) {
   ParamSet derived;
   derived.set("grid", "4");
   const auto resolved =
-      std::get<Resolved>(roundTrip({"q", Resolved{params, derived, 8192, "H100", ""}}).body);
+      std::get<Resolved>(roundTrip<Reply>({"q", Resolved{params, derived, 8192, "H100", ""}}).body);
   EXPECT_EQ(resolved.params.get("n"), "1024");
   ASSERT_TRUE(resolved.derived);
   EXPECT_EQ(resolved.derived->get("grid"), "4");
   EXPECT_EQ(resolved.bytes, 8192u);
   EXPECT_EQ(resolved.device, "H100");
-  const auto noDevice =
-      std::get<Resolved>(roundTrip({"q", Resolved{params, std::nullopt, 0, "", "no GPU"}}).body);
+  const auto noDevice = std::get<Resolved>(
+      roundTrip<Reply>({"q", Resolved{params, std::nullopt, 0, "", "no GPU"}}).body);
   EXPECT_FALSE(noDevice.derived);
   EXPECT_EQ(noDevice.noDevice, "no GPU");
 
@@ -124,12 +124,13 @@ TEST(Protocol, EveryReplyRoundTrips) {
   report.family = "copy";
   report.arch = "sm_90";
   report.kernels = {{"_Z4copy", "copy", "/*0000*/ EXIT ;"}};
-  const auto sass = std::get<SassListing>(roundTrip({"s", SassListing{report}}).body);
+  const auto sass = std::get<SassListing>(roundTrip<Reply>({"s", SassListing{report}}).body);
   EXPECT_EQ(sass.report.arch, "sm_90");
   ASSERT_EQ(sass.report.kernels.size(), 1u);
   EXPECT_EQ(sass.report.kernels[0].listing, "/*0000*/ EXIT ;");
 
-  const auto progress = std::get<Progress>(roundTrip({"r", Progress{2, 8, 1.5, "n=2^20"}}).body);
+  const auto progress =
+      std::get<Progress>(roundTrip<Reply>({"r", Progress{2, 8, 1.5, "n=2^20"}}).body);
   EXPECT_EQ(progress.done, 2u);
   EXPECT_EQ(progress.total, 8u);
   EXPECT_DOUBLE_EQ(progress.etaSeconds, 1.5);
@@ -140,19 +141,19 @@ TEST(Protocol, EveryReplyRoundTrips) {
   run.variant = "memcpy";
   run.samples = {1e-6, 2e-6, 3e-6};
   run.stats = summarize(run.samples);
-  const auto result = std::get<Result>(roundTrip({"r", Result{3, run, 42}}).body);
+  const auto result = std::get<Result>(roundTrip<Reply>({"r", Result{3, run, 42}}).body);
   EXPECT_EQ(result.index, 3u);
   EXPECT_EQ(result.runId, 42);
   EXPECT_EQ(result.run.variant, "memcpy");
   EXPECT_EQ(result.run.samples.size(), 3u);
-  EXPECT_FALSE(std::get<Result>(roundTrip({"r", Result{0, run, std::nullopt}}).body).runId);
+  EXPECT_FALSE(std::get<Result>(roundTrip<Reply>({"r", Result{0, run, std::nullopt}}).body).runId);
 
-  const auto done = std::get<Done>(roundTrip({"r", Done{8, true}}).body);
+  const auto done = std::get<Done>(roundTrip<Reply>({"r", Done{8, true}}).body);
   EXPECT_EQ(done.completed, 8u);
   EXPECT_TRUE(done.cancelled);
 
-  const auto failure =
-      std::get<Failure>(roundTrip({"r", Failure::of(paramError("block_size", "too big"))}).body);
+  const auto failure = std::get<Failure>(
+      roundTrip<Reply>({"r", Failure::of(paramError("block_size", "too big"))}).body);
   EXPECT_EQ(failure.kind, ErrorKind::Param);
   EXPECT_EQ(failure.param, "block_size");
   EXPECT_EQ(failure.message, "parameter 'block_size': too big");

@@ -2,7 +2,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "core/stats.h"
+#include "core/lessonruns.h"
 #include "widgets/lessonpage.h"
 
 namespace kwb {
@@ -10,26 +10,18 @@ namespace kwb {
 class LessonPageTest : public QObject {
   Q_OBJECT
 
-  static RunResult timed(const std::string& variant, double median, double conflicts) {
-    RunResult r;
-    r.family = "permute";
-    r.variant = variant;
-    r.samples = {median, median, median};
-    r.stats = summarize(r.samples);
-    r.metrics = {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", conflicts, "", ""}};
-    return r;
-  }
-
  private slots:
   void verdictHoldsTheMeasurementAgainstThePrediction() {
     const Lesson& padding = *findLesson("permute-5-padding");
-    const RunResult off = timed("tiled", 300e-6, 6.5e7), on = timed("tiled", 200e-6, 48800);
+    const RunResult off = testing::lessonRun("tiled", 300e-6, 6.5e7),
+                    on = testing::lessonRun("tiled", 200e-6, 48800);
     const QString text = lessonVerdict(padding, 1.2, std::vector{off, on});
     QVERIFY2(text.contains("Measured speed-up 1.5x"), qPrintable(text));
     QVERIFY2(text.contains("you predicted 1.2x (off by 1.25x)"), qPrintable(text));
     QVERIFY2(text.contains("65,000,000") && text.contains("48,800"), qPrintable(text));
     const Lesson& first = *findLesson("giou-1-per-sample");
-    const QString alone = lessonVerdict(first, 50000, std::vector{timed("per_sample", 0.1, 0)});
+    const QString alone =
+        lessonVerdict(first, 50000, std::vector{testing::lessonRun("per_sample", 0.1, 0)});
     QVERIFY2(alone.contains("you predicted 5e+04 us (off by 2x)"), qPrintable(alone));
   }
 
@@ -47,11 +39,12 @@ class LessonPageTest : public QObject {
     QTest::mouseClick(run, Qt::LeftButton);
     QCOMPARE(asked.count(), 1);
     QCOMPARE(asked.front().front().value<Lesson>().id, std::string("permute-5-padding"));
-    page.showOutcome({timed("tiled", 300e-6, 1), timed("tiled", 150e-6, 1)});
+    page.showOutcome(
+        {testing::lessonRun("tiled", 300e-6, 1), testing::lessonRun("tiled", 150e-6, 1)});
     QVERIFY2(page.verdictText().contains("Measured speed-up 2x"), qPrintable(page.verdictText()));
-    page.showOutcome({timed("tiled", 300e-6, 1)});
+    page.showOutcome({testing::lessonRun("tiled", 300e-6, 1)});
     QVERIFY(page.verdictText().contains("stopped before both runs finished"));
-    RunResult failed = timed("tiled", 1, 1);
+    RunResult failed = testing::lessonRun("tiled", 1, 1);
     failed.status = RunStatus::Failed;
     failed.error = "an illegal memory access";
     page.showOutcome({failed});
