@@ -12,6 +12,12 @@ namespace {
 
 using testing::TempDir;
 
+// The first column of the query's first row, as text; empty without a row.
+std::string firstValue(Database& db, const std::string& sql) {
+  auto s = db.prepare(sql);
+  return s.step() ? s.text(0) : std::string();
+}
+
 TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   TempDir dir;
   Database db(dir.file("h.sqlite"));
@@ -55,12 +61,8 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
 TEST(Migrations, WalAndForeignKeysAreOn) {
   TempDir dir;
   Database db(dir.file("h.sqlite"));
-  auto mode = db.prepare("PRAGMA journal_mode");
-  ASSERT_TRUE(mode.step());
-  EXPECT_EQ(mode.text(0), "wal");
-  auto fk = db.prepare("PRAGMA foreign_keys");
-  ASSERT_TRUE(fk.step());
-  EXPECT_EQ(fk.int64(0), 1);
+  EXPECT_EQ(firstValue(db, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(firstValue(db, "PRAGMA foreign_keys"), "1");
 }
 
 TEST(Migrations, NewerDatabaseIsRefusedAndLeftAlone) {
@@ -80,9 +82,7 @@ TEST(Migrations, NewerDatabaseIsRefusedAndLeftAlone) {
   }
   Database db(path);
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion() + 1);
-  auto s = db.prepare("SELECT x FROM keep");
-  ASSERT_TRUE(s.step());
-  EXPECT_EQ(s.int64(0), 7);
+  EXPECT_EQ(firstValue(db, "SELECT x FROM keep"), "7");
 }
 
 TEST(Migrations, AFileThatIsNoDatabaseIsAnErrorNotACrash) {

@@ -251,13 +251,11 @@ TEST_F(CliGpu, WorkerResolvesWhatAVariantDerivesOnTheDevice) {
 TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
-  worker.send({{"v", 1},
-               {"type", "run"},
-               {"id", "r1"},
-               {"family", "copy"},
-               {"variant", "vectorized"},
-               {"params", {{"n", "2^22"}}},
-               {"options", {{"budget_s", 0.05}, {"mode", "hot"}}}});
+  MeasureSettings hot;
+  hot.mode = "hot";
+  hot.budget = 0.05;
+  worker.send(
+      protocol::Request{"r1", protocol::RunRequest{{"copy", "vectorized", {{"n", "2^22"}}}, hot}});
   std::size_t from = 0;
   const json progress = worker.output().waitFor(WorkerHarness::is("progress", "r1"), &from);
   ASSERT_FALSE(progress.is_null());
@@ -279,16 +277,12 @@ TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
 TEST_F(CliGpu, WorkerCancelStopsASweepAndKeepsWhatFinished) {
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
-  worker.send({{"v", 1},
-               {"type", "sweep"},
-               {"id", "s1"},
-               {"family", "copy"},
-               {"variant", "vectorized"},
-               {"params", {{"n", "2^24"}}},
-               {"axes", {"waves=1:64"}},
-               {"options", {{"budget_s", 0.2}}}});
-  worker.send(
-      {{"v", 1}, {"type", "run"}, {"id", "queued"}, {"family", "copy"}, {"variant", "memcpy"}});
+  MeasureSettings brief;
+  brief.budget = 0.2;
+  worker.send(protocol::Request{
+      "s1",
+      protocol::SweepRequest{{"copy", "vectorized", {{"n", "2^24"}}}, {"waves=1:64"}, brief}});
+  worker.send(protocol::Request{"queued", protocol::RunRequest{{"copy", "memcpy", {}}, {}}});
   std::size_t from = 0;
   ASSERT_FALSE(worker.output().waitFor(WorkerHarness::is("result", "s1"), &from).is_null());
   worker.send(protocol::Request{"c1", protocol::CancelRequest{"s1"}});
