@@ -162,10 +162,15 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   const auto span = [&](QCPGraph* graph, double value) {
     graph->data()->clear();
     graph->setVisible(value > 0 && !x.isEmpty());
+    if (graph->visible())
+      graph->addToLegend();
+    else
+      graph->removeFromLegend();  // a legend of lines not drawn says nothing
     if (graph->visible()) graph->setData({x.front(), x.back()}, {value * kGiga, value * kGiga});
   };
   span(ceiling_, ceiling);
   span(peak_, peak);
+  plot_->legend->setVisible(!x.isEmpty());
 
   plot_->rescaleAxes();
   if (!x.isEmpty()) {
