@@ -216,6 +216,12 @@ struct ReplyEncoder {
   }
 };
 
+// One line of JSON. Text that is not valid UTF-8 (an error message quoting a bad line, say) is
+// written with U+FFFD in place of the bad bytes: sending a reply must never fail.
+std::string line(const json& message) {
+  return message.dump(-1, ' ', false, json::error_handler_t::replace) + '\n';
+}
+
 // --- decoding ---
 
 struct Envelope {
@@ -352,13 +358,13 @@ Type Reply::type() const {
 std::string encode(const Request& request) {
   json out = envelope(request.type(), request.id);
   std::visit(RequestEncoder{out}, request.body);
-  return out.dump() + '\n';
+  return line(out);
 }
 
 std::string encode(const Reply& reply) {
   json out = envelope(reply.type(), reply.id);
   std::visit(ReplyEncoder{out}, reply.body);
-  return out.dump() + '\n';
+  return line(out);
 }
 
 Request decodeRequest(std::string_view line) {

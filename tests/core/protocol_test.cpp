@@ -231,6 +231,17 @@ TEST(Protocol, AnotherVersionIsNamedWithBoth) {
   }
 }
 
+// A line that is not UTF-8 is refused, and the error quoting it can still be sent.
+TEST(Protocol, BytesThatAreNotUtf8NeverStopAReply) {
+  try {
+    decodeRequest("\xff\xfe{");
+    FAIL();
+  } catch (const DecodeError& e) {
+    const std::string line = encode(Reply{"", Failure::of(e)});
+    EXPECT_EQ(std::get<Failure>(decodeReply(line).body).kind, ErrorKind::Usage);
+  }
+}
+
 TEST(Protocol, ParamsAcceptNumbersAsText) {
   const Request r =
       decodeRequest(R"({"v":1,"type":"resolve","id":"q","family":"copy","variant":"vectorized",)"
