@@ -103,10 +103,10 @@ class LineSink : public std::streambuf {
 // A worker on a thread of the test, talked to through LineSource and LineSink.
 class WorkerHarness {
  public:
-  explicit WorkerHarness(RunStore* store = nullptr)
+  explicit WorkerHarness(RunStore* store = nullptr, int device = 0)
       : in_(&source_),
         out_(&sink_),
-        thread_([this, store] { exitCode_ = runWorker(in_, out_, store, 0); }) {}
+        thread_([this, store, device] { exitCode_ = runWorker(in_, out_, store, device); }) {}
   ~WorkerHarness() { finish(); }
 
   void send(const nlohmann::json& message) { source_.push(message.dump()); }
