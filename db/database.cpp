@@ -24,6 +24,9 @@ Database::Database(const std::string& path) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 5000);
   exec("PRAGMA foreign_keys = ON");
+}
+
+void Database::useWal() {
   exec("PRAGMA journal_mode = WAL");
   exec("PRAGMA synchronous = NORMAL");
 }

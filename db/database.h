@@ -13,8 +13,9 @@ namespace kwb {
 
 class Statement;
 
-// One SQLite connection: WAL journal, foreign keys on, a busy timeout so that the GUI and a
-// worker can share the file. Errors throw Error(Database) with SQLite's message.
+// One SQLite connection: foreign keys on, a busy timeout so that the GUI and a worker can share
+// the file. Opening writes nothing: whoever decides the file is theirs switches it to WAL
+// (useWal). Errors throw Error(Database) with SQLite's message.
 class Database {
  public:
   explicit Database(const std::string& path);
@@ -22,6 +23,8 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // The write-ahead log, so that readers never wait for a writer: a change to the file's header.
+  void useWal();
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
   std::int64_t lastInsertId() const;

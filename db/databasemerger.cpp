@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -16,29 +17,50 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A temporary copy of the source, removed however the merge ends.
+// A temporary copy of the source, with its write-ahead log (runs written since the last
+// checkpoint live there), removed however the merge ends.
 class SourceCopy {
  public:
   explicit SourceCopy(const std::string& source) {
     std::error_code error;
     if (!fs::is_regular_file(source, error))
       throw Error(ErrorKind::Database, source + ": no such history database");
+    if (fs::file_size(source, error) == 0)
+      throw Error(ErrorKind::Database, source + " is empty: not a history database");
     path_ = fs::temp_directory_path() /
             ("kwb-merge-" + std::to_string(std::random_device{}()) + ".sqlite");
-    fs::copy_file(source, path_, fs::copy_options::overwrite_existing, error);
-    if (error) throw Error(ErrorKind::Database, source + ": cannot be read: " + error.message());
+    copy(source, path_.string());
+    if (fs::exists(source + "-wal", error)) copy(source + "-wal", path_.string() + "-wal");
   }
   ~SourceCopy() {
     std::error_code ignored;
-    fs::remove(path_, ignored);
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path_.string() + suffix, ignored);
   }
   SourceCopy(const SourceCopy&) = delete;
   SourceCopy& operator=(const SourceCopy&) = delete;
   std::string path() const { return path_.string(); }
 
  private:
+  static void copy(const std::string& from, const std::string& to) {
+    std::error_code error;
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+    if (error) throw Error(ErrorKind::Database, from + ": cannot be read: " + error.message());
+  }
+
   fs::path path_;
 };
+
+// The source as a history; errors name the user's file, not the copy.
+std::unique_ptr<RunStore> openSource(const SourceCopy& copy, const std::string& sourcePath) {
+  try {
+    return std::make_unique<RunStore>(copy.path());
+  } catch (const Error& e) {
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find(copy.path())) != std::string::npos;)
+      message.replace(at, copy.path().size(), sourcePath);
+    throw Error(e.kind(), message);
+  }
+}
 
 std::string runKey(const RunResult& r) {
   return r.deviceUuid + '\n' + std::to_string(r.startedAt) + '\n' + r.family + '\n' + r.variant +
@@ -50,7 +72,8 @@ std::string runKey(const RunResult& r) {
 
 MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
   const SourceCopy copy(sourcePath);
-  RunStore source(copy.path());
+  const std::unique_ptr<RunStore> store = openSource(copy, sourcePath);
+  RunStore& source = *store;
   MergeOutcome outcome;
 
   for (const DeviceInfo& device : source.devices()) {

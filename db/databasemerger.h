@@ -17,8 +17,9 @@ struct MergeOutcome {
 // ceiling, sweep, samples, metrics, tags and notes: a workshop's attendees export their
 // databases and one merged history compares their devices. A run already in the target (same
 // device, start time, kernel, parameters and timing mode) is skipped, so merging twice adds
-// nothing. The source is read from a copy: an older schema is migrated there, never in place.
-// Throws Error(Database) for a file that is missing or not a history database.
+// nothing. The source is read from a copy (its write-ahead log included): an older schema is
+// migrated there, never in place. Throws Error(Database) for a file that is missing, empty or not
+// a history database. Inside a transaction of the caller's, a failure adds nothing.
 MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath);
 
 }  // namespace kwb

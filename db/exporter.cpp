@@ -10,7 +10,13 @@
 namespace kwb {
 namespace {
 
-std::string csvField(const std::string& text) {
+// Text a spreadsheet would run as a formula (=, +, -, @, tab or carriage return first: a tag or
+// note can arrive through a merge) starts with a quote mark, as OWASP recommends; then the
+// field is quoted where CSV needs it.
+std::string csvField(const std::string& raw) {
+  const bool formula =
+      !raw.empty() && std::string_view("=+-@\t\r").find(raw[0]) != std::string_view::npos;
+  const std::string text = formula ? "'" + raw : raw;
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) {

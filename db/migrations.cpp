@@ -132,25 +132,65 @@ int latestSchemaVersion() {
   return static_cast<int>(kMigrations.size());
 }
 
-int schemaVersion(Database& db) {
-  auto statement = db.prepare("PRAGMA user_version");
+namespace {
+
+std::int64_t pragma(Database& db, const char* name) {
+  auto statement = db.prepare(std::string("PRAGMA ") + name);
   statement.step();
-  return static_cast<int>(statement.int64(0));
+  return statement.int64(0);
+}
+
+bool hasTable(Database& db, const char* name) {
+  auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+  s.bind(1, std::string_view(name));
+  return s.step() && s.int64(0) > 0;
+}
+
+}  // namespace
+
+int schemaVersion(Database& db) {
+  return static_cast<int>(pragma(db, "user_version"));
+}
+
+void checkHistoryFile(Database& db) {
+  std::int64_t application = 0;
+  int version = 0;
+  std::int64_t tables = 0;
+  try {
+    application = pragma(db, "application_id");
+    version = schemaVersion(db);
+    auto s = db.prepare("SELECT count(*) FROM sqlite_master");
+    s.step();
+    tables = s.int64(0);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Database, db.path() + " is damaged or not a SQLite database (" +
+                                         e.what() + "); nothing in it was changed");
+  }
+  // Histories written before the header said whose they are have our tables and no id.
+  const bool ours = application == kApplicationId || (application == 0 && hasTable(db, "runs"));
+  const bool fresh = application == 0 && version == 0 && tables == 0;
+  if (!ours && !fresh)
+    throw Error(ErrorKind::Database,
+                db.path() +
+                    " is another application's SQLite database, not a Kernel Workbench "
+                    "history; nothing in it was changed");
+  if (version > latestSchemaVersion())
+    throw Error(ErrorKind::Database, "database " + db.path() + " has schema version " +
+                                         std::to_string(version) +
+                                         ", newer than this build understands (" +
+                                         std::to_string(latestSchemaVersion()) +
+                                         "); use a newer kwb (nothing in it was changed)");
 }
 
 void migrate(Database& db) {
-  const int current = schemaVersion(db);
-  if (current > latestSchemaVersion())
-    throw Error(ErrorKind::Database,
-                "database " + db.path() + " has schema version " + std::to_string(current) +
-                    ", newer than this build understands (" +
-                    std::to_string(latestSchemaVersion()) + "); use a newer kwb");
-  for (int version = current; version < latestSchemaVersion(); ++version) {
+  for (int version = schemaVersion(db); version < latestSchemaVersion(); ++version) {
     Transaction transaction(db);
     db.exec(kMigrations[static_cast<std::size_t>(version)]);
     db.exec("PRAGMA user_version = " + std::to_string(version + 1));
     transaction.commit();
   }
+  if (pragma(db, "application_id") != kApplicationId)
+    db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
 }
 
 }  // namespace kwb

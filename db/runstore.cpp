@@ -135,6 +135,8 @@ Where buildWhere(const HistoryFilter& f) {
 }  // namespace
 
 RunStore::RunStore(const std::string& path) : db_(std::make_unique<Database>(path)) {
+  checkHistoryFile(*db_);  // before anything is written
+  db_->useWal();
   migrate(*db_);
 }
 

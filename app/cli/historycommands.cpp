@@ -1,10 +1,13 @@
 // `kwb history`, `kwb export` and `kwb db merge`.
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
 #include "core/resultcolumns.h"
+#include "db/database.h"
 #include "db/databasemerger.h"
 #include "db/exporter.h"
 #include "db/runstore.h"
@@ -69,17 +72,34 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
 
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources) {
   auto store = context.openStore();
+  // Each source once, and never the target itself, however the paths are spelled.
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    std::error_code error;
+    if (std::filesystem::equivalent(sources[i], store->path(), error))
+      throw Error(ErrorKind::Usage, "'" + sources[i] + "' is the history being merged into (" +
+                                        store->path() + "); name other databases");
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::filesystem::equivalent(sources[i], sources[j], error))
+        throw Error(ErrorKind::Usage, "'" + sources[i] + "' and '" + sources[j] +
+                                          "' are the same file; name it once");
+  }
+  // All or nothing: a source that cannot be merged leaves the target as it was.
+  Transaction transaction(store->database());
+  std::vector<MergeOutcome> outcomes;
+  for (const auto& source : sources) outcomes.push_back(mergeDatabase(*store, source));
+  transaction.commit();
+
   nlohmann::json merged = nlohmann::json::array();
-  for (const auto& source : sources) {
-    const MergeOutcome outcome = mergeDatabase(*store, source);
-    merged.push_back({{"source", source},
-                      {"runs", outcome.runs},
-                      {"duplicates", outcome.duplicates},
-                      {"devices", outcome.devices}});
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const MergeOutcome& o = outcomes[i];
+    merged.push_back({{"source", sources[i]},
+                      {"runs", o.runs},
+                      {"duplicates", o.duplicates},
+                      {"devices", o.devices}});
     if (!context.global.json)
-      context.out << source << ": " << outcome.runs << " runs added, " << outcome.duplicates
-                  << " already there, " << outcome.devices << " device"
-                  << (outcome.devices == 1 ? "" : "s") << "\n";
+      context.out << sources[i] << ": " << o.runs << " runs added, " << o.duplicates
+                  << " already there, " << o.devices << " device" << (o.devices == 1 ? "" : "s")
+                  << "\n";
   }
   if (context.global.json)
     context.out << nlohmann::json{{"into", store->path()}, {"merged", merged}}.dump(2) << "\n";

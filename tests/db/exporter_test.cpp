@@ -36,6 +36,21 @@ TEST(Exporter, CsvHasAHeaderAndQuotesWhatNeedsIt) {
   EXPECT_NE(csv.find("\"baseline, report\""), std::string::npos);
 }
 
+// Text that arrives in tags, notes or through a merge is never run by a spreadsheet.
+TEST(Exporter, CsvCellsNeverStartAFormula) {
+  std::vector<RunRecord> runs = records();
+  runs[0].tags = {"=HYPERLINK(\"http://x\")"};
+  runs[1].deviceName = "@SUM(A1:A9)";
+  runs[1].result.error = "+1";
+  std::ostringstream out;
+  exportRuns(out, runs, ExportFormat::Csv);
+  const std::string csv = out.str();
+  EXPECT_NE(csv.find("\"'=HYPERLINK(\"\"http://x\"\")\""), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",'@SUM(A1:A9),"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",'+1,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",="), std::string::npos);
+}
+
 TEST(Exporter, JsonParsesBackWithEveryRun) {
   std::ostringstream out;
   exportRuns(out, records(), ExportFormat::Json);

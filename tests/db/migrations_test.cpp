@@ -58,11 +58,13 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
   EXPECT_FALSE(run->result.samples.empty());
 }
 
-TEST(Migrations, WalAndForeignKeysAreOn) {
+TEST(Migrations, AHistoryIsMarkedOursInWalModeWithForeignKeys) {
   TempDir dir;
-  Database db(dir.file("h.sqlite"));
+  RunStore store(dir.file("h.sqlite"));
+  Database& db = store.database();
   EXPECT_EQ(firstValue(db, "PRAGMA journal_mode"), "wal");
   EXPECT_EQ(firstValue(db, "PRAGMA foreign_keys"), "1");
+  EXPECT_EQ(firstValue(db, "PRAGMA application_id"), std::to_string(kApplicationId));
 }
 
 TEST(Migrations, NewerDatabaseIsRefusedAndLeftAlone) {
@@ -72,6 +74,7 @@ TEST(Migrations, NewerDatabaseIsRefusedAndLeftAlone) {
     Database db(path);
     db.exec("CREATE TABLE keep (x INTEGER); INSERT INTO keep VALUES (7);");
     db.exec("PRAGMA user_version = " + std::to_string(latestSchemaVersion() + 1));
+    db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
   }
   try {
     RunStore store(path);
