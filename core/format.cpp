@@ -64,4 +64,53 @@ std::string formatMetricValue(double value, const std::string& unit) {
   return unit.empty() || unit == "%" ? text : std::string(text) + " " + unit;
 }
 
+namespace {
+
+// The length of the UTF-8 sequence starting at text[i], or 0 where none starts there.
+std::size_t utf8Length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  const std::size_t n = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = c >= 0x80 ? utf8Length(text, i) : (c >= 0x20 && c != 0x7F ? 1 : 0);
+    if (n > 0) {
+      out.append(text.substr(i, n));
+      i += n;
+      continue;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02X", c);
+    out += hex;
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  constexpr std::size_t kLongest = 200, kKept = 60;
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(start, end - start);
+    out += word.size() > kLongest ? escaped(word.substr(0, kKept)) + "... (" +
+                                        std::to_string(word.size()) + " characters)"
+                                  : escaped(word);
+    if (end < text.size()) out += ' ';
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace kwb

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace kwb {
 
@@ -14,5 +15,10 @@ std::string formatPercent(double fraction);
 // formatSeconds, whole numbers with thousands separators, ratios with three decimals, other
 // units (MHz, W, J) with one decimal below 100 and none above.
 std::string formatMetricValue(double value, const std::string& unit);
+
+// A message that echoes what someone typed or sent, safe to print on one terminal line: control
+// bytes and bytes that are not UTF-8 written as \xNN, and any run of more than 200 characters
+// without a space cut to its start and its length ("aaaa... (100000 characters)").
+std::string printable(std::string_view text);
 
 }  // namespace kwb

@@ -29,7 +29,8 @@ std::optional<std::int64_t> parseTimestamp(std::string_view text, std::int64_t n
                                 : unit == 'd' ? 86'400'000
                                               : 0;
     auto amount = parseInteger(text.substr(0, text.size() - 1));
-    if (factor == 0 || !amount || *amount < 0) return std::nullopt;
+    // Ages back to the epoch at most: anything longer is a typing error, not a filter.
+    if (factor == 0 || !amount || *amount < 0 || *amount > nowMs / factor) return std::nullopt;
     return nowMs - *amount * factor;
   }
   if (!text.empty() && text.back() == 'Z') text.remove_suffix(1);

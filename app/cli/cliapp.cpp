@@ -5,6 +5,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/worker.h"
+#include "core/format.h"
 #include "core/version.h"
 #include "db/runstore.h"
 
@@ -27,16 +28,19 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   CliContext context{out, err, {}};
   GlobalOptions& g = context.global;
   app.add_option("--db", g.db,
-                 "history database (default: $XDG_DATA_HOME/kernel-workbench/history.sqlite)");
+                 "history database (default: $XDG_DATA_HOME/kernel-workbench/history.sqlite)")
+      ->check(text(kLongestPath));
   app.add_flag("--no-store", g.noStore, "do not store runs (nor read the cached copy ceiling)");
   app.add_flag("--json", g.json, "machine-readable output");
-  app.add_option("--device", g.device, "CUDA device ordinal")->capture_default_str();
+  app.add_option("--device", g.device, "CUDA device ordinal")
+      ->capture_default_str()
+      ->check(wholeNumber(0, 1023));
 
   auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
   std::string listFamily;
   auto* list =
       app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
-  list->add_option("family", listFamily, "a family to describe in full");
+  list->add_option("family", listFamily, "a family to describe in full")->check(text(kLongestText));
   bool listMetrics = false;
   list->add_flag("--metrics", listMetrics,
                  "the hardware metric sets that run and sweep take with --metrics");
@@ -75,13 +79,15 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   auto* exportCmd = app.add_subcommand("export", "write stored runs as CSV or JSON");
   addFilterOptions(*exportCmd, exportOptions, 0);
   exportCmd->add_option("--format", format, "csv or json")->required();
-  exportCmd->add_option("-o,--output", output, "file to write (default: standard output)");
+  exportCmd->add_option("-o,--output", output, "file to write (default: standard output)")
+      ->check(text(kLongestPath));
   exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
 
   std::string lessonId;
   auto* lesson = app.add_subcommand(
       "lesson", "the workshop lessons, one per optimization step; with an id, the lesson");
-  lesson->add_option("id", lessonId, "a lesson to show: what it teaches and how to run it");
+  lesson->add_option("id", lessonId, "a lesson to show: what it teaches and how to run it")
+      ->check(text(kLongestText));
   bool lessonRun = false;
   std::optional<double> lessonPrediction;
   double lessonBudget = 0.5;
@@ -90,8 +96,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->add_option("--predict", lessonPrediction,
                    "your prediction: the speed-up over the baseline (microseconds where the "
                    "lesson has none); runs the lesson")
-      ->check(CLI::PositiveNumber);
-  lesson->add_option("--budget", lessonBudget, "timing seconds per run")->capture_default_str();
+      ->check(positiveNumber(1e9));
+  lesson->add_option("--budget", lessonBudget, "timing seconds per run")
+      ->capture_default_str()
+      ->check(positiveNumber(3600));
 
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(1);
@@ -114,7 +122,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "kwb: " << e.what() << "\nRun with --help for more information.\n";
+    err << "kwb: " << printable(e.what()) << "\nRun with --help for more information.\n";
     return kExitBadInput;
   }
 
@@ -140,10 +148,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       return runWorker(in, out, store.get(), g.device);
     }
   } catch (const Error& e) {
-    err << "kwb: " << e.what() << "\n";
+    err << "kwb: " << printable(e.what()) << "\n";
     return exitCodeFor(e.kind());
   } catch (const std::exception& e) {
-    err << "kwb: internal error: " << e.what() << "\n";
+    err << "kwb: internal error: " << printable(e.what()) << "\n";
     return kExitFailed;
   }
   return kExitBadInput;

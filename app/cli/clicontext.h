@@ -38,11 +38,23 @@ struct CliContext {
 struct MeasureCliOptions : MeasureSettings {
   std::string family;
   std::string variant;
-  std::vector<std::string> params;  // k=v
+  std::vector<std::string> params;        // k=v, as positional arguments
+  std::vector<std::string> optionParams;  // k=v, each after -p
 
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
 };
+// Checks of option values, run as the command line is read, before anything else: a whole number
+// in digits within a range, a finite number above 0 and at most `most`, text that is neither empty
+// nor longer than `longest`. Their messages name the option.
+inline constexpr std::uint64_t kMostSamples = 10'000'000;
+inline constexpr std::uint64_t kMostRuns = 1'000'000'000;
+inline constexpr std::size_t kLongestText = 1000;
+inline constexpr std::size_t kLongestPath = 4096;
+CLI::Validator wholeNumber(std::uint64_t least, std::uint64_t most);
+CLI::Validator positiveNumber(double most);
+CLI::Validator text(std::size_t longest);
+
 // The family, variant and parameters of a command about one configuration (run, sweep, sass).
 void addKernelOptions(CLI::App& command, MeasureCliOptions& options);
 void addMeasureOptions(CLI::App& command, MeasureCliOptions& options);

@@ -1,4 +1,10 @@
 #include "app/cli/clicontext.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <tuple>
 #include "core/error.h"
 #include "core/timeformat.h"
 #include "db/defaultpath.h"
@@ -6,13 +12,57 @@
 
 namespace kwb {
 
+CLI::Validator wholeNumber(std::uint64_t least, std::uint64_t most) {
+  return CLI::Validator(
+      [least, most](std::string& value) -> std::string {
+        std::uint64_t number = 0;
+        const auto [end, error] =
+            std::from_chars(value.data(), value.data() + value.size(), number);
+        const bool digits =
+            !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || error != std::errc() || end != value.data() + value.size() ||
+            number < least || number > most)
+          return "'" + value + "' is not allowed; allowed: a whole number from " +
+                 std::to_string(least) + " to " + std::to_string(most);
+        return {};
+      },
+      "", "whole number");
+}
+
+CLI::Validator positiveNumber(double most) {
+  return CLI::Validator(
+      [most](std::string& value) -> std::string {
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || !std::isfinite(number) || number <= 0 || number > most)
+          return "'" + value + "' is not allowed; allowed: a number above 0, at most " +
+                 std::to_string(static_cast<std::int64_t>(most));
+        return {};
+      },
+      "", "positive number");
+}
+
+CLI::Validator text(std::size_t longest) {
+  return CLI::Validator(
+      [longest](std::string& value) -> std::string {
+        if (value.empty()) return "an empty value is not allowed; leave the option out instead";
+        if (value.size() > longest)
+          return "a value of " + std::to_string(value.size()) +
+                 " characters is not allowed; allowed: at most " + std::to_string(longest);
+        return {};
+      },
+      "", "text");
+}
+
 std::unique_ptr<RunStore> CliContext::openStore() const {
   return std::make_unique<RunStore>(global.db.empty() ? defaultDatabasePath() : global.db);
 }
 
 RawParams MeasureCliOptions::rawParams() const {
   RawParams raw;
-  for (const auto& item : params) {
+  std::vector<std::string> items = params;
+  items.insert(items.end(), optionParams.begin(), optionParams.end());
+  for (const auto& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw Error(ErrorKind::Usage, "parameter '" + item + "' must look like name=value");
@@ -46,7 +96,7 @@ void addKernelOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("family", o.family, "kernel family (see `kwb list`)")->required();
   command.add_option("variant", o.variant, "variant of the family")->required();
   command.add_option("params", o.params, "parameters as name=value (same as -p)");
-  command.add_option("-p,--param", o.params, "a parameter, name=value; repeat for more")
+  command.add_option("-p,--param", o.optionParams, "a parameter, name=value; repeat for more")
       ->allow_extra_args(false);
 }
 
@@ -55,14 +105,20 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--mode", o.mode, "cold: L2 flushed before each sample; hot: back to back")
       ->capture_default_str();
   command.add_option("--budget", o.budget, "seconds of timing per run at most")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positiveNumber(3600));
   command.add_option("--min-samples", o.minSamples, "samples per run at least (>= 10)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber(10, kMostSamples));
   command.add_option("--max-samples", o.maxSamples, "samples per run at most")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber(10, kMostSamples));
   command.add_option("--target-rsd", o.targetRsd, "stop early once stddev / mean falls below this")
-      ->capture_default_str();
-  command.add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
+      ->capture_default_str()
+      ->check(positiveNumber(1));
+  command.add_option("--seed", o.seed, "seed of the random inputs")
+      ->capture_default_str()
+      ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
   command.add_flag("--verify-only", o.verifyOnly,
                    "check the output against the CPU reference, skip timing");
   command.add_option("--metrics", o.metrics,
@@ -96,18 +152,22 @@ HistoryFilter FilterCliOptions::filter() const {
 
 void addFilterOptions(CLI::App& command, FilterCliOptions& o, std::size_t defaultLimit) {
   o.limit = defaultLimit;
-  command.add_option("--family", o.family, "only this kernel family");
-  command.add_option("--variant", o.variant, "only this variant");
-  command.add_option("--dtype", o.dtype, "only this element type");
-  command.add_option("--device", o.device, "only this device (UUID or part of its name)");
-  command.add_option("--status", o.status, "only runs with this status (ok, failed, ...)");
-  command.add_option("--tag", o.tag, "only runs with this tag");
-  command.add_option("--text", o.text,
-                     "only runs whose kernel, parameters, error, tags or notes contain this");
-  command.add_option("--since", o.since, "from this time on (2026-11-21, 2026-11-21T10:00, 7d)");
-  command.add_option("--until", o.until, "before this time");
+  // An empty value would filter nothing: leaving the option out says that.
+  for (auto [name, target, help] :
+       {std::tuple{"--family", &o.family, "only this kernel family"},
+        std::tuple{"--variant", &o.variant, "only this variant"},
+        std::tuple{"--dtype", &o.dtype, "only this element type"},
+        std::tuple{"--device", &o.device, "only this device (UUID or part of its name)"},
+        std::tuple{"--status", &o.status, "only runs with this status (ok, failed, ...)"},
+        std::tuple{"--tag", &o.tag, "only runs with this tag"},
+        std::tuple{"--text", &o.text,
+                   "only runs whose kernel, parameters, error, tags or notes contain this"},
+        std::tuple{"--since", &o.since, "from this time on (2026-11-21, 2026-11-21T10:00, 7d)"},
+        std::tuple{"--until", &o.until, "before this time"}})
+    command.add_option(name, *target, help)->check(text(kLongestText));
   command.add_option("--limit", o.limit, "at most this many runs, newest first (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber(0, kMostRuns));
 }
 
 }  // namespace kwb

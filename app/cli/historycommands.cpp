@@ -65,6 +65,8 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
     exportRuns(context.out, records, exportFormat);
     return kExitOk;
   }
+  if (std::filesystem::is_directory(output))
+    throw Error(ErrorKind::Usage, "-o '" + output + "' is a folder; name a file to write");
   exportRuns(output, records, exportFormat);
   context.err << "exported " << records.size() << " runs to " << output << "\n";
   return kExitOk;

@@ -77,9 +77,32 @@ TEST_F(CliTest, BadInputNamesTheParameterBeforeAnyDevice) {
   expectBadInput({"run", "copy", "vectorized", "n"}, "must look like name=value");
   expectBadInput({"run", "copy", "memcpy", "--mode", "warm"},
                  "--mode 'warm' is not allowed; allowed: cold, hot");
+  // Every value is checked as the command line is read, before a device or a file is touched.
+  expectBadInput({"run", "copy", "memcpy", "n=abc", "-p", "dtype=f16"}, "parameter 'n'");
+  expectBadInput({"run", "copy", "memcpy", "--max-samples", "-1"}, "--max-samples: '-1'");
+  expectBadInput({"run", "copy", "memcpy", "--seed", "-1"}, "--seed: '-1'");
+  expectBadInput({"run", "copy", "memcpy", "--seed", "18446744073709551616"}, "--seed: ");
+  expectBadInput({"lesson", "permute-5-padding", "--budget", "-1"}, "--budget: '-1'");
+  expectBadInput({"lesson", "permute-5-padding", "--predict", "nan"}, "--predict: 'nan'");
+  expectBadInput({"lesson", "permute-5-padding", "--predict", "1e308"}, "--predict: '1e308'");
+  expectBadInput({"history", "--limit", "-1"}, "--limit: '-1'");
+  expectBadInput({"history", "--limit", ""}, "--limit: ''");
+  expectBadInput({"history", "--text", std::string(50000, 'a')}, "--text: a value of 50000");
+  expectBadInput({"history", "--since", "9223372036854775807d"}, "is not a time");
+  expectBadInput({"history", "--since", ""}, "--since: an empty value");
+  expectBadInput({"list", ""}, "family: an empty value");
+  expectBadInput({"export", "--format", "csv", "-o", ""}, "--output: an empty value");
+  expectBadInput({"export", "--format", "csv", "-o", dir.file("")}, "is a folder");
+  // What is echoed is shortened and its control bytes are shown, never sent to the terminal.
+  const Outcome echoed = run({"run", "copy", "memcpy", "n=\x1b[2J" + std::string(100000, '7')});
+  EXPECT_EQ(echoed.code, kExitBadInput);
+  EXPECT_LT(echoed.err.size(), 400u) << echoed.err.size();
+  EXPECT_EQ(echoed.err.find('\x1b'), std::string::npos);
+  EXPECT_NE(echoed.err.find("\\x1B[2J"), std::string::npos) << echoed.err;
   expectBadInput({"run", "copy", "memcpy", "--min-samples", "3"},
-                 "--min-samples must be at least 10");
-  expectBadInput({"run", "copy", "memcpy", "--budget", "0"}, "--budget must be above 0");
+                 "--min-samples: '3' is not allowed; allowed: a whole number from 10");
+  expectBadInput({"run", "copy", "memcpy", "--budget", "0"},
+                 "--budget: '0' is not allowed; allowed: a number above 0");
   expectBadInput({"sweep", "copy", "vectorized", "-s", "block_size=64:1024:*1"},
                  "parameter 'block_size': range step");
   expectBadInput({"sweep", "copy", "vectorized", "-s", "waves=1,2", "-s", "waves=3"},

@@ -20,5 +20,15 @@ TEST(Format, MetricValuesInTheirUnits) {
   EXPECT_EQ(formatMetricValue(NAN, ""), "-");
 }
 
+TEST(Format, PrintableShowsControlBytesAndShortensLongRuns) {
+  EXPECT_EQ(printable("block_size 64"), "block_size 64");
+  EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1B[31mb");
+  EXPECT_EQ(printable("tab\there"), "tab\\x09here");
+  EXPECT_EQ(printable("runtime [\xc2\xb5s]"), "runtime [\xc2\xb5s]");  // UTF-8 stays
+  EXPECT_EQ(printable("bad \xff byte"), "bad \\xFF byte");
+  const std::string shortened = printable("n=" + std::string(100000, '7') + " end");
+  EXPECT_EQ(shortened, "n=" + std::string(58, '7') + "... (100002 characters) end");
+}
+
 }  // namespace
 }  // namespace kwb
