@@ -1,6 +1,7 @@
 #include "db/database.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <utility>
 
@@ -14,8 +15,10 @@ namespace {
 }  // namespace
 
 Database::Database(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+  // A file we may not write is opened read-only: reading it then leaves nothing beside it.
+  const bool writable = ::access(path.c_str(), F_OK) != 0 || ::access(path.c_str(), W_OK) == 0;
+  const int flags = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string message =
         "cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory");
     sqlite3_close(db_);
@@ -27,6 +30,7 @@ Database::Database(const std::string& path) : path_(path) {
 }
 
 void Database::useWal() {
+  if (sqlite3_db_readonly(db_, "main") == 1) return;  // the file keeps the mode it has
   exec("PRAGMA journal_mode = WAL");
   exec("PRAGMA synchronous = NORMAL");
 }

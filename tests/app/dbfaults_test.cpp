@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
 #include "db/database.h"
@@ -68,7 +70,8 @@ class DbFaults : public ::testing::Test {
     EXPECT_NE(o.err.find(path), std::string::npos) << "names the user's file: " << o.err;
     EXPECT_EQ(o.err.find("kwb-merge-"), std::string::npos) << "never the copy: " << o.err;
     EXPECT_EQ(bytes(path), before) << path << " changed";
-    EXPECT_FALSE(fs::exists(path + "-wal")) << "a -wal file was left beside " << path;
+    for (const char* side : {"-wal", "-shm"})
+      EXPECT_FALSE(fs::exists(path + side)) << "a " << side << " file was left beside " << path;
   }
 
   testing::TempDir dir;
@@ -78,6 +81,53 @@ TEST_F(DbFaults, GarbageIsRefusedUntouched) {
   const std::string path = file("garbage.sqlite");
   write(path, std::string(5000, 'x'));
   expectRefusedUnchanged(path, {"--db", path, "history"}, kExitDatabase, "not a SQLite database");
+}
+
+TEST_F(DbFaults, ATruncatedHistoryIsAnErrorAndStaysAsItWas) {
+  const std::string path = file("cut.sqlite");
+  makeHistory(path, 60);
+  fs::resize_file(path, fs::file_size(path) / 2);
+  expectRefusedUnchanged(path, {"--db", path, "history", "--limit", "0"}, kExitDatabase,
+                         "malformed");
+}
+
+// A writer that holds the history longer than the busy timeout: the merge gives up, untouched.
+TEST_F(DbFaults, ALockedHistoryIsAnErrorAndStaysAsItWas) {
+  const std::string target = file("target.sqlite"), source = file("source.sqlite");
+  makeHistory(target, 1);
+  makeHistory(source, 2, 9000);
+  RunStore holder(target);
+  holder.database().exec("BEGIN EXCLUSIVE");
+  const std::string before = bytes(target);
+  const Outcome o = cli({"--db", target, "db", "merge", source});
+  EXPECT_EQ(o.code, kExitDatabase) << o.err;
+  EXPECT_NE(o.err.find("locked"), std::string::npos) << o.err;
+  EXPECT_EQ(bytes(target), before);
+  holder.database().exec("ROLLBACK");
+}
+
+// File permissions bind everyone but root, who writes through them.
+TEST_F(DbFaults, AReadOnlyHistoryOrFolderIsReadOrRefusedButNeverChanged) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root, whom file permissions do not stop";
+  const std::string folder = file("locked-folder"), path = folder + "/h.sqlite";
+  fs::create_directory(folder);
+  makeHistory(path, 2);
+  const std::string source = file("source.sqlite");
+  makeHistory(source, 2, 9000);
+  fs::permissions(path, fs::perms::owner_read);
+  const std::string before = bytes(path);
+  EXPECT_EQ(cli({"--db", path, "history"}).code, kExitOk);  // reading needs no write
+  const Outcome merge = cli({"--db", path, "db", "merge", source});
+  EXPECT_EQ(merge.code, kExitDatabase) << merge.err;
+  EXPECT_NE(merge.err.find("readonly"), std::string::npos) << merge.err;
+  EXPECT_EQ(bytes(path), before);
+  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+  EXPECT_EQ(cli({"--db", path, "history"}).code, kExitOk);
+  EXPECT_EQ(cli({"--db", path, "db", "merge", source}).code, kExitDatabase);
+  EXPECT_EQ(bytes(path), before);
+  const std::string wal = path + "-wal";
+  EXPECT_EQ(fs::exists(wal) ? fs::file_size(wal) : 0u, 0u) << "nothing was written beside it";
+  fs::permissions(folder, fs::perms::owner_all);
 }
 
 TEST_F(DbFaults, AnotherApplicationsDatabaseIsRefusedUntouched) {
