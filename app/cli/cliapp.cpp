@@ -21,7 +21,7 @@ constexpr const char* kDescription =
 int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
            std::ostream& err) {
   CLI::App app(kDescription, "kwb");
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // none: said below with the commands there are
   app.fallthrough();
   app.set_version_flag("--version", kAppVersion);
 
@@ -102,7 +102,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->check(positiveNumber(3600));
 
   auto* db = app.add_subcommand("db", "work on history databases");
-  db->require_subcommand(1);
+  db->require_subcommand(0, 1);
   std::vector<std::string> mergeSources;
   auto* merge = db->add_subcommand(
       "merge", "add the runs of other history databases (a workshop's attendees') to --db");
@@ -123,6 +123,21 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
     err << "kwb: " << printable(e.what()) << "\nRun with --help for more information.\n";
+    return kExitBadInput;
+  }
+
+  // A command (or db's) left out: name the ones there are.
+  const auto commandsOf = [](const CLI::App& parent) {
+    std::string names;
+    for (const CLI::App* command : parent.get_subcommands([](const CLI::App*) { return true; }))
+      names += (names.empty() ? "" : ", ") + command->get_name();
+    return names;
+  };
+  if (app.get_subcommands().empty() || (db->parsed() && db->get_subcommands().empty())) {
+    const bool ofDb = db->parsed();
+    err << "kwb: " << (ofDb ? "db needs a command" : "a command is required")
+        << "; allowed: " << commandsOf(ofDb ? *db : app)
+        << "\nRun with --help for more information.\n";
     return kExitBadInput;
   }
 

@@ -77,6 +77,8 @@ TEST_F(CliTest, BadInputNamesTheParameterBeforeAnyDevice) {
   expectBadInput({"run", "copy", "vectorized", "n"}, "must look like name=value");
   expectBadInput({"run", "copy", "memcpy", "--mode", "warm"},
                  "--mode 'warm' is not allowed; allowed: cold, hot");
+  expectBadInput({}, "a command is required; allowed: devices, list, run");
+  expectBadInput({"db"}, "db needs a command; allowed: merge");
   // Every value is checked as the command line is read, before a device or a file is touched.
   expectBadInput({"run", "copy", "memcpy", "n=abc", "-p", "dtype=f16"}, "parameter 'n'");
   expectBadInput({"run", "copy", "memcpy", "--max-samples", "-1"}, "--max-samples: '-1'");
