@@ -7,6 +7,10 @@
 
 namespace kwb {
 
+// The longest text a filter's value may have: SQLite refuses longer LIKE patterns, and nobody
+// types one.
+inline constexpr std::size_t kLongestFilterText = 1000;
+
 // Which runs a history query returns. Empty strings and unset optionals match everything.
 struct HistoryFilter {
   std::string family;

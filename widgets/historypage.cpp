@@ -48,8 +48,10 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   filterDelay_->setSingleShot(true);
   filterDelay_->setInterval(250);
   connect(filterDelay_, &QTimer::timeout, this, &HistoryPage::applyFilter);
-  for (auto* edit : {ui_->deviceFilter, ui_->textFilter})
+  for (auto* edit : {ui_->deviceFilter, ui_->textFilter}) {
+    edit->setMaxLength(static_cast<int>(kLongestFilterText));
     connect(edit, &QLineEdit::textChanged, filterDelay_, qOverload<>(&QTimer::start));
+  }
 
   QTableView* table = ui_->runTable;
   table->setModel(model_);

@@ -49,7 +49,7 @@ struct MeasureCliOptions : MeasureSettings {
 // nor longer than `longest`. Their messages name the option.
 inline constexpr std::uint64_t kMostSamples = 10'000'000;
 inline constexpr std::uint64_t kMostRuns = 1'000'000'000;
-inline constexpr std::size_t kLongestText = 1000;
+inline constexpr std::size_t kLongestText = kLongestFilterText;
 inline constexpr std::size_t kLongestPath = 4096;
 CLI::Validator wholeNumber(std::uint64_t least, std::uint64_t most);
 CLI::Validator positiveNumber(double most);
