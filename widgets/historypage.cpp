@@ -58,7 +58,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   table->horizontalHeader()->setSortIndicator(HistoryModel::TimeColumn, Qt::DescendingOrder);
   // Header highlighting is off in the .ui: it walks every selected row, and 100 000 of them
   // would stall a click.
-  for (auto [column, width] : {std::pair{HistoryModel::TimeColumn, 140},
+  for (auto [column, width] : {std::pair{HistoryModel::TimeColumn, 165},
                                {HistoryModel::KernelColumn, 170},
                                {HistoryModel::ProblemColumn, 190},
                                {HistoryModel::LaunchColumn, 230},

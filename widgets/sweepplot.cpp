@@ -120,7 +120,8 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     peak = std::max(peak, run.peakBandwidth);
   }
   for (std::size_t s = 0; s < bySeries.size(); ++s) {
-    const QColor colour = seriesColour(static_cast<int>(s));
+    // Green is the copy ceiling's: series pass it by.
+    const QColor colour = seriesColour(static_cast<int>(s >= 2 ? s + 1 : s));
     const QString suffix =
         seriesParam.isEmpty() ? QString() : ", " + seriesParam + "=" + seriesNames[s];
     Series series{plot_->addGraph(plot_->xAxis, plot_->yAxis), nullptr,
@@ -136,7 +137,9 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     series.spread->removeFromLegend();
     series.spread->setData(bySeries[s].low, bySeries[s].high);
     series.bandwidth->setName(tr("bandwidth") + suffix);
-    series.bandwidth->setPen(QPen(colour, 2, Qt::DashLine));
+    // One series: runtime and bandwidth in colours of their own; several: a colour a series.
+    series.bandwidth->setPen(
+        QPen(seriesParam.isEmpty() ? seriesColour(1) : colour, 2, Qt::DashLine));
     series.bandwidth->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     series.bandwidth->setData(bySeries[s].x, bySeries[s].bandwidth);
     series_.push_back(series);
