@@ -49,7 +49,8 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   peak_->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
 
   // The legend in a row of its own under the axes: however many series, it never hides data.
-  plot_->legend->setVisible(true);
+  // Shown once there is data to name.
+  plot_->legend->setVisible(false);
   plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   plot_->legend->setWrap(2);  // a row per series: its runtime and its bandwidth
   plot_->plotLayout()->addElement(1, 0, plot_->legend);
