@@ -56,9 +56,9 @@ class Workload {
   virtual void enqueue(std::span<void* const> buffers, cudaStream_t stream) const = 0;
 
   // Elements [begin, begin + out.size()) of output number `output` (counting outputs only) in
-  // double precision, from the inputs (inputs only, no scratch, in buffers() order). Called from several
-  // threads at once on disjoint ranges, so verifying 2^28 elements needs neither a reference
-  // array of that size nor one core's time.
+  // double precision, from the inputs (inputs only, no scratch, in buffers() order). Called from
+  // several threads at once on disjoint ranges, so verifying 2^28 elements needs neither a
+  // reference array of that size nor one core's time.
   virtual void reference(std::span<const HostArray> inputs, std::size_t output, std::size_t begin,
                          std::span<double> out) const = 0;
 };

@@ -8,9 +8,7 @@
 #include "measure/rangeprofiler.h"
 
 namespace kwb {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 CuptiProfiler::CuptiProfiler(const DeviceInfo& device) : device_(device) {}
 

@@ -62,9 +62,8 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
   const std::size_t queuedPerSample =
       launchesPerCall + 2 + (options.mode == TimingMode::Cold ? 2 : 0);
   const bool hold = queuedPerSample <= kMaxQueued;
-  const std::size_t maxBatch = hold ? std::clamp(kMaxQueued / queuedPerSample, std::size_t{1},
-                                                 kMaxBatch)
-                                    : 1;
+  const std::size_t maxBatch =
+      hold ? std::clamp(kMaxQueued / queuedPerSample, std::size_t{1}, kMaxBatch) : 1;
 
   // Warm-up: loads the module, then runs long enough for clocks and caches to settle.
   auto warmStart = Clock::now();

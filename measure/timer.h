@@ -55,8 +55,7 @@ class Timer {
   void flushL2Clean() { flusher_.enqueueClean(stream_); }
 
  private:
-  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count,
-                               bool hold);
+  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count, bool hold);
 
   cudaStream_t stream_;
   L2Flusher flusher_;

@@ -89,8 +89,7 @@ class PlotsTest : public QObject {
     for (int i = 0; i < plot.plot()->legend->itemCount(); ++i)
       if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.plot()->legend->item(i)))
         names << item->plottable()->name();
-    QVERIFY2(names.contains("runtime, padding=off") &&
-                 names.contains("bandwidth, padding=on"),
+    QVERIFY2(names.contains("runtime, padding=off") && names.contains("bandwidth, padding=on"),
              qPrintable(names.join(" | ")));
     // The legend sits in the plot layout, outside the axis rect: it cannot cover data.
     QCOMPARE(plot.plot()->legend->layout(), static_cast<QCPLayout*>(plot.plot()->plotLayout()));
