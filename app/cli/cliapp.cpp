@@ -122,7 +122,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "kwb: " << printable(e.what()) << "\nRun with --help for more information.\n";
+    std::string message = e.what();
+    if (message.ends_with(": ")) message += "'' (an empty argument)";  // else it shows as nothing
+    err << "kwb: " << printable(message) << "\nRun with --help for more information.\n";
     return kExitBadInput;
   }
 

@@ -8,6 +8,7 @@
 
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
+#include "core/format.h"
 #include "db/testdb.h"
 
 namespace kwb {
@@ -128,6 +129,19 @@ TEST(CliFuzz, NoCrashAndEveryRefusalIsOneLine) {
     ASSERT_LT(message.size(), 700u) << message.substr(0, 700) << shown;
     for (const char c : message)
       ASSERT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n') << "a control byte" << shown;
+    // It names what it refuses: an argument as given (its start, as long ones are shortened),
+    // or the parameter, option or command that is wrong or missing.
+    const std::string sentence = message.substr(0, message.find('\n'));
+    bool named = false;
+    for (const auto& a : args)
+      named =
+          named || (!a.empty() && sentence.find(printable(a.substr(0, 30))) != std::string::npos);
+    for (const char* name : {"family", "variant", "command", "parameter '", "--", "''"})
+      named = named || sentence.find(name) != std::string::npos;
+    const std::size_t colon = sentence.find(": ", 5);  // "kwb: NAME: what is wrong"
+    named = named || (colon != std::string::npos &&
+                      sentence.substr(5, colon - 5).find(' ') == std::string::npos);
+    ASSERT_TRUE(named) << sentence << shown;
   }
   EXPECT_GT(refused, 2500);
 }

@@ -113,5 +113,39 @@ TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("list", "after")).is_null());
 }
 
+// The lines that once ended the worker: each now gets an error naming the field, and the worker
+// answers the next request.
+TEST(Worker, MalformedLinesAreAnsweredAndTheWorkerGoesOn) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::vector<std::pair<std::string, std::string>> lines = {
+      {R"({"v":1,"type":"cancel","id":"c","target":null})", "target"},
+      {R"({"v":1,"type":"run","id":"r","family":{},"variant":"memcpy"})", "family"},
+      {R"({"v":1,"type":"sass","id":"s","family":"copy","variant":[1]})", "variant"},
+      {R"({"v":1,"type":"resolve","id":"q","family":7,"variant":"memcpy"})", "family"},
+      {R"({"v":1,"type":"run","id":"p","family":"copy","variant":"memcpy","params":{"n":)" + deep +
+           "}}",
+       "params.n"},
+      {R"({"v":1,"type":"run","id":"o","family":"copy","variant":"memcpy","options":{"seed":"x"}})",
+       "options.seed"},
+      {"\xff\xfe", ""},
+  };
+  WorkerHarness worker(nullptr, /*device=*/64);
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto& [line, field] = lines[i];
+    worker.sendRaw(line);
+    const json error = worker.output().waitFor(WorkerHarness::is("error"), &from, 10);
+    ASSERT_FALSE(error.is_null()) << line.substr(0, 80);
+    EXPECT_EQ(error["code"], "usage");
+    if (!field.empty())
+      EXPECT_NE(error["message"].get<std::string>().find("\"" + field + "\""), std::string::npos)
+          << error.dump();
+    const std::string probe = "after" + std::to_string(i);
+    worker.send(protocol::Request{probe, protocol::ListRequest{}});
+    EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("list", probe), &from, 10).is_null());
+  }
+  EXPECT_EQ(worker.finish(), 0);
+}
+
 }  // namespace
 }  // namespace kwb
