@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/format.h"
 #include "core/jsoncodec.h"
 
 namespace kwb::protocol {
@@ -250,7 +251,7 @@ bool listed(std::string_view list, std::string_view name) {
 Envelope open(std::string_view line, std::string_view side, std::string_view allowed) {
   json parsed = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object())
-    throw DecodeError("", "not a JSON object: " + std::string(line.substr(0, 120)));
+    throw DecodeError("", "not a JSON object: " + printable(line.substr(0, 120)));
   Envelope e{std::move(parsed), Type::Hello, ""};
   if (const auto id = e.message.find("id"); id != e.message.end()) {
     if (!id->is_string()) throw DecodeError("id", "field \"id\" must be a string");
@@ -297,14 +298,9 @@ MeasureSettings settingsOf(const Fields& request) {
   MeasureSettings s;
   if (!request.find("options")) return s;
   const Fields o = request.object("options");
-  static const char* const kNames[] = {"mode",        "budget_s",   "min_samples",
-                                       "max_samples", "target_rsd", "seed",
-                                       "verify_only", "metrics",    "tags"};
   for (const auto& [name, value] : o.raw().items())
-    if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames))
-      o.fail(name,
-             "is not an option; allowed: mode, budget_s, min_samples, max_samples, target_rsd, "
-             "seed, verify_only, metrics, tags");
+    if (!listed(kOptionNames, name))
+      o.fail(name, "is not an option; allowed: " + std::string(kOptionNames));
   s.mode = o.string("mode", s.mode);
   s.budget = o.number<double>("budget_s", s.budget);
   s.minSamples = o.number<std::size_t>("min_samples", s.minSamples);
