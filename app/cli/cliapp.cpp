@@ -101,6 +101,17 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->capture_default_str()
       ->check(positiveNumber(3600));
 
+  std::vector<std::string> checkFiles;
+  int checkArch = 90;
+  auto* check = app.add_subcommand(
+      "check", "check kernel files: read each spec and compile its defaults (no GPU needed)");
+  check->add_option("files", checkFiles, "kernel files (.cu with a /* kwb ... */ spec)")
+      ->required()
+      ->check(text(kLongestPath));
+  check->add_option("--arch", checkArch, "the SM architecture to compile for, as 90 for sm_90")
+      ->capture_default_str()
+      ->check(wholeNumber(50, 120));
+
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(0, 1);
   std::vector<std::string> mergeSources;
@@ -154,6 +165,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
+    if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (lesson->parsed()) {
       if ((lessonRun || lessonPrediction) && lessonId.empty())
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");

@@ -78,6 +78,8 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
 // The SASS of the kernels one configuration launches; summaryOnly leaves out the listings.
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
+// Reads each kernel file's spec and compiles its default configuration for sm_<arch>.
+int checkCommand(CliContext& context, const std::vector<std::string>& files, int arch);
 // With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the
 // lesson's baseline and step are run, stored and compared.
 int lessonCommand(CliContext& context, const std::string& id, bool run,

@@ -101,8 +101,7 @@ CompiledModule compileKernel(const CompileRequest& request) {
   } else if (compiled != NVRTC_ERROR_COMPILATION) {
     check(compiled, "nvrtcCompileProgram");
   }
-  module.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  module.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return module;
 }
 

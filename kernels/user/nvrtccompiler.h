@@ -11,8 +11,8 @@ namespace kwb {
 // and compiled where there is none (CI, `kwb check`), and run where there is one.
 struct CompileRequest {
   std::string source;
-  std::string fileName;  // named in diagnostics
-  int arch = 90;         // sm_90: what the cubin is for
+  std::string fileName;                                      // named in diagnostics
+  int arch = 90;                                             // sm_90: what the cubin is for
   std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE
   std::vector<std::string> nameExpressions;  // "transpose<32>": the kernels to find in the module
 };
@@ -33,7 +33,7 @@ struct CompiledModule {
   std::string log;
   std::vector<Diagnostic> diagnostics;
   std::map<std::string, std::string> loweredNames;  // name expression -> mangled symbol
-  double seconds = 0;                                // the compile's wall time
+  double seconds = 0;                               // the compile's wall time
 };
 
 // "13.0": the NVRTC the workbench compiles with, part of a compiled module's cache key.

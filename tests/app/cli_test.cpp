@@ -249,5 +249,55 @@ TEST_F(CliTest, ABrokenDatabaseIsReportedAndNotOverwritten) {
   EXPECT_EQ(content.rfind("definitely not SQLite", 0), 0u);
 }
 
+// `kwb check` reads a kernel file's spec and compiles its defaults without a GPU; a compile error
+// is FILE:LINE:COL, a spec error FILE:LINE: FIELD.
+TEST_F(CliTest, CheckCompilesKernelFilesAndPointsAtMistakes) {
+  const std::string spec = R"(/* kwb
+name = "scale"
+verification = "none"
+[params.F]
+kind = "choice"
+values = [2, 3]
+default = 2
+as = "define"
+[[buffers]]
+name = "x"
+count = "1024"
+role = "inout"
+[[launch]]
+kernel = "scale"
+grid = "4"
+block = "256"
+args = ["x"]
+*/
+)";
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = dir.file(name);
+    std::ofstream(path) << text;
+    return path;
+  };
+  const std::string good = write(
+      "good.cu", spec + "extern \"C\" __global__ void scale(float* x) { x[threadIdx.x] *= F; }\n");
+  Outcome o = run({"check", good});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("spec ok, 1 kernel compiled for sm_90"), std::string::npos) << o.out;
+
+  const std::string broken =
+      write("broken.cu",
+            spec + "extern \"C\" __global__ void scale(float* x) { x[threadIdx.x] *= G; }\n");
+  o = run({"check", broken, "--arch", "75"});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find(broken + ":19:64: error:"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("error: identifier \"G\" is undefined"), std::string::npos) << o.err;
+
+  std::string misspelt = spec;
+  misspelt.replace(misspelt.find("block = "), 8, "blocks = ");
+  o = run(
+      {"check", write("spec.cu", misspelt + "extern \"C\" __global__ void scale(float*) {}\n")});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find("spec.cu:16: launch[0].blocks: is not a key here"), std::string::npos)
+      << o.err;
+}
+
 }  // namespace
 }  // namespace kwb

@@ -1,0 +1,48 @@
+#include "kernels/user/kernelfile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace kwb {
+
+KernelFile readKernelFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Usage, path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  KernelFile file{path, text.str(), {}};
+  file.spec = parseKernelSpec(specText(file.source, path), path);
+  return file;
+}
+
+std::string nameExpression(const KernelLaunchSpec& launch, const ParamSet& params) {
+  const auto open = launch.kernel.find('<');
+  if (open == std::string::npos) return launch.kernel;
+  std::string out = launch.kernel.substr(0, open) + "<";
+  for (std::size_t i = 0; i < launch.templateArgs.size(); ++i) {
+    const std::string& arg = launch.templateArgs[i];
+    out += (i ? ", " : "") + (params.has(arg) ? params.get(arg) : arg);
+  }
+  return out + ">";
+}
+
+CompileRequest compileRequestFor(const KernelFile& file, const ParamSet& params, int arch) {
+  CompileRequest request{file.source, file.path, arch, {}, {}};
+  for (const auto& p : file.spec.params)
+    if (p.binding == ParamBinding::Define)
+      request.defines.emplace_back(p.spec.name, params.get(p.spec.name));
+  for (const auto& launch : file.spec.launches) {
+    const std::string name = nameExpression(launch, params);
+    if (std::find(request.nameExpressions.begin(), request.nameExpressions.end(), name) ==
+        request.nameExpressions.end())
+      request.nameExpressions.push_back(name);
+  }
+  if (!file.spec.referenceKernel.empty())
+    request.nameExpressions.push_back(file.spec.referenceKernel);
+  return request;
+}
+
+}  // namespace kwb
