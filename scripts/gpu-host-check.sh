@@ -2,8 +2,9 @@
 # On a GPU host without Qt or SQLite headers: runs the test binaries of a build made elsewhere,
 # compute-sanitizer memcheck over the GPU tests, records a worker session as a protocol fixture,
 # and runs the copy benchmark. Logs go to $OUT (or ./gpu-logs). Usage: gpu-host-check.sh BUILD_DIR
-# kwb needs libmuparser.so.2 (kernel files' expressions), which such a host lacks: carry its
-# Debian package (apt-get download libmuparser2v5) with the Qt runtime's and unpack them there.
+# kwb needs libmuparser.so.2 (kernel files' expressions): where the host lacks it (the ldd check
+# below says so), carry its Debian package (apt-get download libmuparser2v5) with the Qt
+# runtime's and unpack them there.
 set -uo pipefail
 build=${1:-build/sm90}
 out=${OUT:-gpu-logs}
