@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -231,10 +232,14 @@ struct Envelope {
   std::string id;
 };
 
-constexpr std::string_view kRequestTypes =
-    "run, sweep, sass, resolve, devices, list, cancel, shutdown";
-constexpr std::string_view kReplyTypes =
-    "hello, list, devices, resolved, sass, progress, result, done, error";
+// The types of each side, in the order of its body's alternatives.
+constexpr Type kRequestTypes[] = {Type::Run,     Type::Sweep, Type::Sass,   Type::Resolve,
+                                  Type::Devices, Type::List,  Type::Cancel, Type::Shutdown};
+static_assert(std::size(kRequestTypes) == std::variant_size_v<RequestBody>);
+constexpr Type kReplyTypes[] = {Type::Hello,    Type::List, Type::Devices,
+                                Type::Resolved, Type::Sass, Type::Progress,
+                                Type::Result,   Type::Done, Type::Error};
+static_assert(std::size(kReplyTypes) == std::variant_size_v<ReplyBody>);
 
 // Whether name is one of the comma-separated words of list.
 bool listed(std::string_view list, std::string_view name) {
@@ -248,7 +253,7 @@ bool listed(std::string_view list, std::string_view name) {
 
 // The object, its version and its type; the id first, so that later errors can carry it. side
 // is "request" or "reply", allowed the types of that side.
-Envelope open(std::string_view line, std::string_view side, std::string_view allowed) {
+Envelope open(std::string_view line, std::string_view side, std::span<const Type> allowed) {
   json parsed = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object())
     throw DecodeError("", "not a JSON object: " + printable(line.substr(0, 120)));
@@ -270,11 +275,12 @@ Envelope open(std::string_view line, std::string_view side, std::string_view all
     throw DecodeError("type", "message has no string \"type\"", e.id);
   const std::string name = type->get<std::string>();
   const auto known = parseType(name);
-  if (!known || !listed(allowed, name))
+  if (!known || std::find(allowed.begin(), allowed.end(), *known) == allowed.end()) {
+    std::string names;
+    for (const Type t : allowed) names += (names.empty() ? "" : ", ") + std::string(toString(t));
     throw DecodeError(
-        "type",
-        "unknown " + std::string(side) + " type '" + name + "'; allowed: " + std::string(allowed),
-        e.id);
+        "type", "unknown " + std::string(side) + " type '" + name + "'; allowed: " + names, e.id);
+  }
   e.type = *known;
   return e;
 }
@@ -324,10 +330,7 @@ Failure Failure::of(const kwb::Error& error) {
 }
 
 Type Request::type() const {
-  static constexpr Type kTypes[] = {Type::List, Type::Devices, Type::Resolve, Type::Sass,
-                                    Type::Run,  Type::Sweep,   Type::Cancel,  Type::Shutdown};
-  static_assert(std::size(kTypes) == std::variant_size_v<RequestBody>);
-  return kTypes[body.index()];
+  return kRequestTypes[body.index()];
 }
 
 bool Request::isJob() const {
@@ -344,11 +347,7 @@ const Kernel* Request::kernel() const {
 }
 
 Type Reply::type() const {
-  static constexpr Type kTypes[] = {Type::Hello,    Type::List, Type::Devices,
-                                    Type::Resolved, Type::Sass, Type::Progress,
-                                    Type::Result,   Type::Done, Type::Error};
-  static_assert(std::size(kTypes) == std::variant_size_v<ReplyBody>);
-  return kTypes[body.index()];
+  return kReplyTypes[body.index()];
 }
 
 std::string encode(const Request& request) {

@@ -91,8 +91,8 @@ struct CancelRequest {
 };
 struct ShutdownRequest {};
 
-using RequestBody = std::variant<ListRequest, DevicesRequest, ResolveRequest, SassRequest,
-                                 RunRequest, SweepRequest, CancelRequest, ShutdownRequest>;
+using RequestBody = std::variant<RunRequest, SweepRequest, SassRequest, ResolveRequest,
+                                 DevicesRequest, ListRequest, CancelRequest, ShutdownRequest>;
 struct Request {
   std::string id;
   RequestBody body;

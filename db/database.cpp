@@ -73,7 +73,8 @@ Statement::~Statement() {
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_),
       stmt_(std::exchange(other.stmt_, nullptr)),
-      columns_(std::move(other.columns_)) {}
+      columns_(std::move(other.columns_)),
+      nextColumn_(other.nextColumn_) {}
 
 Statement& Statement::bind(int index, std::int64_t value) {
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail(db_->handle(), "bind");
@@ -112,8 +113,14 @@ int Statement::column(std::string_view name) const {
   if (columns_.empty())
     for (int c = 0; c < sqlite3_column_count(stmt_); ++c)
       columns_.emplace_back(sqlite3_column_name(stmt_, c));
-  for (std::size_t c = 0; c < columns_.size(); ++c)
-    if (columns_[c] == name) return static_cast<int>(c);
+  // Rows are read the same way each time: look where the last lookup ended first.
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    const std::size_t c = (nextColumn_ + k) % columns_.size();
+    if (columns_[c] == name) {
+      nextColumn_ = c + 1;
+      return static_cast<int>(c);
+    }
+  }
   throw Error(ErrorKind::Internal, "the statement has no column " + std::string(name));
 }
 

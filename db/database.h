@@ -80,6 +80,7 @@ class Statement {
   Database* db_;
   sqlite3_stmt* stmt_ = nullptr;
   mutable std::vector<std::string> columns_;  // the result's column names, read once
+  mutable std::size_t nextColumn_ = 0;        // where the next lookup by name starts
 };
 
 // Commits on commit(), rolls back when left without it (an exception, say).

@@ -83,8 +83,7 @@ void HistoryModel::exportRuns(const QList<qint64>& ids, const QString& path, Exp
 
 void HistoryModel::sortRows(std::vector<HistoryRow>& rows, int column, Qt::SortOrder order) {
   const auto c = static_cast<std::size_t>(column);
-  const bool numeric =
-      column >= 0 && column < ColumnCount && resultColumn(kHistoryColumns[c]).numeric;
+  const bool numeric = column >= 0 && column < ColumnCount && historyColumns()[c]->numeric;
   const auto key = [&](const HistoryRow& a, const HistoryRow& b) {
     if (column == TimeColumn || column < 0 || column >= ColumnCount)
       return a.startedAt < b.startedAt || (a.startedAt == b.startedAt && a.id < b.id);
@@ -117,7 +116,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
   const HistoryRow& r = row(index.row());
   const auto c = static_cast<std::size_t>(index.column());
   if (role == IdRole) return QVariant::fromValue(static_cast<qint64>(r.id));
-  if (role == Qt::TextAlignmentRole && resultColumn(kHistoryColumns[c]).numeric)
+  if (role == Qt::TextAlignmentRole && historyColumns()[c]->numeric)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::DisplayRole) return r.cells[c];
   return {};
@@ -125,7 +124,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
 
 QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-  const ResultColumn& c = resultColumn(kHistoryColumns[static_cast<std::size_t>(section)]);
+  const ResultColumn& c = *historyColumns()[static_cast<std::size_t>(section)];
   if (role == Qt::DisplayRole) return QString::fromStdString(capitalized(c.header));
   if (role == Qt::ToolTipRole) return QString::fromStdString(std::string(c.hint));
   return {};

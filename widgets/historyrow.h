@@ -13,6 +13,8 @@
 
 namespace kwb {
 
+struct ResultColumn;
+
 // The history table's columns, as result column keys (core/resultcolumns.h); HistoryModel::Column
 // follows this order.
 inline constexpr std::array<std::string_view, 11> kHistoryColumns{
@@ -27,13 +29,12 @@ struct HistoryRow {
   std::array<double, kHistoryColumns.size()> sortValues{};
   std::int64_t id = 0;
   std::int64_t startedAt = 0;  // unix ms
-  QString kernel;              // family/variant
+  // The plots' view of some cells (the same text, shared, not copied).
+  QString kernel;  // family/variant
   QString dtype;
   QString problem;  // "n=1048576 op=relu"
   QString launch;
   QString device;
-  QString status;
-  QString tags;      // comma separated
   QString series;    // kernel and problem: the runs a history plot follows over time
   int seriesId = 0;  // the same number for the same series within one snapshot
   double median = 0, min = 0, max = 0;  // seconds; 0 when not timed
@@ -42,6 +43,16 @@ struct HistoryRow {
 };
 
 HistoryRow toHistoryRow(const RunRecord& record);
+
+// The result columns of kHistoryColumns, looked up once.
+const std::array<const ResultColumn*, kHistoryColumns.size()>& historyColumns();
+
+// The position of a result column in kHistoryColumns.
+constexpr std::size_t historyColumn(std::string_view key) {
+  for (std::size_t c = 0; c < kHistoryColumns.size(); ++c)
+    if (kHistoryColumns[c] == key) return c;
+  return kHistoryColumns.size();
+}
 
 using HistorySnapshot = std::shared_ptr<const std::vector<HistoryRow>>;
 

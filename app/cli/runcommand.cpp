@@ -58,11 +58,9 @@ class RunTable {
       : columns_(resultColumns({"time_median_s", "traced_s", "wall_s", "launches", "time_min_s",
                                 "time_max_s", "rsd", "samples", "bandwidth_Bps", "ceiling_fraction",
                                 "peak_fraction", "verify_rel_error", "status", "id"})),
-        table_(headers(axes)) {
-    for (const auto& axis : axes) swept_.push_back(axis.substr(0, axis.find('=')));
+        swept_(sweptNames(axes)),
+        table_(headers()) {
     // Widths known before the first row: the parameters' texts, and room for a typical value.
-    std::vector<std::size_t> widths;
-    std::vector<bool> right;
     const auto paramColumn = [&](const std::function<std::string(const ParamSet&)>& text) {
       std::size_t width = 0;
       bool numeric = true;
@@ -70,18 +68,16 @@ class RunTable {
         width = std::max(width, text(point).size());
         numeric = numeric && Table::looksNumeric(text(point));
       }
-      widths.push_back(width);
-      right.push_back(numeric);
+      widths_.push_back(width);
+      right_.push_back(numeric);
     };
     if (swept_.empty()) paramColumn([](const ParamSet& p) { return p.toText(); });
     for (const auto& name : swept_)
       paramColumn([&](const ParamSet& p) { return displayValue(p.get(name)); });
     for (const ResultColumn* column : columns_) {
-      widths.push_back(column->numeric ? 9 : 6);
-      right.push_back(column->numeric);
+      widths_.push_back(column->numeric ? 9 : 6);
+      right_.push_back(column->numeric);
     }
-    widths_ = std::move(widths);
-    right_ = std::move(right);
   }
 
   void printHeader(std::ostream& out) { table_.printHeader(out, widths_, right_); }
@@ -97,10 +93,14 @@ class RunTable {
   }
 
  private:
-  std::vector<std::string> headers(const std::vector<std::string>& axes) const {
-    std::vector<std::string> out;
-    if (axes.empty()) out.push_back("parameters");
-    for (const auto& axis : axes) out.push_back(axis.substr(0, axis.find('=')));
+  static std::vector<std::string> sweptNames(const std::vector<std::string>& axes) {
+    std::vector<std::string> names;
+    for (const auto& axis : axes) names.push_back(axis.substr(0, axis.find('=')));
+    return names;
+  }
+  std::vector<std::string> headers() const {
+    std::vector<std::string> out = swept_;
+    if (out.empty()) out.push_back("parameters");
     for (const ResultColumn* column : columns_) out.emplace_back(column->header);
     return out;
   }

@@ -137,9 +137,10 @@ TEST(Worker, MalformedLinesAreAnsweredAndTheWorkerGoesOn) {
     const json error = worker.output().waitFor(WorkerHarness::is("error"), &from, 10);
     ASSERT_FALSE(error.is_null()) << line.substr(0, 80);
     EXPECT_EQ(error["code"], "usage");
-    if (!field.empty())
+    if (!field.empty()) {
       EXPECT_NE(error["message"].get<std::string>().find("\"" + field + "\""), std::string::npos)
           << error.dump();
+    }
     const std::string probe = "after" + std::to_string(i);
     worker.send(protocol::Request{probe, protocol::ListRequest{}});
     EXPECT_FALSE(worker.output().waitFor(WorkerHarness::is("list", probe), &from, 10).is_null());
