@@ -193,6 +193,11 @@ json toJson(const RunResult& r, bool withSamples) {
            {"metrics", metrics}};
   if (!r.notice.empty()) out["notice"] = r.notice;
   if (!r.throttledSamples.empty()) out["throttled_samples"] = r.throttledSamples;
+  if (r.code)
+    out["code"] = {{"file", r.code->file},
+                   {"sha256", r.code->hash},
+                   {"source", r.code->source},
+                   {"spec", r.code->spec}};
   if (withSamples) out["samples_s"] = r.samples;
   return out;
 }
@@ -232,6 +237,9 @@ RunResult runResultFromJson(const json& in) {
                          m.value("unit", ""), m.value("kernel", "")});
   r.notice = in.value("notice", "");
   r.throttledSamples = in.value("throttled_samples", std::vector<std::size_t>{});
+  if (auto c = in.find("code"); c != in.end())
+    r.code = KernelCode{c->at("file").get<std::string>(), c->at("sha256").get<std::string>(),
+                        c->at("source").get<std::string>(), c->value("spec", "")};
   return r;
 }
 

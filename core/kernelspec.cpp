@@ -124,8 +124,8 @@ constexpr std::pair<std::string_view, ParamRole> kRoles[] = {{"problem", ParamRo
                                                              {"launch", ParamRole::Launch}};
 constexpr std::pair<std::string_view, BufferRole> kBufferRoles[] = {
     {"in", BufferRole::In}, {"out", BufferRole::Out}, {"inout", BufferRole::InOut}};
-constexpr std::pair<std::string_view, BufferFill> kFills[] = {{"normal", BufferFill::Normal},
-                                                              {"uniform", BufferFill::Uniform},
+constexpr std::pair<std::string_view, BufferFill> kFills[] = {{"uniform", BufferFill::Uniform},
+                                                              {"normal", BufferFill::Normal},
                                                               {"zeros", BufferFill::Zeros},
                                                               {"iota", BufferFill::Iota}};
 
@@ -185,7 +185,109 @@ std::vector<std::string> templateArgsOf(const std::string& kernel) {
   return args;
 }
 
+// A [[launch]] or the [reference]: its kernel with template arguments that are numbers or template
+// parameters, its geometry, and arguments that are buffers or expressions. `fallback` gives what
+// the table leaves out (the reference takes the first launch's geometry and arguments).
+KernelLaunchSpec readLaunch(const Reader& l, const KernelSpec& spec,
+                            const std::set<std::string>& buffers,
+                            const std::vector<std::string>& names,
+                            const KernelLaunchSpec* fallback = nullptr) {
+  const auto expression = [&](std::string_view key, const SpecExpression* otherwise) {
+    return !l.has(key) && otherwise ? *otherwise : l.expression(key, names);
+  };
+  KernelLaunchSpec launch{l.text("kernel"),
+                          {},
+                          expression("grid", fallback ? &fallback->grid : nullptr),
+                          expression("block", fallback ? &fallback->block : nullptr),
+                          std::nullopt,
+                          {}};
+  if (l.has("shared_bytes"))
+    launch.sharedBytes = l.expression("shared_bytes", names);
+  else if (fallback)
+    launch.sharedBytes = fallback->sharedBytes;
+  launch.templateArgs = templateArgsOf(launch.kernel);
+  for (const auto& arg : launch.templateArgs) {
+    const auto p = std::find_if(spec.params.begin(), spec.params.end(),
+                                [&](const KernelParam& k) { return k.spec.name == arg; });
+    const bool number = parseInteger(arg).has_value();
+    if (!number && (p == spec.params.end() || p->binding != ParamBinding::Template))
+      l.fail("kernel", "template argument '" + arg +
+                           "' is neither a number nor a parameter given as = \"template\"");
+  }
+  if (!l.has("args") && fallback) {
+    launch.args = fallback->args;
+    return launch;
+  }
+  for (const auto& text : l.texts("args")) {
+    if (buffers.contains(text)) {
+      launch.args.push_back({text, std::nullopt});
+      continue;
+    }
+    try {
+      launch.args.push_back({text, SpecExpression(text, names)});
+    } catch (const Error& e) {
+      l.fail("args", "'" + text + "' is neither a buffer nor an expression of the parameters: " +
+                         e.what());
+    }
+  }
+  return launch;
+}
+
 }  // namespace
+
+std::vector<ParamSpec> KernelSpec::paramSpecs() const {
+  std::vector<ParamSpec> out;
+  for (const auto& p : params) out.push_back(p.spec);
+  return out;
+}
+
+std::map<std::string, double> expressionValues(const KernelSpec& spec, const ParamSet& params,
+                                               const DeviceInfo* device) {
+  std::map<std::string, double> values;
+  for (const auto& p : spec.params) {
+    if (!params.has(p.spec.name)) continue;
+    const std::string& value = params.get(p.spec.name);
+    if (p.spec.kind == ParamKind::List) {
+      const auto items = listItems(value);
+      for (std::size_t i = 0; i < p.spec.maxLength; ++i)
+        values[p.spec.name + "_" + std::to_string(i)] =
+            i < items.size() ? static_cast<double>(items[i]) : 1.0;
+    } else if (const auto number = parseInteger(value)) {
+      values[p.spec.name] = static_cast<double>(*number);
+    }
+  }
+  if (device) {
+    values["sm_count"] = device->smCount;
+    values["max_threads_per_sm"] = device->maxThreadsPerSm;
+    values["max_threads_per_block"] = device->maxThreadsPerBlock;
+    values["l2_bytes"] = static_cast<double>(device->l2Bytes);
+  }
+  return values;
+}
+
+void checkRestrictions(const KernelSpec& spec, const ParamSet& params, const DeviceInfo* device) {
+  const auto values = expressionValues(spec, params, device);
+  for (const auto& restriction : spec.restrictions) {
+    const auto& uses = restriction.uses();
+    const bool ready = std::all_of(uses.begin(), uses.end(),
+                                   [&](const std::string& n) { return values.contains(n); });
+    if (!ready || restriction.evaluate(values) != 0) continue;
+    std::string given;
+    std::string first;
+    for (const auto& name : uses) {
+      const auto p = std::find_if(spec.params.begin(), spec.params.end(), [&](const auto& k) {
+        return k.spec.name == name || name.starts_with(k.spec.name + "_");
+      });
+      if (p == spec.params.end()) continue;
+      if (first.empty()) first = p->spec.name;
+      if (given.find(p->spec.name + "=") == std::string::npos)
+        given += (given.empty() ? "" : ", ") + p->spec.name + "=" + params.get(p->spec.name);
+    }
+    throw paramError(first.empty() ? "restrictions" : first,
+                     "the restriction '" + restriction.text() + "' does not hold for " +
+                         (given.empty() ? "this device" : given));
+  }
+}
 
 const std::vector<std::string>& deviceNames() {
   static const std::vector<std::string> names = {"sm_count", "max_threads_per_sm",
@@ -238,7 +340,12 @@ KernelSpec parseKernelSpec(std::string_view toml, std::string_view file) {
     std::sort(order.begin(), order.end());
     for (const auto& [line, name] : order) {
       spec.params.push_back(readParam(params.table(name), name));
-      names.push_back(name);
+      const ParamSpec& added = spec.params.back().spec;
+      if (added.kind == ParamKind::List)
+        for (std::size_t i = 0; i < added.maxLength; ++i)
+          names.push_back(name + "_" + std::to_string(i));
+      else
+        names.push_back(name);
     }
   }
   names.insert(names.end(), deviceNames().begin(), deviceNames().end());
@@ -265,38 +372,14 @@ KernelSpec parseKernelSpec(std::string_view toml, std::string_view file) {
       b.fail("dtype", "'" + dtype + "' is not allowed; allowed: f32, f16, bf16, f64, u8, i32");
     spec.buffers.push_back({b.text("name"), *type, b.expression("count", names),
                             pick(b, "role", kBufferRoles, BufferRole::In),
-                            pick(b, "fill", kFills, BufferFill::Normal)});
+                            pick(b, "fill", kFills, BufferFill::Uniform)});
     if (!buffers.insert(spec.buffers.back().name).second) b.fail("name", "names a buffer twice");
   }
   if (spec.buffers.empty()) top.fail("buffers", "a kernel needs at least one buffer ([[buffers]])");
 
   for (const Reader& l : tables("launch")) {
     l.only({"kernel", "grid", "block", "shared_bytes", "args"});
-    KernelLaunchSpec launch{l.text("kernel"),
-                            {},
-                            l.expression("grid", names),
-                            l.expression("block", names),
-                            std::nullopt,
-                            l.texts("args")};
-    if (l.has("shared_bytes")) launch.sharedBytes = l.expression("shared_bytes", names);
-    launch.templateArgs = templateArgsOf(launch.kernel);
-    for (const auto& arg : launch.templateArgs) {
-      const auto p = std::find_if(spec.params.begin(), spec.params.end(),
-                                  [&](const KernelParam& k) { return k.spec.name == arg; });
-      const bool number = parseInteger(arg).has_value();
-      if (!number && (p == spec.params.end() || p->binding != ParamBinding::Template))
-        l.fail("kernel", "template argument '" + arg +
-                             "' is neither a number nor a parameter given as = \"template\"");
-    }
-    for (const auto& arg : launch.args) {
-      const bool buffer = buffers.contains(arg);
-      const bool argument = std::any_of(spec.params.begin(), spec.params.end(), [&](auto& k) {
-        return k.spec.name == arg && k.binding == ParamBinding::Argument;
-      });
-      if (!buffer && !argument)
-        l.fail("args", "'" + arg + "' is neither a buffer nor a parameter given as = \"argument\"");
-    }
-    spec.launches.push_back(std::move(launch));
+    spec.launches.push_back(readLaunch(l, spec, buffers, names));
   }
   if (spec.launches.empty()) top.fail("launch", "a kernel needs at least one launch ([[launch]])");
   for (const auto& p : spec.params) {
@@ -332,11 +415,18 @@ KernelSpec parseKernelSpec(std::string_view toml, std::string_view file) {
     top.fail("implements",
              "say how results are checked, once: implements = \"FAMILY\", a "
              "[reference] kernel with its tolerance, or verification = \"none\"");
-  if (top.has("implements")) spec.implements = top.text("implements");
+  if (top.has("implements")) {
+    const std::string implements = top.text("implements");
+    const auto slash = implements.find('/');
+    spec.implements = implements.substr(0, slash);
+    if (slash != std::string::npos) spec.implementsVariant = implements.substr(slash + 1);
+    if (spec.implements.empty() || (slash != std::string::npos && spec.implementsVariant.empty()))
+      top.fail("implements", "must name a built-in family, or FAMILY/VARIANT");
+  }
   if (top.has("reference")) {
     const Reader r = top.table("reference");
-    r.only({"kernel", "tolerance"});
-    spec.referenceKernel = r.text("kernel");
+    r.only({"kernel", "tolerance", "grid", "block", "shared_bytes", "args"});
+    spec.reference = readLaunch(r, spec, buffers, names, &spec.launches.front());
     spec.tolerance = r.number("tolerance");
     if (!(spec.tolerance > 0)) r.fail("tolerance", "must be above 0");
   }

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/deviceinfo.h"
 #include "core/dtype.h"
+#include "core/paramset.h"
 #include "core/paramspec.h"
 #include "core/specexpression.h"
 
@@ -15,7 +18,7 @@ namespace kwb {
 enum class ParamBinding { Template, Define, Argument };
 enum class BufferRole { In, Out, InOut };
 // How an input buffer is filled before each checked run, as the built-in families fill theirs.
-enum class BufferFill { Normal, Uniform, Zeros, Iota };
+enum class BufferFill { Uniform, Normal, Zeros, Iota };
 
 struct KernelParam {
   ParamSpec spec;
@@ -27,7 +30,14 @@ struct KernelBuffer {
   DType dtype = DType::F32;
   SpecExpression count;  // elements
   BufferRole role = BufferRole::In;
-  BufferFill fill = BufferFill::Normal;
+  BufferFill fill = BufferFill::Uniform;
+};
+
+// One argument of a launch: a buffer (its device pointer), or a whole number from the parameters
+// ("n", "shape_0 * shape_1"), passed in as many bytes as the kernel's parameter has (4 or 8).
+struct LaunchArg {
+  std::string text;
+  std::optional<SpecExpression> value;  // empty for a buffer
 };
 
 // One kernel launch of a call, in order.
@@ -37,7 +47,7 @@ struct KernelLaunchSpec {
   SpecExpression grid;
   SpecExpression block;
   std::optional<SpecExpression> sharedBytes;
-  std::vector<std::string> args;  // buffers and argument parameters, in the kernel's order
+  std::vector<LaunchArg> args;  // in the kernel's order
 };
 
 // What a user's kernel file declares beside its code: parameters, buffers, launches, the bytes
@@ -53,16 +63,29 @@ struct KernelSpec {
   std::optional<SpecExpression> bytes;
   std::optional<SpecExpression> flops;
   std::vector<SpecExpression> restrictions;
-  // One of the three: the built-in family whose inputs and reference check it, a reference
-  // kernel of the same file with its tolerance, or no check at all (said on every run).
+  // One of the three: the built-in family (and the variant of it whose buffers, inputs and CPU
+  // reference are used; its first where the file names none), a reference kernel of the same
+  // file with its launch and tolerance, or no check at all (said on every run).
   std::string implements;
-  std::string referenceKernel;
+  std::string implementsVariant;
+  std::optional<KernelLaunchSpec> reference;
   double tolerance = 0;
   bool unchecked = false;
+
+  std::vector<ParamSpec> paramSpecs() const;
 };
 
 // The names a spec's expressions may use besides its parameters: the device's.
 const std::vector<std::string>& deviceNames();
+
+// The values expressions see for a configuration: integer parameters, each item of a list
+// parameter as NAME_0, NAME_1, ... (1 past its last), and the device's values where one is given.
+std::map<std::string, double> expressionValues(const KernelSpec& spec, const ParamSet& params,
+                                               const DeviceInfo* device);
+
+// Throws Error(Param) naming the first parameter of the first restriction that does not hold.
+// Without a device, restrictions that use the device's values are left for when there is one.
+void checkRestrictions(const KernelSpec& spec, const ParamSet& params, const DeviceInfo* device);
 
 // The spec of a kernel file: the TOML of its leading `/* kwb ... */` comment. Throws Error(Usage)
 // naming the file where there is none.

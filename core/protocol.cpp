@@ -138,6 +138,7 @@ void put(json& out, const Kernel& k) {
   out["variant"] = k.variant;
   out["params"] = json::object();
   for (const auto& [name, value] : k.params) out["params"][name] = value;
+  if (k.isFile()) out["file"] = {{"path", k.path}, {"source", k.source}};
 }
 
 // Every option is written, so that the worker never falls back on a default of its own.
@@ -287,6 +288,12 @@ Envelope open(std::string_view line, std::string_view side, std::span<const Type
 
 Kernel kernelOf(const Fields& f) {
   Kernel k{f.string("family"), f.string("variant"), {}};
+  if (f.find("file")) {
+    const Fields file = f.object("file");
+    k.path = file.string("path");
+    k.source = file.string("source");
+    if (k.source.empty()) file.fail("source", "must hold the kernel file's text");
+  }
   if (!f.find("params")) return k;
   const Fields params = f.object("params");
   for (const auto& [name, value] : params.raw().items()) {

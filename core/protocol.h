@@ -20,7 +20,7 @@ namespace kwb::protocol {
 // The worker protocol: one JSON object per line, both ways, each with "v" and "type". This file
 // is its only spelling: both ends build and read messages through these structs.
 // docs/protocol.md is its reference; bump the version on any incompatible change.
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 
 enum class Type {
   Hello,
@@ -63,11 +63,16 @@ class DecodeError : public kwb::Error {
 
 // --- Requests (client to worker) ---
 
-// The configuration a request is about: as `kwb run FAMILY VARIANT name=value ...` takes it.
+// The configuration a request is about: as `kwb run FAMILY VARIANT name=value ...` takes it, or
+// a user's kernel file (`kwb run FILE.cu name=value ...`), whose text travels with the request so
+// that a worker on another machine runs what the user sees.
 struct Kernel {
   std::string family;
   std::string variant;
   RawParams params;
+  std::string path = {};    // a kernel file's; family and variant then come from its spec
+  std::string source = {};  // the file's text
+  bool isFile() const { return !source.empty(); }
 };
 struct ListRequest {};
 struct DevicesRequest {};

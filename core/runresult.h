@@ -35,6 +35,16 @@ struct Metric {
   friend bool operator==(const Metric&, const Metric&) = default;
 };
 
+// The code of a user's kernel as it ran: its file, the text and the SHA-256 of the text, and the
+// spec (the TOML of the file's leading comment), so that every run can show what it measured.
+struct KernelCode {
+  std::string file;
+  std::string hash;
+  std::string source;
+  std::string spec;
+  friend bool operator==(const KernelCode&, const KernelCode&) = default;
+};
+
 // Everything one run produced, as values. Times in seconds, bandwidths in bytes/s.
 struct RunResult {
   std::string family;
@@ -60,6 +70,7 @@ struct RunResult {
   std::vector<std::size_t>
       throttledSamples;  // indices of samples taken while clocks were held down
   std::string notice;    // why part of the measurement was skipped (counters unreadable, say)
+  std::optional<KernelCode> code;  // a user's kernel: what ran
 
   // The kernels the metrics were read for, in order of first appearance.
   std::vector<std::string> kernels() const;

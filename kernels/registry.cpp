@@ -73,20 +73,27 @@ const Variant& Registry::find(std::string_view familyName, std::string_view vari
 
 ParamSet Registry::resolve(std::string_view family, std::string_view variant,
                            const RawParams& given) const {
-  const Variant& v = find(family, variant);
-  ParamSet params = resolveParams(v.info().params, given);
-  v.check(params);
-  return params;
+  return resolveFor(find(family, variant), given);
 }
 
 std::vector<ParamSet> Registry::expand(std::string_view family, std::string_view variant,
                                        const RawParams& base,
                                        const std::vector<std::string>& axisTexts) const {
-  const Variant& v = find(family, variant);
+  return expandFor(find(family, variant), base, axisTexts);
+}
+
+ParamSet resolveFor(const Variant& variant, const RawParams& given) {
+  ParamSet params = resolveParams(variant.info().params, given);
+  variant.check(params);
+  return params;
+}
+
+std::vector<ParamSet> expandFor(const Variant& variant, const RawParams& base,
+                                const std::vector<std::string>& axisTexts) {
   std::vector<SweepAxis> axes;
-  for (const auto& text : axisTexts) axes.push_back(parseSweepAxis(text, v.info().params));
-  std::vector<ParamSet> points = expandSweep(v.info().params, base, axes);
-  for (const auto& point : points) v.check(point);
+  for (const auto& text : axisTexts) axes.push_back(parseSweepAxis(text, variant.info().params));
+  std::vector<ParamSet> points = expandSweep(variant.info().params, base, axes);
+  for (const auto& point : points) variant.check(point);
   return points;
 }
 

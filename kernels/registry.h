@@ -44,6 +44,12 @@ class Registry {
   std::vector<Family> families_;
 };
 
+// Validated parameters of any variant (a registered one or a user's kernel file), with defaults
+// filled in and cross-parameter rules applied; and a sweep's points, each validated so.
+ParamSet resolveFor(const Variant& variant, const RawParams& given);
+std::vector<ParamSet> expandFor(const Variant& variant, const RawParams& base,
+                                const std::vector<std::string>& axes);
+
 // One per family, each in its family's folder.
 void registerCopyFamily(Registry& registry);
 void registerElementwiseFamily(Registry& registry);

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "core/deviceinfo.h"
 #include "core/paramset.h"
+#include "core/runresult.h"
 #include "core/variantinfo.h"
 #include "kernels/workload.h"
 
@@ -24,6 +26,9 @@ class Variant {
   // Device limits are checked here (Error(Param) naming the parameter).
   virtual std::unique_ptr<Workload> create(const ParamSet& params,
                                            const DeviceInfo& device) const = 0;
+
+  // A user's kernel file: the code that runs, stored with each run. None for built-in variants.
+  virtual std::optional<KernelCode> code() const { return std::nullopt; }
 
  private:
   VariantInfo info_;

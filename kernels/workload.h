@@ -52,6 +52,15 @@ class Workload {
     return std::nullopt;
   }
 
+  // False where nothing checks the outputs (a user's kernel file that says so).
+  virtual bool checked() const { return true; }
+  // Once, after the buffers are filled and before the checked call: what must happen before the
+  // kernels first run (a user's in-out buffer gets its initial values; a reference kernel runs).
+  virtual void beforeCheckedRun(std::span<void* const> buffers, cudaStream_t stream) const {
+    (void)buffers;
+    (void)stream;
+  }
+
   // Enqueues the operation on the stream; buffers in buffers() order.
   virtual void enqueue(std::span<void* const> buffers, cudaStream_t stream) const = 0;
 

@@ -71,11 +71,17 @@ bool Runner::healthy() const {
   return cudaDeviceSynchronize() == cudaSuccess;
 }
 
+const Variant& Runner::variantOf(const RunRequest& request) {
+  return request.kernel ? *request.kernel
+                        : Registry::instance().find(request.family, request.variant);
+}
+
 RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) {
-  const Variant& variant = Registry::instance().find(request.family, request.variant);
+  const Variant& variant = variantOf(request);
   RunResult result;
-  result.family = request.family;
-  result.variant = request.variant;
+  result.family = variant.info().family;
+  result.variant = variant.info().name;
+  result.code = variant.code();
   splitByRole(variant.info(), request.params, result);
   result.mode = request.timing.mode;
   result.deviceUuid = device_.uuid;
@@ -114,10 +120,11 @@ Runner::Prepared Runner::prepare(const Variant& variant, const RunRequest& reque
   const std::size_t available = freeDeviceMemory();
   if (needed > available) {
     const std::string& sizeParam = variant.info().sizeParam;
-    throw paramError(sizeParam, request.params.get(sizeParam) + " needs " +
-                                    gib(static_cast<double>(needed)) +
-                                    " of device memory; the device has " +
-                                    gib(static_cast<double>(available)) + " free");
+    const std::string what = "needs " + gib(static_cast<double>(needed)) +
+                             " of device memory; the device has " +
+                             gib(static_cast<double>(available)) + " free";
+    if (sizeParam.empty()) throw paramError("buffers", "this configuration " + what);
+    throw paramError(sizeParam, request.params.get(sizeParam) + " " + what);
   }
 
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -145,7 +152,7 @@ Runner::Prepared Runner::prepare(const Variant& variant, const RunRequest& reque
 }
 
 std::vector<std::string> Runner::launchedKernels(const RunRequest& request) {
-  const Variant& variant = Registry::instance().find(request.family, request.variant);
+  const Variant& variant = variantOf(request);
   checkLimits(request);
   Prepared prepared = prepare(variant, request);
   std::vector<KernelRecord> records;
@@ -173,8 +180,19 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   const auto specs = workload->buffers();
 
   // The checked run.
+  workload->beforeCheckedRun(pointers, stream_);
   workload->enqueue(pointers, stream_);
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (!workload->checked()) {
+    result.status = RunStatus::Ok;
+    if (!request.verifyOnly) {
+      time(*workload, pointers, request, result, cancel);
+      profile(*workload, pointers, request, result);
+    }
+    result.notice = "not checked: the kernel file says verification = \"none\"" +
+                    (result.notice.empty() ? "" : "; " + result.notice);
+    return;
+  }
 
   std::vector<HostArray> inputs;
   std::vector<HostArray> outputs;

@@ -25,6 +25,9 @@ class Workload;
 struct RunRequest {
   std::string family;
   std::string variant;
+  // The variant itself where it is not the registry's (a user's kernel file); family and
+  // variant are then ignored.
+  std::shared_ptr<const Variant> kernel;
   ParamSet params;  // resolved by the registry
   TimingOptions timing;
   std::uint64_t seed = 1;
@@ -68,6 +71,7 @@ class Runner {
     std::vector<DeviceBuffer> buffers;
     std::vector<void*> pointers;
   };
+  static const Variant& variantOf(const RunRequest& request);
   void checkLimits(const RunRequest& request) const;
   Prepared prepare(const Variant& variant, const RunRequest& request);
   void execute(const Variant& variant, const RunRequest& request, RunResult& result,

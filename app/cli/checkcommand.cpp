@@ -1,6 +1,5 @@
 // `kwb check`: each kernel file's spec read and its default configuration compiled with NVRTC,
 // which needs no GPU: what CI runs over the kernel files that ship.
-#include <algorithm>
 #include <cstdio>
 
 #include "app/cli/clicontext.h"
@@ -8,8 +7,8 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/validation.h"
-#include "core/valueparse.h"
 #include "kernels/user/kernelfile.h"
+#include "kernels/user/uservariant.h"
 
 namespace kwb {
 namespace {
@@ -18,22 +17,10 @@ namespace {
 bool checkFile(CliContext& context, const std::string& path, int arch) {
   try {
     const KernelFile file = readKernelFile(path);
-    std::vector<ParamSpec> specs;
-    for (const auto& p : file.spec.params) specs.push_back(p.spec);
-    const ParamSet defaults = resolveParams(specs, {});
-    // Restrictions that need no device hold for the defaults.
-    std::map<std::string, double> values;
-    for (const auto& [name, value] : defaults.values())
-      if (const auto number = parseInteger(value)) values[name] = static_cast<double>(*number);
-    for (const auto& restriction : file.spec.restrictions) {
-      const auto& uses = restriction.uses();
-      const bool needsDevice = std::any_of(uses.begin(), uses.end(), [&](const std::string& n) {
-        return std::find(deviceNames().begin(), deviceNames().end(), n) != deviceNames().end();
-      });
-      if (!needsDevice && restriction.evaluate(values) == 0)
-        throw Error(ErrorKind::Usage,
-                    path + ": the defaults break the restriction '" + restriction.text() + "'");
-    }
+    const ParamSet defaults = resolveParams(file.spec.paramSpecs(), {});
+    // Restrictions that need no device hold for the defaults; the family it implements, if
+    // any, takes them.
+    UserVariant(file).check(defaults);
     const CompiledModule module = compileKernel(compileRequestFor(file, defaults, arch));
     for (const auto& d : module.diagnostics) context.err << printable(d.text()) << "\n";
     if (!module.ok) {

@@ -10,6 +10,7 @@
 
 #include "app/cli/jobexecutor.h"
 #include "core/measuresettings.h"
+#include "core/protocol.h"
 #include "core/validation.h"
 #include "db/historyfilter.h"
 
@@ -41,6 +42,10 @@ struct MeasureCliOptions : MeasureSettings {
   std::vector<std::string> params;        // k=v, as positional arguments
   std::vector<std::string> optionParams;  // k=v, each after -p
 
+  bool isFile() const;  // `family` names a kernel file
+  // What to run: a family's variant, or the kernel file with its text. Error(Usage) where the
+  // file cannot be read or its spec is wrong, or a family comes without its variant.
+  protocol::Kernel kernel() const;
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
 };

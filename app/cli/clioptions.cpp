@@ -9,6 +9,7 @@
 #include "core/timeformat.h"
 #include "db/defaultpath.h"
 #include "db/runstore.h"
+#include "kernels/user/kernelfile.h"
 
 namespace kwb {
 
@@ -58,9 +59,27 @@ std::unique_ptr<RunStore> CliContext::openStore() const {
   return std::make_unique<RunStore>(global.db.empty() ? defaultDatabasePath() : global.db);
 }
 
+bool MeasureCliOptions::isFile() const {
+  return looksLikeKernelFile(family);
+}
+
+protocol::Kernel MeasureCliOptions::kernel() const {
+  if (!isFile()) {
+    if (variant.empty())
+      throw Error(ErrorKind::Usage, "a variant is required after the family '" + family +
+                                        "' (see `kwb list " + family + "`), or give a kernel "
+                                        "file (FILE.cu)");
+    return {family, variant, rawParams()};
+  }
+  const KernelFile file = readKernelFile(family);
+  return {{}, {}, rawParams(), file.path, file.source};
+}
+
 RawParams MeasureCliOptions::rawParams() const {
   RawParams raw;
   std::vector<std::string> items = params;
+  // After a kernel file, the second word is already a parameter.
+  if (isFile() && !variant.empty()) items.insert(items.begin(), variant);
   items.insert(items.end(), optionParams.begin(), optionParams.end());
   for (const auto& item : items) {
     const auto eq = item.find('=');
@@ -93,8 +112,9 @@ JobOptions MeasureCliOptions::jobOptions() const {
 }
 
 void addKernelOptions(CLI::App& command, MeasureCliOptions& o) {
-  command.add_option("family", o.family, "kernel family (see `kwb list`)")->required();
-  command.add_option("variant", o.variant, "variant of the family")->required();
+  command.add_option("family", o.family, "kernel family (see `kwb list`), or a kernel file (FILE.cu)")
+      ->required();
+  command.add_option("variant", o.variant, "variant of the family (none after a kernel file)");
   command.add_option("params", o.params, "parameters as name=value (same as -p)");
   command.add_option("-p,--param", o.optionParams, "a parameter, name=value; repeat for more")
       ->allow_extra_args(false);

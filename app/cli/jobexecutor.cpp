@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "db/runstore.h"
+#include "kernels/variant.h"
 #include "measure/runner.h"
 
 namespace kwb {
@@ -40,7 +41,7 @@ CopyCeiling JobExecutor::ceiling(const std::atomic<bool>* cancel, const JobEvent
   return *ceiling_;
 }
 
-std::size_t JobExecutor::runPoints(const std::string& family, const std::string& variant,
+std::size_t JobExecutor::runPoints(const std::shared_ptr<const Variant>& kernel,
                                    const std::vector<ParamSet>& points, const JobOptions& options,
                                    std::optional<std::int64_t> sweepId,
                                    const std::atomic<bool>* cancel, const JobEvents& events) {
@@ -52,11 +53,13 @@ std::size_t JobExecutor::runPoints(const std::string& family, const std::string&
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double eta =
           i ? elapsed / static_cast<double>(i) * static_cast<double>(points.size() - i) : 0;
-      events.progress(i, points.size(), eta, family + "/" + variant + " " + points[i].toText());
+      events.progress(i, points.size(), eta,
+                      kernel->info().family + "/" + kernel->info().name + " " +
+                          points[i].toText());
     }
-    RunRequest request{family,         variant,      points[i],
-                       options.timing, options.seed, options.verifyOnly,
-                       options.metrics};
+    RunRequest request{kernel->info().family, kernel->info().name, kernel,
+                       points[i],             options.timing,      options.seed,
+                       options.verifyOnly,    options.metrics};
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;

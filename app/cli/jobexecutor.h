@@ -18,6 +18,7 @@ namespace kwb {
 
 class Runner;
 class RunStore;
+class Variant;
 
 struct JobOptions {
   TimingOptions timing;
@@ -52,7 +53,7 @@ class JobExecutor {
   // Runs every point in order and returns how many ran. A failed run is stored and the job goes
   // on; a point the device rejects (Error(Param)) ends the job with that error. Error(Cancelled)
   // when *cancel turns true.
-  std::size_t runPoints(const std::string& family, const std::string& variant,
+  std::size_t runPoints(const std::shared_ptr<const Variant>& kernel,
                         const std::vector<ParamSet>& points, const JobOptions& options,
                         std::optional<std::int64_t> sweepId, const std::atomic<bool>* cancel,
                         const JobEvents& events);

@@ -16,6 +16,7 @@
 #include "core/metriccatalog.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
+#include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
 
 namespace kwb {
@@ -75,7 +76,8 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
     results.push_back(r);
   };
   for (std::size_t i = 0; i < runs.size(); ++i)
-    executor.runPoints(runs[i].family, runs[i].variant, {points[i]}, options, {}, nullptr, events);
+    executor.runPoints(variantFor({runs[i].family, runs[i].variant, {}}), {points[i]},
+                       options, {}, nullptr, events);
   const LessonOutcome outcome = lessonOutcome(l, results, predicted);
 
   if (context.global.json) {

@@ -18,6 +18,7 @@
 #include "core/valueparse.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
+#include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
 
 namespace kwb {
@@ -151,13 +152,13 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
 
 int runCommand(CliContext& context, const MeasureCliOptions& options,
                const std::vector<std::string>& sweepAxes) {
-  const Registry& registry = Registry::instance();
+  const auto kernel = variantFor(options.kernel());
+  const VariantInfo& info = kernel->info();
   const RawParams raw = options.rawParams();
   const JobOptions job = options.jobOptions();
-  const std::vector<ParamSet> points =
-      sweepAxes.empty()
-          ? std::vector<ParamSet>{registry.resolve(options.family, options.variant, raw)}
-          : registry.expand(options.family, options.variant, raw, sweepAxes);
+  const std::vector<ParamSet> points = sweepAxes.empty()
+                                           ? std::vector<ParamSet>{resolveFor(*kernel, raw)}
+                                           : expandFor(*kernel, raw, sweepAxes);
 
   // Everything above needs no GPU; from here on the device is needed.
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
@@ -168,7 +169,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 
   std::optional<std::int64_t> sweepId;
   if (store && !sweepAxes.empty())
-    sweepId = store->createSweep(options.family, options.variant, toJson(ParamSet(raw)),
+    sweepId = store->createSweep(info.family, info.name, toJson(ParamSet(raw)),
                                  nlohmann::json(sweepAxes));
 
   const bool showProgress = !sweepAxes.empty() && isatty(STDERR_FILENO);
@@ -193,14 +194,15 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     // The ceiling first: the header names it, and each row prints as its point finishes.
     const CopyCeiling ceiling = executor.ceiling(&gInterrupted, events);
     if (!json) {
-      context.out << options.family << "/" << options.variant << " on " << device.name << ": "
+      context.out << info.family << "/" << info.name
+                  << (options.isFile() ? " (" + options.family + ")" : "") << " on " << device.name
+                  << ": "
                   << toString(job.timing.mode) << " samples, copy ceiling "
                   << formatBandwidth(ceiling.bandwidth) << ", peak "
                   << formatBandwidth(device.peakBandwidth) << "\n";
       table.printHeader(context.out);
     }
-    executor.runPoints(options.family, options.variant, points, job, sweepId, &gInterrupted,
-                       events);
+    executor.runPoints(kernel, points, job, sweepId, &gInterrupted, events);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cancelled) throw;
     context.err << "kwb: stopped; " << completed.size() << " of " << points.size()

@@ -9,13 +9,14 @@
 #include "db/runstore.h"
 #include "db/sasscache.h"
 #include "kernels/registry.h"
+#include "kernels/user/uservariant.h"
 #include "measure/runner.h"
 
 namespace kwb {
 
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly) {
-  const ParamSet params =
-      Registry::instance().resolve(options.family, options.variant, options.rawParams());
+  const auto variant = variantFor(options.kernel());
+  const ParamSet params = resolveFor(*variant, options.rawParams());
   std::unique_ptr<RunStore> store;
   std::unique_ptr<SassCache> cache;
   if (!context.global.noStore) {
@@ -24,7 +25,7 @@ int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summ
   }
   JobExecutor executor(store.get(), context.global.device);
   const SassReport report =
-      lookUpSass(executor.runner(), cache.get(), options.family, options.variant, params);
+      lookUpSass(executor.runner(), cache.get(), variant, params);
 
   std::ostream& out = context.out;
   if (context.global.json) {

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "core/cuobjdump.h"
 #include "core/error.h"
 #include "core/kernelname.h"
 #include "db/sasscache.h"
+#include "kernels/user/modulecache.h"
+#include "kernels/user/uservariant.h"
 #include "measure/runner.h"
 
 namespace kwb {
@@ -54,23 +58,32 @@ const OwnBinary& ownBinary() {
 
 }  // namespace
 
-SassReport lookUpSass(Runner& runner, SassCache* cache, const std::string& family,
-                      const std::string& variant, const ParamSet& params) {
+SassReport lookUpSass(Runner& runner, SassCache* cache, const std::shared_ptr<const Variant>& kernel,
+                      const ParamSet& params) {
   RunRequest request;
-  request.family = family;
-  request.variant = variant;
+  request.kernel = kernel;
   request.params = params;
   const std::vector<std::string> symbols = runner.launchedKernels(request);
 
   SassReport report;
-  report.family = family;
-  report.variant = variant;
+  report.family = kernel->info().family;
+  report.variant = kernel->info().name;
   const DeviceInfo& device = runner.device();
-  const std::string deviceArch = "sm_" + std::to_string(device.ccMajor * 10 + device.ccMinor);
-  const std::string& binary = ownBinary().path;
+  const int archNumber = device.ccMajor * 10 + device.ccMinor;
+  const std::string deviceArch = "sm_" + std::to_string(archNumber);
+  std::string binary = ownBinary().path;
   report.binary = ownBinary().fingerprint;
   const std::optional<std::string> tool = findCuobjdump();
-  if (tool) {
+  if (const auto* user = dynamic_cast<const UserVariant*>(kernel.get())) {
+    // A user's kernel: its configuration's cubin, compiled for this device, is the binary.
+    const auto module =
+        ModuleCache::instance().load(compileRequestFor(user->file(), params, archNumber));
+    report.binary = "nvrtc-" + module->key;
+    report.arch = deviceArch;
+    binary = (std::filesystem::temp_directory_path() / ("kwb-" + module->key + ".cubin")).string();
+    std::ofstream(binary, std::ios::binary)
+        .write(module->cubin.data(), static_cast<std::streamsize>(module->cubin.size()));
+  } else if (tool) {
     // The binary does not change while it runs: its architectures are listed once.
     static const std::vector<std::string> archs = sassArchitectures(*tool, binary);
     report.arch = pickArch(deviceArch, archs, report.notice);
@@ -93,13 +106,13 @@ SassReport lookUpSass(Runner& runner, SassCache* cache, const std::string& famil
                 "the CUDA toolkit, put its bin/ on PATH or name the program in KWB_CUOBJDUMP");
   for (const auto& function : dumpSass(*tool, binary, report.arch, missing)) {
     if (cache) cache->store(report.binary, report.arch, function.symbol, function.listing);
-    for (auto& kernel : report.kernels)
-      if (kernel.symbol == function.symbol) kernel.listing = function.listing;
+    for (auto& listed : report.kernels)
+      if (listed.symbol == function.symbol) listed.listing = function.listing;
   }
-  for (const auto& kernel : report.kernels)
-    if (kernel.listing.empty())
+  for (const auto& listed : report.kernels)
+    if (listed.listing.empty())
       throw Error(ErrorKind::Tool, "cuobjdump found no " + report.arch + " code for " +
-                                       kernel.name + " in " + binary);
+                                       listed.name + " in " + binary);
   return report;
 }
 

@@ -19,6 +19,7 @@
 #include "db/runstore.h"
 #include "db/sasscache.h"
 #include "kernels/registry.h"
+#include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
 
 namespace kwb {
@@ -27,8 +28,7 @@ namespace {
 struct Job {
   std::string id;
   protocol::Type type;  // Run, Sweep or Sass
-  std::string family;
-  std::string variant;
+  std::shared_ptr<const Variant> kernel;
   std::vector<ParamSet> points;
   JobOptions options;
   nlohmann::json base;
@@ -36,14 +36,11 @@ struct Job {
   std::atomic<bool> cancel{false};
 };
 
-// The configuration and measurement settings of a request, as the CLI would have read them.
-MeasureCliOptions cliOptionsOf(const protocol::Kernel& kernel, const MeasureSettings& settings) {
+// The measurement settings of a request, checked as the CLI checks its options.
+JobOptions jobOptionsOf(const MeasureSettings& settings) {
   MeasureCliOptions o;
   static_cast<MeasureSettings&>(o) = settings;
-  o.family = kernel.family;
-  o.variant = kernel.variant;
-  for (const auto& [name, value] : kernel.params) o.params.push_back(name + "=" + value);
-  return o;
+  return o.jobOptions();
 }
 
 // Reads a run, sweep or sass request into a validated job; throws Error(Usage/Param) as the
@@ -54,20 +51,15 @@ std::shared_ptr<Job> parseJob(const protocol::Request& request) {
   job->type = request.type();
   const auto* run = std::get_if<protocol::RunRequest>(&request.body);
   const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
-  const MeasureCliOptions o = cliOptionsOf(*request.kernel(), run     ? run->options
-                                                              : sweep ? sweep->options
-                                                                      : MeasureSettings{});
-  const RawParams raw = o.rawParams();
-  job->options = o.jobOptions();
-  job->family = o.family;
-  job->variant = o.variant;
-  job->base = toJson(ParamSet(raw));
-  const Registry& registry = Registry::instance();
+  const protocol::Kernel& kernel = *request.kernel();
+  job->options = jobOptionsOf(run ? run->options : sweep ? sweep->options : MeasureSettings{});
+  job->kernel = variantFor(kernel);
+  job->base = toJson(ParamSet(kernel.params));
   if (sweep) {
-    job->points = registry.expand(o.family, o.variant, raw, sweep->axes);
+    job->points = expandFor(*job->kernel, kernel.params, sweep->axes);
     job->axes = sweep->axes;
   } else {
-    job->points = {registry.resolve(o.family, o.variant, raw)};
+    job->points = {resolveFor(*job->kernel, kernel.params)};
   }
   return job;
 }
@@ -75,9 +67,9 @@ std::shared_ptr<Job> parseJob(const protocol::Request& request) {
 // A resolve request: the parameters with defaults applied and, where there is a device, what the
 // variant derives from them there (grid, blocks per SM, waves, ...) and the bytes it moves.
 protocol::Resolved resolve(const protocol::Kernel& kernel, int deviceOrdinal) {
-  const Registry& registry = Registry::instance();
+  const auto variant = variantFor(kernel);
   protocol::Resolved out;
-  out.params = registry.resolve(kernel.family, kernel.variant, kernel.params);
+  out.params = resolveFor(*variant, kernel.params);
   const auto devices = queryDevices();
   if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size()) {
     out.noDevice =
@@ -85,7 +77,7 @@ protocol::Resolved resolve(const protocol::Kernel& kernel, int deviceOrdinal) {
     return out;
   }
   const DeviceInfo& device = devices[static_cast<std::size_t>(deviceOrdinal)];
-  const auto workload = registry.find(kernel.family, kernel.variant).create(out.params, device);
+  const auto workload = variant->create(out.params, device);
   out.derived = workload->derived();
   out.bytes = workload->bytesMoved();
   out.device = device.name;
@@ -227,15 +219,15 @@ class Worker {
     };
     try {
       if (job.type == protocol::Type::Sass) {
-        send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(), job.family,
-                                                       job.variant, job.points.front())}});
+        send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(),
+                                                       job.kernel, job.points.front())}});
         return;
       }
       std::optional<std::int64_t> sweepId;
       if (store_ && job.type == protocol::Type::Sweep)
-        sweepId = store_->createSweep(job.family, job.variant, job.base, job.axes);
-      executor_.runPoints(job.family, job.variant, job.points, job.options, sweepId, &job.cancel,
-                          events);
+        sweepId = store_->createSweep(job.kernel->info().family, job.kernel->info().name,
+                                      job.base, job.axes);
+      executor_.runPoints(job.kernel, job.points, job.options, sweepId, &job.cancel, events);
       send({job.id, protocol::Done{completed, false}});
     } catch (const Error& error) {
       if (error.kind() == ErrorKind::Cancelled) {

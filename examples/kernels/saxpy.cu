@@ -31,8 +31,10 @@ default = 256
 as = "argument"
 unit = "threads"
 
-[reference]
+[reference]                # one element per thread: the fast kernel's output is held against it
 kernel = "saxpy_reference"
+grid = "ceil_div(n, 256)"
+block = "256"
 tolerance = 1e-6
 
 [[buffers]]

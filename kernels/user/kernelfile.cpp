@@ -13,9 +13,17 @@ KernelFile readKernelFile(const std::string& path) {
   if (!in) throw Error(ErrorKind::Usage, path + ": cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
-  KernelFile file{path, text.str(), {}};
+  return kernelFileOf(path, text.str());
+}
+
+KernelFile kernelFileOf(const std::string& path, std::string source) {
+  KernelFile file{path, std::move(source), {}};
   file.spec = parseKernelSpec(specText(file.source, path), path);
   return file;
+}
+
+bool looksLikeKernelFile(std::string_view text) {
+  return text.ends_with(".cu") || text.ends_with(".cuh") || text.find('/') != std::string_view::npos;
 }
 
 std::string nameExpression(const KernelLaunchSpec& launch, const ParamSet& params) {
@@ -40,8 +48,7 @@ CompileRequest compileRequestFor(const KernelFile& file, const ParamSet& params,
         request.nameExpressions.end())
       request.nameExpressions.push_back(name);
   }
-  if (!file.spec.referenceKernel.empty())
-    request.nameExpressions.push_back(file.spec.referenceKernel);
+  if (file.spec.reference) request.nameExpressions.push_back(nameExpression(*file.spec.reference, params));
   return request;
 }
 

@@ -16,6 +16,11 @@ struct KernelFile {
   KernelSpec spec;
 };
 KernelFile readKernelFile(const std::string& path);
+// The same for a file's text at hand (a request carries it to the worker that runs it).
+KernelFile kernelFileOf(const std::string& path, std::string source);
+
+// Whether a command line's kernel argument names a file (saxpy.cu, ./k/t.cu) rather than a family.
+bool looksLikeKernelFile(std::string_view text);
 
 // What NVRTC compiles for one configuration of the file: define parameters as -D, template
 // parameters substituted into each launch's kernel (and the reference kernel) as name expressions.

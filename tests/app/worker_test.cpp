@@ -105,7 +105,7 @@ TEST(Worker, SassRequestsAreCheckedAtOnceAndNeedADevice) {
 TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;
-  worker.send({{"v", 1}, {"type", "run"}, {"id", "r"}, {"family", "copy"}, {"variant", "memcpy"}});
+  worker.send({{"v", protocol::kVersion}, {"type", "run"}, {"id", "r"}, {"family", "copy"}, {"variant", "memcpy"}});
   auto reply = worker.output().waitFor(WorkerHarness::is("error", "r"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["code"], "no_device");
@@ -118,14 +118,14 @@ TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
 TEST(Worker, MalformedLinesAreAnsweredAndTheWorkerGoesOn) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   const std::vector<std::pair<std::string, std::string>> lines = {
-      {R"({"v":1,"type":"cancel","id":"c","target":null})", "target"},
-      {R"({"v":1,"type":"run","id":"r","family":{},"variant":"memcpy"})", "family"},
-      {R"({"v":1,"type":"sass","id":"s","family":"copy","variant":[1]})", "variant"},
-      {R"({"v":1,"type":"resolve","id":"q","family":7,"variant":"memcpy"})", "family"},
-      {R"({"v":1,"type":"run","id":"p","family":"copy","variant":"memcpy","params":{"n":)" + deep +
+      {R"({"v":2,"type":"cancel","id":"c","target":null})", "target"},
+      {R"({"v":2,"type":"run","id":"r","family":{},"variant":"memcpy"})", "family"},
+      {R"({"v":2,"type":"sass","id":"s","family":"copy","variant":[1]})", "variant"},
+      {R"({"v":2,"type":"resolve","id":"q","family":7,"variant":"memcpy"})", "family"},
+      {R"({"v":2,"type":"run","id":"p","family":"copy","variant":"memcpy","params":{"n":)" + deep +
            "}}",
        "params.n"},
-      {R"({"v":1,"type":"run","id":"o","family":"copy","variant":"memcpy","options":{"seed":"x"}})",
+      {R"({"v":2,"type":"run","id":"o","family":"copy","variant":"memcpy","options":{"seed":"x"}})",
        "options.seed"},
       {"\xff\xfe", ""},
   };

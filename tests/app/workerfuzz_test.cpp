@@ -18,13 +18,13 @@ using testing::WorkerHarness;
 // Valid requests of every kind; a job's family or values are chosen so that validation, not a
 // GPU, answers it, and the harness's worker has no device to run one on anyway.
 const std::vector<std::string> kSeeds = {
-    R"({"v":1,"type":"list","id":"a"})",
-    R"({"v":1,"type":"devices","id":"b"})",
-    R"({"v":1,"type":"resolve","id":"c","family":"elementwise","variant":"packed","params":{"n":"2^20","block_size":128}})",
-    R"({"v":1,"type":"run","id":"d","family":"copy","variant":"memcpy","params":{"n":"2^40"},"options":{"budget_s":0.01,"mode":"hot","metrics":"memory","tags":["x"]}})",
-    R"({"v":1,"type":"sweep","id":"e","family":"permute","variant":"tiled","params":{"shape":"64,64"},"axes":["tile_size=16,32","padding=off,on"],"options":{"min_samples":10}})",
-    R"({"v":1,"type":"sass","id":"f","family":"giou","variant":"fused","params":{"batch":"4"}})",
-    R"({"v":1,"type":"cancel","id":"g","target":"nothing"})",
+    R"({"v":2,"type":"list","id":"a"})",
+    R"({"v":2,"type":"devices","id":"b"})",
+    R"({"v":2,"type":"resolve","id":"c","family":"elementwise","variant":"packed","params":{"n":"2^20","block_size":128}})",
+    R"({"v":2,"type":"run","id":"d","family":"copy","variant":"memcpy","params":{"n":"2^40"},"options":{"budget_s":0.01,"mode":"hot","metrics":"memory","tags":["x"]}})",
+    R"({"v":2,"type":"sweep","id":"e","family":"permute","variant":"tiled","params":{"shape":"64,64"},"axes":["tile_size=16,32","padding=off,on"],"options":{"min_samples":10}})",
+    R"({"v":2,"type":"sass","id":"f","family":"giou","variant":"fused","params":{"batch":"4"}})",
+    R"({"v":2,"type":"cancel","id":"g","target":"nothing"})",
 };
 
 // JSON fragments that stand where a value is expected.

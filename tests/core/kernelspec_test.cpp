@@ -130,7 +130,7 @@ TEST(KernelSpec, MistakesNameTheFieldAndTheLine) {
               "template argument 'ROWS'", "launch[0].kernel");
   expectError("kind = \"choice\"", "kind = \"choices\"", "allowed: integer, choice, list",
               "params.TILE.kind");
-  expectError("fill = \"zeros\"", "fill = \"zero\"", "allowed: normal, uniform, zeros, iota",
+  expectError("fill = \"zeros\"", "fill = \"zero\"", "allowed: uniform, normal, zeros, iota",
               "buffers[1].fill");
 }
 

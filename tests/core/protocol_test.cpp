@@ -180,48 +180,48 @@ TEST(Protocol, DecodeErrorsNameTheField) {
   EXPECT_EQ(fieldOf("[1,2]"), "");
   EXPECT_EQ(fieldOf(R"({"type":"list"})"), "v");
   EXPECT_EQ(fieldOf(R"({"v":"1","type":"list"})"), "v");
-  EXPECT_EQ(fieldOf(R"({"v":1})"), "type");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"frobnicate"})"), "type");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"list","id":7})"), "id");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"progress","id":"p"})"), "type");  // a reply, not a request
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","variant":"memcpy"})"), "family");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":1,"variant":"memcpy"})"), "family");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy","params":[1]})"),
+  EXPECT_EQ(fieldOf(R"({"v":2})"), "type");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"frobnicate"})"), "type");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"list","id":7})"), "id");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"progress","id":"p"})"), "type");  // a reply, not a request
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","variant":"memcpy"})"), "family");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":1,"variant":"memcpy"})"), "family");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy","params":[1]})"),
             "params");
   EXPECT_EQ(
-      fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy","params":{"n":true}})"),
+      fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy","params":{"n":true}})"),
       "params.n");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy",)"
                     R"("options":{"budget_s":"fast"}})"),
             "options.budget_s");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy",)"
                     R"("options":{"budget":1}})"),
             "options.budget");  // a renamed option is refused, never silently defaulted
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"run","family":"copy","variant":"memcpy",)"
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy",)"
                     R"("options":{"min_samples":-3}})"),
             "options.min_samples");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"sweep","family":"copy","variant":"memcpy","axes":[1]})"),
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"sweep","family":"copy","variant":"memcpy","axes":[1]})"),
             "axes");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"cancel","id":"c"})"), "target");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"done","id":"r","completed":1})", false), "cancelled");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"progress","id":"r","done":"1","total":2,"eta_s":0,)"
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"cancel","id":"c"})"), "target");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"done","id":"r","completed":1})", false), "cancelled");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"progress","id":"r","done":"1","total":2,"eta_s":0,)"
                     R"("text":""})",
                     false),
             "done");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"result","id":"r","index":0,"run":3,"run_id":null})", false),
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"result","id":"r","index":0,"run":3,"run_id":null})", false),
             "run");
-  EXPECT_EQ(fieldOf(R"({"v":1,"type":"error","code":"oops","message":"m"})", false), "code");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"error","code":"oops","message":"m"})", false), "code");
 }
 
 TEST(Protocol, AnotherVersionIsNamedWithBoth) {
   try {
-    decodeReply(R"({"v":2,"type":"hello","app_version":"9.0","protocol":2})");
+    decodeReply(R"({"v":1,"type":"hello","app_version":"0.9","protocol":1})");
     FAIL();
   } catch (const DecodeError& e) {
     EXPECT_EQ(e.field(), "v");
-    EXPECT_EQ(e.otherVersion(), 2);
-    EXPECT_NE(std::string(e.what()).find("protocol version 2"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("speaks 1"), std::string::npos);
+    EXPECT_EQ(e.otherVersion(), 1);
+    EXPECT_NE(std::string(e.what()).find("protocol version 1"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("speaks 2"), std::string::npos);
   }
   try {
     decodeRequest(R"({"v":3,"type":"list","id":"q"})");
@@ -244,12 +244,12 @@ TEST(Protocol, BytesThatAreNotUtf8NeverStopAReply) {
 
 TEST(Protocol, ParamsAcceptNumbersAsText) {
   const Request r =
-      decodeRequest(R"({"v":1,"type":"resolve","id":"q","family":"copy","variant":"vectorized",)"
+      decodeRequest(R"({"v":2,"type":"resolve","id":"q","family":"copy","variant":"vectorized",)"
                     R"("params":{"n":1024,"dtype":"f16"}})");
   EXPECT_EQ(r.kernel()->params.at("n"), "1024");
   EXPECT_EQ(r.kernel()->params.at("dtype"), "f16");
   EXPECT_FALSE(r.isJob());
-  EXPECT_TRUE(decodeRequest(R"({"v":1,"type":"sass","family":"a","variant":"b"})").isJob());
+  EXPECT_TRUE(decodeRequest(R"({"v":2,"type":"sass","family":"a","variant":"b"})").isJob());
 }
 
 // A session recorded from a real worker on an H100 still decodes: clients built against this

@@ -64,7 +64,7 @@ class JobSessionTest : public QObject {
     WorkerClient worker(
         testing::fakeWorker(dir_, "cancel.sh",
                             "read -r cancel\n"
-                            "printf '{\"v\":1,\"type\":\"done\",\"id\":\"%s\",\"completed\":0,"
+                            "printf '{\"v\":2,\"type\":\"done\",\"id\":\"%s\",\"completed\":0,"
                             "\"cancelled\":true}\\n' \"$id\"\n"
                             "sleep 30",
                             3),

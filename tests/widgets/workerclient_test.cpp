@@ -88,7 +88,7 @@ class WorkerClientTest : public QObject {
     WorkerClient client(
         fakeWorker("cancel.sh",
                    "read -r cancel\n"
-                   "printf '{\"v\":1,\"type\":\"done\",\"id\":\"%s\",\"completed\":0,"
+                   "printf '{\"v\":2,\"type\":\"done\",\"id\":\"%s\",\"completed\":0,"
                    "\"cancelled\":true}\\n' \"$id\"\n"
                    "sleep 30",
                    3),
@@ -126,7 +126,7 @@ class WorkerClientTest : public QObject {
     file.open(QIODevice::WriteOnly);
     file.write(
         "#!/bin/sh\n"
-        "echo '{\"v\":2,\"type\":\"hello\",\"app_version\":\"9.0\",\"protocol\":2}'\n"
+        "echo '{\"v\":3,\"type\":\"hello\",\"app_version\":\"9.0\",\"protocol\":3}'\n"
         "sleep 30\n");
     file.close();
     file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
@@ -136,7 +136,7 @@ class WorkerClientTest : public QObject {
     client.requestCatalog();
     QVERIFY(incompatible.wait(5000));
     const QString sentence = incompatible.at(0).at(0).toString();
-    QVERIFY2(sentence.contains("protocol version 2") && sentence.contains("speaks 1") &&
+    QVERIFY2(sentence.contains("protocol version 3") && sentence.contains("speaks 2") &&
                  sentence.endsWith("."),
              qPrintable(sentence));
     QCOMPARE(catalog.count(), 0);
