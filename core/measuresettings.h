@@ -18,6 +18,9 @@ struct MeasureSettings {
   bool verifyOnly = false;
   std::string metrics;            // sets and metric names, comma separated; empty: none
   std::vector<std::string> tags;  // given to every stored run ("lesson:permute-5-padding")
+  // A checked call not finished after this many seconds is a hang: the run fails, and the
+  // process that ran it ends (nothing else can use the device while the kernel runs).
+  double hangSeconds = 30;
 };
 
 }  // namespace kwb

@@ -27,7 +27,8 @@ std::optional<Type> parseType(std::string_view name) {
 }
 
 constexpr std::string_view kOptionNames =
-    "mode, budget_s, min_samples, max_samples, target_rsd, seed, verify_only, metrics, tags";
+    "mode, budget_s, min_samples, max_samples, target_rsd, seed, verify_only, metrics, tags, "
+    "hang_after_s";
 
 // The fields of one JSON object, read by type; a missing or mistyped field throws a DecodeError
 // that names it with its path ("options.budget_s").
@@ -150,6 +151,7 @@ json options(const MeasureSettings& s) {
   o["max_samples"] = s.maxSamples;
   o["target_rsd"] = s.targetRsd;
   o["seed"] = s.seed;
+  o["hang_after_s"] = s.hangSeconds;
   o["verify_only"] = s.verifyOnly;
   o["metrics"] = s.metrics;
   o["tags"] = s.tags;
@@ -320,6 +322,7 @@ MeasureSettings settingsOf(const Fields& request) {
   s.maxSamples = o.number<std::size_t>("max_samples", s.maxSamples);
   s.targetRsd = o.number<double>("target_rsd", s.targetRsd);
   s.seed = o.number<std::uint64_t>("seed", s.seed);
+  s.hangSeconds = o.number<double>("hang_after_s", s.hangSeconds);
   s.verifyOnly = o.boolean("verify_only", s.verifyOnly);
   s.metrics = o.string("metrics", s.metrics);
   if (o.find("tags")) s.tags = o.strings("tags");

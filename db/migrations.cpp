@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<std::string_view, 3> kMigrations{
+constexpr std::array<std::string_view, 4> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
     R"sql(
 CREATE TABLE devices (
@@ -123,6 +123,17 @@ CREATE TABLE sass_listings (
   stored_at INTEGER NOT NULL,
   PRIMARY KEY (binary, arch, symbol)
 ) WITHOUT ROWID;
+)sql",
+    // v4: the code of users' kernels, each version once by its SHA-256, and the file and version
+    // each run ran.
+    R"sql(
+CREATE TABLE kernel_sources (
+  hash TEXT PRIMARY KEY,
+  source TEXT NOT NULL,
+  spec TEXT NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE runs ADD COLUMN kernel_file TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
 )sql",
 };
 

@@ -23,7 +23,8 @@ constexpr const char* kRunColumns =
     "r.time_max AS time_max, r.time_stddev AS time_stddev, r.converged AS converged, "
     "r.bytes AS bytes, r.bandwidth AS bandwidth, r.ceiling_bandwidth AS ceiling_bandwidth, "
     "r.peak_bandwidth AS peak_bandwidth, r.app_version AS app_version, "
-    "r.started_at AS started_at, r.notice AS notice, "
+    "r.started_at AS started_at, r.notice AS notice, r.kernel_file AS kernel_file, "
+    "r.source_hash AS source_hash, "
     "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
     "ORDER BY tag)) AS tags";
 
@@ -69,6 +70,9 @@ RunRecord readRun(const Statement& s) {
     start = end + 1;
   }
   r.notice = s.text("notice");
+  // The code's text is read with one run (RunStore::run), not with every row of a list.
+  if (const std::string hash = s.text("source_hash"); !hash.empty())
+    r.code = KernelCode{s.text("kernel_file"), hash, {}, {}};
   return record;
 }
 
@@ -214,12 +218,13 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
       "INSERT INTO runs (device_id, sweep_id, family, variant, dtype, problem, launch, derived, "
       "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
       "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
-      "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice) VALUES ("
+      "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice, "
+      "kernel_file, source_hash) VALUES ("
       "(SELECT id FROM devices WHERE uuid = :device_uuid), :sweep_id, :family, :variant, :dtype, "
       ":problem, :launch, :derived, :mode, :status, :error, :verified, :verify_passed, "
       ":verify_rel_error, :verify_tolerance, :sample_count, :time_min, :time_median, :time_mean, "
       ":time_max, :time_stddev, :converged, :bytes, :bandwidth, :ceiling_bandwidth, "
-      ":peak_bandwidth, :app_version, :started_at, :notice)");
+      ":peak_bandwidth, :app_version, :started_at, :notice, :kernel_file, :source_hash)");
   s.bind(":device_uuid", std::string_view(r.deviceUuid));
   s.bind(":sweep_id", sweepId);
   s.bind(":family", std::string_view(r.family));
@@ -251,7 +256,17 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(":app_version", std::string_view(r.appVersion));
   s.bind(":started_at", r.startedAt);
   s.bind(":notice", std::string_view(r.notice));
+  s.bind(":kernel_file", std::string_view(r.code ? r.code->file : std::string()));
+  s.bind(":source_hash", std::string_view(r.code ? r.code->hash : std::string()));
   s.run();
+  if (r.code && !r.code->source.empty()) {
+    auto code = db_->prepare(
+        "INSERT OR IGNORE INTO kernel_sources (hash, source, spec) VALUES (?, ?, ?)");
+    code.bind(1, std::string_view(r.code->hash))
+        .bind(2, std::string_view(r.code->source))
+        .bind(3, std::string_view(r.code->spec));
+    code.run();
+  }
   const std::int64_t id = db_->lastInsertId();
 
   std::vector<bool> throttled(r.samples.size());
@@ -327,6 +342,14 @@ std::optional<RunRecord> RunStore::run(std::int64_t id) {
   while (metrics.step())
     record.result.metrics.push_back(
         {metrics.text(0), metrics.real(1), metrics.text(2), metrics.text(3)});
+  if (auto& code = record.result.code) {
+    auto text = db_->prepare("SELECT source, spec FROM kernel_sources WHERE hash = ?");
+    text.bind(1, std::string_view(code->hash));
+    if (text.step()) {
+      code->source = text.text(0);
+      code->spec = text.text(1);
+    }
+  }
   return record;
 }
 

@@ -50,7 +50,7 @@ class RunStore {
   // holds them all.
   void forEach(const HistoryFilter& filter, const std::function<void(RunRecord&&)>& visit);
   std::size_t count(const HistoryFilter& filter);
-  // One run in full: samples and metrics included.
+  // One run in full: samples, metrics and, for a user kernel, its code included.
   std::optional<RunRecord> run(std::int64_t id);
   // Distinct values of a run column ("family", "variant", "dtype") for filter menus.
   std::vector<std::string> distinct(const std::string& column);

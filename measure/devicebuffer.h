@@ -16,6 +16,9 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   void* data() const { return data_; }
+  // Gives the allocation up without freeing it: freeing waits for every kernel, and a process
+  // whose kernel hangs must end without waiting.
+  void abandon() { data_ = nullptr; }
   std::size_t bytes() const { return bytes_; }
 
  private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "core/error.h"
 #include "core/gpustate.h"
@@ -68,7 +69,28 @@ Runner::~Runner() {
 
 bool Runner::healthy() const {
   // Sticky errors come back from every call once the context is broken.
-  return cudaDeviceSynchronize() == cudaSuccess;
+  return !hung_ && cudaDeviceSynchronize() == cudaSuccess;
+}
+
+void Runner::waitForCheckedCall(double seconds, Prepared& prepared) {
+  const auto start = Clock::now();
+  cudaError_t status;
+  while ((status = cudaStreamQuery(stream_)) == cudaErrorNotReady) {
+    if (secondsSince(start) > seconds) {
+      // The kernel still runs: freeing its buffers would wait for it forever. They go with the
+      // process, which must end now.
+      hung_ = true;
+      for (auto& buffer : prepared.buffers) buffer.abandon();
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "the kernel did not finish within %.0f s: a hang (or a call that needs more "
+                    "time: --hang-after); it ends with its process",
+                    seconds);
+      throw Error(ErrorKind::Cuda, text);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  KWB_CUDA_CHECK(status);
 }
 
 const Variant& Runner::variantOf(const RunRequest& request) {
@@ -182,7 +204,7 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   // The checked run.
   workload->beforeCheckedRun(pointers, stream_);
   workload->enqueue(pointers, stream_);
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  waitForCheckedCall(request.hangSeconds, prepared);
   if (!workload->checked()) {
     result.status = RunStatus::Ok;
     if (!request.verifyOnly) {

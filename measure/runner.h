@@ -33,6 +33,7 @@ struct RunRequest {
   std::uint64_t seed = 1;
   bool verifyOnly = false;  // check the output, skip timing
   MetricPlan metrics;       // hardware metrics to read in a pass after timing; empty: none
+  double hangSeconds = 30;  // the checked call not done by then: a hang (see healthy())
 };
 
 // Runs registered variants on one device: checks device limits, allocates, fills inputs with
@@ -61,8 +62,12 @@ class Runner {
   // The best bandwidth of the copy variants on a large buffer: the device's practical ceiling.
   CopyCeiling measureCopyCeiling(const std::atomic<bool>* cancel = nullptr);
 
-  // False once the CUDA context is broken (an illegal address, say): the process must end.
+  // False once the CUDA context is broken (an illegal address, say) or a kernel hangs: the
+  // process must end, without waiting for the device (std::_Exit).
   bool healthy() const;
+  // A kernel of this process never finished: nothing may wait for the device (not even the
+  // destructors, whose frees would); end with std::_Exit.
+  bool hung() const { return hung_; }
 
  private:
   // A workload with its buffers allocated, inputs filled and outputs poisoned.
@@ -82,7 +87,10 @@ class Runner {
   void profile(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
                RunResult& result);
 
+  void waitForCheckedCall(double seconds, Prepared& prepared);
+
   DeviceInfo device_;
+  bool hung_ = false;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<Timer> timer_;
   std::unique_ptr<KernelProfiler> profiler_;

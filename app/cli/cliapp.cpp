@@ -1,5 +1,7 @@
 #include "app/cli/cliapp.h"
 
+#include <limits>
+
 #include <CLI/CLI.hpp>
 
 #include "app/cli/clicontext.h"
@@ -112,6 +114,27 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->capture_default_str()
       ->check(wholeNumber(50, 120));
 
+  std::string newPath, newImplements;
+  bool newForce = false;
+  auto* newCmd = app.add_subcommand("new", "write a commented starting kernel file");
+  newCmd->add_option("file", newPath, "the file to write (FILE.cu)")
+      ->required()
+      ->check(text(kLongestPath));
+  newCmd
+      ->add_option("--implements", newImplements,
+                   "a built-in family whose inputs and reference check the kernel (copy, "
+                   "elementwise, permute); without it the file has a reference kernel of its own")
+      ->check(text(kLongestText));
+  newCmd->add_flag("--force", newForce, "write over an existing file");
+
+  std::vector<std::int64_t> codeRuns;
+  auto* code = app.add_subcommand(
+      "code", "the code a stored run of a kernel file ran; with two runs, how their code differs");
+  code->add_option("runs", codeRuns, "one or two run ids (see `kwb history`)")
+      ->required()
+      ->expected(1, 2)
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(0, 1);
   std::vector<std::string> mergeSources;
@@ -166,6 +189,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
+    if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
+    if (code->parsed()) return codeCommand(context, codeRuns);
     if (lesson->parsed()) {
       if ((lessonRun || lessonPrediction) && lessonId.empty())
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");

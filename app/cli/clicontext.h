@@ -83,6 +83,12 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
 // The SASS of the kernels one configuration launches; summaryOnly leaves out the listings.
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
+// Writes the starting kernel file of a family the kernel implements ("" for one with its own
+// reference) to path; refuses to write over a file unless forced.
+int newCommand(CliContext& context, const std::string& path, const std::string& implements,
+               bool force);
+// The code of a run of a kernel file, or the difference between the code of two runs.
+int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 // Reads each kernel file's spec and compiles its default configuration for sm_<arch>.
 int checkCommand(CliContext& context, const std::vector<std::string>& files, int arch);
 // With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the

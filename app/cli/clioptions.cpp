@@ -103,8 +103,11 @@ JobOptions MeasureCliOptions::jobOptions() const {
   if (maxSamples < minSamples)
     throw Error(ErrorKind::Usage, "--max-samples must be at least --min-samples");
   if (!(targetRsd > 0)) throw Error(ErrorKind::Usage, "--target-rsd must be above 0");
+  if (!(hangSeconds > 0) || hangSeconds > 86400)
+    throw Error(ErrorKind::Usage, "--hang-after must be above 0 and at most 86400 seconds");
   job.timing = {*parsedMode, minSamples, maxSamples, targetRsd, budget};
   job.seed = seed;
+  job.hangSeconds = hangSeconds;
   job.verifyOnly = verifyOnly;
   job.metrics = planMetrics(metrics);
   job.tags = tags;
@@ -139,6 +142,11 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--seed", o.seed, "seed of the random inputs")
       ->capture_default_str()
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
+  command.add_option("--hang-after", o.hangSeconds,
+                     "seconds the checked call may take; past them the kernel counts as hung, the "
+                     "run fails and the process ends")
+      ->capture_default_str()
+      ->check(positiveNumber(86400));
   command.add_flag("--verify-only", o.verifyOnly,
                    "check the output against the CPU reference, skip timing");
   command.add_option("--metrics", o.metrics,

@@ -59,7 +59,7 @@ std::size_t JobExecutor::runPoints(const std::shared_ptr<const Variant>& kernel,
     }
     RunRequest request{kernel->info().family, kernel->info().name, kernel,
                        points[i],             options.timing,      options.seed,
-                       options.verifyOnly,    options.metrics};
+                       options.verifyOnly,    options.metrics,     options.hangSeconds};
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;

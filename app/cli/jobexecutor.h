@@ -26,6 +26,7 @@ struct JobOptions {
   bool verifyOnly = false;
   MetricPlan metrics;             // hardware metrics read after timing; empty: none
   std::vector<std::string> tags;  // given to every stored run
+  double hangSeconds = 30;        // the checked call's limit
 };
 
 struct JobEvents {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 
@@ -20,6 +21,7 @@
 #include "kernels/registry.h"
 #include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
+#include "measure/runner.h"
 
 namespace kwb {
 namespace {
@@ -204,6 +206,13 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     }
     executor.runPoints(kernel, points, job, sweepId, &gInterrupted, events);
   } catch (const Error& error) {
+    if (error.kind() == ErrorKind::Cuda && executor.runner().hung()) {
+      // The failed run is stored; leaving normally would wait for the kernel forever.
+      context.err << "kwb: " << printable(error.what()) << "\n";
+      context.out.flush();
+      context.err.flush();
+      std::_Exit(kExitFailed);
+    }
     if (error.kind() != ErrorKind::Cancelled) throw;
     context.err << "kwb: stopped; " << completed.size() << " of " << points.size()
                 << " runs finished" << (store ? " and are stored" : "") << "\n";

@@ -94,8 +94,20 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
       index.push_back(static_cast<int>(same - buffers_.begin()));
       continue;
     }
-    // Beside a family's buffers, the file's own are working memory, zeroed once.
+    // Beside a family's buffers, the file's own are working memory, zeroed once: said so.
     const bool scratch = builtIn_ != nullptr;
+    if (scratch && b.fill != BufferFill::Zeros) {
+      std::string theirs;
+      for (auto it = buffers_.begin(); it != family; ++it)
+        if (!it->scratch)
+          theirs += (theirs.empty() ? "" : ", ") + it->name + (it->output ? " (out)" : " (in)");
+      throw Error(ErrorKind::Usage,
+                  file_->path + ": " + field + ": '" + b.name + "' is not a buffer of " +
+                      spec.implements + "; its buffers are " + theirs +
+                      ". A buffer of the file's own beside them is working memory: give it "
+                      "fill = \"zeros\"",
+                  "buffers");
+    }
     buffers_.push_back({b.name, b.dtype, count, !scratch && b.role != BufferRole::In, scratch});
     fills_.push_back(b.fill);
     index.push_back(static_cast<int>(buffers_.size() - 1));

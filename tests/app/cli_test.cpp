@@ -301,3 +301,50 @@ args = ["x"]
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+// Every starting file `kwb new` writes compiles; `kwb code` shows what a run ran and how two
+// runs' code differs.
+TEST_F(CliTest, NewWritesStartingFilesThatCheckAndCodeShowsRunsCode) {
+  for (const std::string implements : {"", "copy", "elementwise", "permute"}) {
+    const std::string path = dir.file("k" + implements + ".cu");
+    std::vector<std::string> args{"new", path};
+    if (!implements.empty()) args.insert(args.end(), {"--implements", implements});
+    EXPECT_EQ(run(args).code, kExitOk);
+    const Outcome checked = run({"check", path});
+    EXPECT_EQ(checked.code, kExitOk) << implements << ": " << checked.err;
+  }
+  expectBadInput({"new", dir.file("k.cu")}, "exists; give --force");
+  expectBadInput({"new", dir.file("g.cu"), "--implements", "giou"}, "has no starting file");
+
+  std::int64_t ids[3];
+  {
+    RunStore store(db());
+    RunResult r;
+    r.family = "user";
+    r.variant = "my_kernel";
+    r.code = KernelCode{"k.cu", std::string(64, 'a'), "a\nb\nc\n", ""};
+    ids[0] = store.insertRun(r);
+    r.code = KernelCode{"k.cu", std::string(64, 'b'), "a\nB\nc\n", ""};
+    ids[1] = store.insertRun(r);
+    r.code.reset();
+    r.family = "copy";
+    r.variant = "memcpy";
+    ids[2] = store.insertRun(r);
+  }
+  Outcome o = run({"code", std::to_string(ids[0])});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("k.cu (sha256 aaaa"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("a\nb\nc\n"), std::string::npos) << o.out;
+  o = run({"code", std::to_string(ids[0]), std::to_string(ids[1])});
+  EXPECT_NE(o.out.find(" a\n-b\n+B\n c\n"), std::string::npos) << o.out;
+  o = run({"code", std::to_string(ids[0]), std::to_string(ids[0])});
+  EXPECT_NE(o.out.find("ran the same code"), std::string::npos) << o.out;
+  expectBadInput({"code", std::to_string(ids[2])}, "not of a kernel file");
+  expectBadInput({"code", "999"}, "no run 999");
+}
+
+}  // namespace
+}  // namespace kwb

@@ -200,3 +200,73 @@ TEST(KernelSpec, AMutatedCorpusIsReadOrRefusedNeverCrashes) {
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+constexpr const char* kListFile = R"spec(/* kwb
+name = "t"
+verification = "none"
+restrictions = ["shape_0 * shape_1 <= 4096"]
+[params.shape]
+kind = "list"
+min = 1
+max = 100000
+max_length = 2
+default = "64,32"
+role = "problem"
+[params.block_size]
+default = 128
+min = 32
+max = 1024
+[[buffers]]
+name = "x"
+count = "shape_0 * shape_1"
+[[buffers]]
+name = "y"
+count = "shape_0 * shape_1"
+role = "out"
+[[launch]]
+kernel = "k"
+grid = "ceil_div(shape_0 * shape_1, block_size)"
+block = "block_size"
+args = ["x", "y", "shape_0", "shape_1 * 2"]
+[reference]
+kernel = "r"
+block = "64"
+tolerance = 1e-6
+*/)spec";
+
+TEST(KernelSpec, ListItemsAndArgumentExpressionsAndTheReferenceLaunch) {
+  std::string file = kListFile;
+  file.replace(file.find("verification = \"none\"\n"), 22, "");
+  const KernelSpec spec = parseKernelSpec(specText(file, "t.cu"), "t.cu");
+  ParamSet params;
+  params.set("shape", "64,32");
+  params.set("block_size", "128");
+  const auto values = expressionValues(spec, params, nullptr);
+  EXPECT_EQ(values.at("shape_0"), 64);
+  EXPECT_EQ(values.at("shape_1"), 32);
+  const auto& args = spec.launches[0].args;
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_FALSE(args[0].value.has_value());
+  EXPECT_EQ(args[3].value->evaluate(values), 64);
+  ASSERT_TRUE(spec.reference.has_value());
+  EXPECT_EQ(spec.reference->kernel, "r");
+  EXPECT_EQ(spec.reference->block.evaluate(values), 64);          // its own
+  EXPECT_EQ(spec.reference->grid.evaluate(values), 16);           // the launch's
+  EXPECT_EQ(spec.reference->args.size(), 4u);                     // the launch's
+  checkRestrictions(spec, params, nullptr);
+  params.set("shape", "128,64");
+  try {
+    checkRestrictions(spec, params, nullptr);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.param(), "shape");
+    EXPECT_NE(std::string(e.what()).find("does not hold for shape=128,64"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kwb

@@ -40,7 +40,9 @@ class DatabaseMergerTest : public ::testing::Test {
 
     RunStore bob(bobFile);
     bob.upsertDevice(fakeDevice("GPU-bbbb", "NVIDIA A100-SXM4-40GB"));
-    bob.insertRun(fakeRun("memcpy", "f16", 2000, "GPU-bbbb"));
+    RunResult own = fakeRun("memcpy", "f16", 2000, "GPU-bbbb");
+    own.code = KernelCode{"bob.cu", std::string(64, 'c'), "bob's kernel", ""};
+    bob.insertRun(own);
   }
 
   TempDir dir;
@@ -64,6 +66,10 @@ TEST_F(DatabaseMergerTest, CombinesRunsDevicesSweepsTagsAndNotes) {
   onA100.device = "A100";
   ASSERT_EQ(merged.query(onA100).size(), 1u);
   EXPECT_EQ(merged.query(onA100)[0].result.variant, "memcpy");
+  // An attendee's code comes with their runs.
+  const auto bobs = merged.run(merged.query(onA100)[0].id);
+  ASSERT_TRUE(bobs->result.code);
+  EXPECT_EQ(bobs->result.code->source, "bob's kernel");
 
   HistoryFilter tagged;
   tagged.tag = "baseline";

@@ -45,7 +45,9 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
     store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
     store.database().exec(
         "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
-        "DROP TABLE sass_listings; PRAGMA user_version = 1");
+        "DROP TABLE sass_listings; DROP TABLE kernel_sources; "
+        "ALTER TABLE runs DROP COLUMN kernel_file; ALTER TABLE runs DROP COLUMN source_hash; "
+        "PRAGMA user_version = 1");
   }
   RunStore store(path);
   EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());
@@ -56,6 +58,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
   EXPECT_EQ(run->result.notice, "");
   EXPECT_TRUE(run->result.throttledSamples.empty());
   EXPECT_FALSE(run->result.samples.empty());
+  EXPECT_FALSE(run->result.code);
 }
 
 TEST(Migrations, AHistoryIsMarkedOursInWalModeWithForeignKeys) {

@@ -212,3 +212,31 @@ TEST_F(RunStoreTest, AFailedInsertLeavesNothingBehind) {
 
 }  // namespace
 }  // namespace kwb
+
+namespace kwb {
+namespace {
+
+// A kernel file's code is kept once per version; a list carries its hash, one run its text.
+TEST_F(RunStoreTest, KeepsTheCodeOfKernelFilesOncePerVersion) {
+  RunResult r = fakeRun("my_kernel", "f32", 1000);
+  r.code = KernelCode{"k.cu", std::string(64, 'a'), "/* kwb ... */ code v1", " spec"};
+  const auto first = store.insertRun(r);
+  const auto second = store.insertRun(r);
+  r.code->hash = std::string(64, 'b');
+  r.code->source = "code v2";
+  const auto third = store.insertRun(r);
+  EXPECT_EQ(store.run(first)->result.code, store.run(second)->result.code);
+  EXPECT_EQ(store.run(third)->result.code->source, "code v2");
+  EXPECT_EQ(store.run(first)->result.code->spec, " spec");
+  auto count = store.database().prepare("SELECT count(*) FROM kernel_sources");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.int64(0), 2);
+  const auto listed = store.query({});
+  ASSERT_TRUE(listed.front().result.code);
+  EXPECT_EQ(listed.front().result.code->hash, std::string(64, 'b'));
+  EXPECT_TRUE(listed.front().result.code->source.empty());
+  EXPECT_FALSE(store.run(store.insertRun(fakeRun("vectorized", "f32", 10)))->result.code);
+}
+
+}  // namespace
+}  // namespace kwb
