@@ -90,7 +90,7 @@ void Runner::waitForCheckedCall(double seconds, Prepared& prepared) {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  KWB_CUDA_CHECK(status);
+  checkCuda(status, "the checked call's kernels", __FILE__, __LINE__);
 }
 
 const Variant& Runner::variantOf(const RunRequest& request) {

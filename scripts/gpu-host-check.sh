@@ -37,7 +37,7 @@ done
 
 echo "== worker fixture"
 # stdin stays open until the run is done: closing it cancels the running job.
-(printf '%s\n' '{"v":1,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
+(printf '%s\n' '{"v":2,"type":"run","id":"r1","family":"copy","variant":"vectorized","params":{"n":"2^24"},"options":{"budget_s":0.1,"max_samples":20}}' \
 ; sleep 30) \
   | "$build/app/kwb" --no-store worker > "$out/h100_run.jsonl"
 wc -l "$out/h100_run.jsonl"

@@ -192,7 +192,9 @@ UserWorkload::Launch UserWorkload::prepareLaunch(const KernelLaunchSpec& spec,
                                           static_cast<int>(launch.sharedBytes)));
   }
 
-  // Each argument goes in as many bytes as the kernel's parameter has.
+  // Each argument goes in as many bytes as the kernel's parameter has. The runtime tells the
+  // number of parameters only by refusing the index past the last: one refused call a launch,
+  // which compute-sanitizer lists among API errors unless told not to (--report-api-errors no).
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0;; ++i) {
     std::size_t offset = 0, size = 0;
