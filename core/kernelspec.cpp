@@ -235,6 +235,20 @@ KernelLaunchSpec readLaunch(const Reader& l, const KernelSpec& spec,
 
 }  // namespace
 
+VariantInfo variantInfoOf(const KernelSpec& spec, const std::string& path) {
+  VariantInfo info{spec.implements.empty() ? "user" : spec.implements,
+                   spec.name,
+                   spec.summary.empty() ? "from " + path : spec.summary,
+                   spec.teaches,
+                   spec.paramSpecs(),
+                   {}};
+  const auto problem = std::find_if(info.params.begin(), info.params.end(), [](const auto& p) {
+    return p.role == ParamRole::Problem && p.kind == ParamKind::Integer;
+  });
+  if (problem != info.params.end()) info.sizeParam = problem->name;
+  return info;
+}
+
 std::vector<ParamSpec> KernelSpec::paramSpecs() const {
   std::vector<ParamSpec> out;
   for (const auto& p : params) out.push_back(p.spec);

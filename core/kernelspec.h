@@ -11,6 +11,7 @@
 #include "core/paramset.h"
 #include "core/paramspec.h"
 #include "core/specexpression.h"
+#include "core/variantinfo.h"
 
 namespace kwb {
 
@@ -74,6 +75,10 @@ struct KernelSpec {
 
   std::vector<ParamSpec> paramSpecs() const;
 };
+
+// How a kernel file is listed, edited and stored: family "user", or the built-in family it
+// implements (its runs sit beside that family's variants); the spec's name and parameters.
+VariantInfo variantInfoOf(const KernelSpec& spec, const std::string& path);
 
 // The names a spec's expressions may use besides its parameters: the device's.
 const std::vector<std::string>& deviceNames();

@@ -87,4 +87,11 @@ std::string_view toString(ParamRole role) {
   return role == ParamRole::Problem ? "problem" : "launch";
 }
 
+std::vector<ParamSpec> withRole(const std::vector<ParamSpec>& specs, ParamRole role) {
+  std::vector<ParamSpec> out;
+  for (const auto& spec : specs)
+    if (spec.role == role) out.push_back(spec);
+  return out;
+}
+
 }  // namespace kwb

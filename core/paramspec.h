@@ -42,6 +42,9 @@ ParamSpec listParam(std::string name, ParamRole role, std::int64_t min, std::int
                     std::size_t maxLength, std::string defaultValue, std::string unit,
                     std::string meaning);
 
+// The specs of one role, in their order: a variant's problem or launch parameters.
+std::vector<ParamSpec> withRole(const std::vector<ParamSpec>& specs, ParamRole role);
+
 // The items of a List value in canonical form ("64,512,512"); empty for other text.
 std::vector<std::int64_t> listItems(const std::string& canonical);
 

@@ -1,5 +1,7 @@
 #include "widgets/cudahighlighter.h"
 
+#include "widgets/cudawords.h"
+
 namespace kwb {
 namespace {
 
@@ -25,28 +27,7 @@ CudaHighlighter::CudaHighlighter(QTextDocument* document) : QSyntaxHighlighter(d
               "bool",     "true",      "false",    "nullptr", "static_cast", "reinterpret_cast",
               "sizeof",   "operator",  "enum",     "throw",   "try",         "catch"}),
        styled(QColor(0, 0, 160), true)});
-  rules_.push_back({words({"__global__",
-                           "__device__",
-                           "__host__",
-                           "__shared__",
-                           "__forceinline__",
-                           "__restrict__",
-                           "__launch_bounds__",
-                           "__syncthreads",
-                           "__syncwarp",
-                           "__shfl_xor_sync",
-                           "__shfl_down_sync",
-                           "__threadfence",
-                           "atomicAdd",
-                           "threadIdx",
-                           "blockIdx",
-                           "blockDim",
-                           "gridDim",
-                           "__ldg",
-                           "__ldcg",
-                           "asm",
-                           "volatile"}),
-                    styled(QColor(160, 0, 120), true)});
+  rules_.push_back({words(cudaWords()), styled(QColor(160, 0, 120), true)});
   rules_.push_back(
       {words({"int",           "unsigned",      "float",         "double",       "char",
               "short",         "long",          "std::int64_t",  "std::int32_t", "std::uint8_t",

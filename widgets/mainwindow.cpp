@@ -31,7 +31,9 @@
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
 #include "widgets/jobsession.h"
+#include "widgets/kerneleditor.h"
 #include "widgets/kerneltreemodel.h"
+#include "widgets/mykernels.h"
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/resultspage.h"
@@ -42,13 +44,6 @@
 
 namespace kwb {
 namespace {
-
-std::vector<ParamSpec> withRole(const VariantInfo& variant, ParamRole role) {
-  std::vector<ParamSpec> specs;
-  for (const auto& spec : variant.params)
-    if (spec.role == role) specs.push_back(spec);
-  return specs;
-}
 
 QString etaText(double seconds) {
   if (seconds < 1) return {};
@@ -112,6 +107,8 @@ void MainWindow::buildUi() {
   source_ = new SourceView(ui_->viewTabs);
   sass_ = new SassView(worker_, ui_->viewTabs);
   lesson_ = new LessonPage(ui_->viewTabs);
+  editor_ = new KernelEditor(ui_->viewTabs);
+  ui_->viewTabs->addTab(editor_, tr("Kernel file"));
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
@@ -124,6 +121,17 @@ void MainWindow::buildUi() {
   connect(lesson_, &LessonPage::sassRequested, this, [this](const Lesson& l) {
     ui_->viewTabs->setCurrentWidget(sass_);
     sass_->showLesson(l);
+  });
+  myKernels_ = new MyKernels(settings_.kernelsFolder, this);
+  connect(myKernels_, &MyKernels::changed, this, &MainWindow::refreshKernelFiles);
+  specDelay_ = new QTimer(this);
+  specDelay_->setSingleShot(true);
+  specDelay_->setInterval(300);
+  connect(specDelay_, &QTimer::timeout, this, &MainWindow::readEditedSpec);
+  connect(editor_, &KernelEditor::textEdited, specDelay_, qOverload<>(&QTimer::start));
+  connect(editor_, &KernelEditor::reloaded, this, [this] {
+    statusBar()->showMessage(tr("%1 was changed on disk and loaded again.").arg(editor_->path()),
+                             8000);
   });
   connect(history_, &HistoryPage::status, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -152,10 +160,13 @@ void MainWindow::connectWorker() {
   connect(worker_, &WorkerClient::catalogReceived, this, [this](const auto& families) {
     kernels_->setCatalog(families);
     sass_->setCatalog(families);
+    refreshKernelFiles();
     ui_->kernelTree->expandAll();
     QModelIndex first = kernels_->index(0, 0, kernels_->index(0, 0));
     if (pending_) first = kernels_->indexOf(pending_->family, pending_->variant);
+    if (!selectedFile_.isEmpty()) first = kernels_->indexOfFile(selectedFile_);
     ui_->kernelTree->setCurrentIndex(first);
+    if (pending_ && !pending_->path.isEmpty()) openKernel(pending_->path);
     emit catalogShown();
     if (pending_ && !pending_->axes.isEmpty()) {
       for (int i = 0; i < pending_->axes.size() && i < 2; ++i) axis_[i]->setText(pending_->axes[i]);
@@ -203,8 +214,9 @@ void MainWindow::connectWorker() {
   connect(worker_, &WorkerClient::jobError, this,
           [this](const QString& id, const QString&, const QString& message, const QString& param) {
             if (id != resolveId_) return;
-            ui_->derivedLabel->setText(tr("Not valid: %1").arg(message));
+            ui_->derivedLabel->setText(tr("Not valid: %1").arg(message.toHtmlEscaped()));
             showParamError(param, message);
+            markCompileErrors(message);
           });
   connect(worker_, &WorkerClient::incompatible, this, [this](const QString& sentence) {
     device_->setText(sentence);
@@ -240,6 +252,7 @@ void MainWindow::connectSession() {
   connect(session_, &JobSession::failed, this,
           [this](const QString& message, const QString& param) {
             showParamError(param, message);
+            markCompileErrors(message);
             endJob(message);
           });
 }
@@ -251,13 +264,18 @@ void MainWindow::showParamError(const QString& param, const QString& message) {
 
 void MainWindow::selectWhenReady(const QString& family, const QString& variant,
                                  QStringList sweepAxes) {
-  pending_ = Pending{family, variant, std::move(sweepAxes)};
+  pending_ = Pending{family, variant, std::move(sweepAxes), {}};
+}
+
+void MainWindow::openKernelWhenReady(const QString& path, QStringList sweepAxes) {
+  pending_ = Pending{{}, {}, std::move(sweepAxes), path};
 }
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
       {"sweep", plot_},    {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_},
-      {"source", source_}, {"sass", sass_},       {"lesson", lesson_}};
+      {"source", source_}, {"sass", sass_},       {"lesson", lesson_},
+      {"editor", editor_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -276,6 +294,9 @@ void MainWindow::showHistory(const QString& text, bool compare) {
 }
 
 void MainWindow::onVariantSelected() {
+  const QString path = ui_->kernelTree->currentIndex().data(KernelTreeModel::PathRole).toString();
+  if (!path.isEmpty()) return showKernelFile(path);
+  selectedFile_.clear();
   const VariantInfo* variant = kernels_->variant(ui_->kernelTree->currentIndex());
   if (!variant) {
     selected_.reset();
@@ -288,8 +309,8 @@ void MainWindow::onVariantSelected() {
     selected_ = *variant;
     source_->setVariant(variant->family, variant->name);
     ui_->teachesLabel->setText(QString::fromStdString(variant->teaches));
-    ui_->problemEditor->setSpecs(withRole(*variant, ParamRole::Problem));
-    ui_->launchEditor->setSpecs(withRole(*variant, ParamRole::Launch));
+    ui_->problemEditor->setSpecs(withRole(variant->params, ParamRole::Problem));
+    ui_->launchEditor->setSpecs(withRole(variant->params, ParamRole::Launch));
   }
   updateButtons();
   ui_->derivedLabel->clear();
@@ -312,8 +333,11 @@ void MainWindow::requestDerived() {
   resolveId_.clear();
   if (!selected_) sass_->setSelection({}, {}, {});
   if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
-  sass_->setSelection(selected_->family, selected_->name, currentParams());
-  resolveId_ = worker_->requestResolve({selected_->family, selected_->name, currentParams()});
+  if (selectedFile_.isEmpty())
+    sass_->setSelection(selected_->family, selected_->name, currentParams());
+  else
+    sass_->setSelection({}, {}, {});
+  resolveId_ = worker_->requestResolve(currentKernel());
 }
 
 std::optional<std::vector<std::string>> MainWindow::sweepAxes() {
@@ -365,7 +389,8 @@ void MainWindow::start(bool sweep) {
       return;
     }
   }
-  protocol::Kernel kernel{selected_->family, selected_->name, currentParams()};
+  if (!selectedFile_.isEmpty() && editor_->isModified() && !saveKernel()) return;
+  protocol::Kernel kernel = currentKernel();
   JobPlan plan;
   if (sweep) {
     const auto axes = sweepAxes();
@@ -411,7 +436,17 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("Export chart..."), QKeySequence::Save, this, &MainWindow::exportChart);
+  file->addAction(tr("New kernel..."), QKeySequence::New, this, &MainWindow::newKernel);
+  file->addAction(tr("Open kernel..."), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open kernel file"),
+                                                      myKernels_->folder(),
+                                                      tr("Kernel files (*.cu);;All files (*)"));
+    if (!path.isEmpty()) openKernel(path);
+  });
+  file->addAction(tr("Save kernel"), QKeySequence::Save, this, &MainWindow::saveKernel);
+  file->addSeparator();
+  file->addAction(tr("Export chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                  &MainWindow::exportChart);
   file->addAction(tr("Copy chart"), QKeySequence::Copy, this, [this] {
     if (QCustomPlot* chart = currentChart()) {
       copyChart(chart, chart->width(), chart->height());
@@ -427,6 +462,8 @@ void MainWindow::buildMenus() {
     settings_ = dialog.settings();
     settings_.save();
     ui_->budgetSpin->setValue(settings_.budgetSeconds);
+    myKernels_->setFolder(settings_.kernelsFolder.isEmpty() ? MyKernels::defaultFolder()
+                                                            : settings_.kernelsFolder);
   });
   file->addSeparator();
   file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);

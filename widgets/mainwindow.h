@@ -26,6 +26,8 @@ namespace kwb {
 class HeatmapPlot;
 class HistoryPage;
 class JobSession;
+class KernelEditor;
+class MyKernels;
 class KernelTreeModel;
 class ParamEditor;
 class ResultsModel;
@@ -48,6 +50,8 @@ class MainWindow : public QMainWindow {
   // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
   // start a sweep over the given axes ("n=2^20:2^28:*4").
   void selectWhenReady(const QString& family, const QString& variant, QStringList sweepAxes);
+  // The same for a kernel file, opened in the editor.
+  void openKernelWhenReady(const QString& path, QStringList sweepAxes);
   // Opens the history filtered by text, with every matching run plotted over time or compared
   // side by side (devices apart, for a workshop's merged histories).
   void showHistory(const QString& text, bool compare = false);
@@ -55,14 +59,18 @@ class MainWindow : public QMainWindow {
   SassView* sassView() const { return sass_; }
   // The hardware metrics the next run or sweep reads, as typed in the Measurement box.
   void setMetrics(const QString& text);
-  // Brings a view to the front: "sweep", "heatmap", "results", "history", "source", "sass" or
-  // "lesson"; false for others.
+  // Brings a view to the front: "sweep", "heatmap", "results", "history", "source", "sass",
+  // "lesson" or "editor"; false for others.
   bool showView(const QString& name);
   // The current results, the charts that have data, and the device, as a report.
   Report report() const;
   // Runs a lesson's baseline and step with the learner's prediction; false for an unknown id or
   // while a job runs.
   bool startLesson(const QString& id, double prediction);
+  // Lists a kernel file under "My kernels", selects it and shows it in the editor; false with the
+  // reason in the status bar where it cannot be read.
+  bool openKernel(const QString& path);
+  KernelEditor* kernelEditor() const { return editor_; }
 
  signals:
   void catalogShown();
@@ -82,6 +90,16 @@ class MainWindow : public QMainWindow {
   void connectWorker();
   void connectSession();
   void onVariantSelected();
+  // The kernel file in the editor: its spec read again as it is typed, its parameters edited,
+  // its compile errors marked.
+  void showKernelFile(const QString& path);
+  void readEditedSpec();
+  void markCompileErrors(const QString& message);
+  void refreshKernelFiles();
+  void newKernel();
+  bool saveKernel();
+  // What a run or a resolve is about: the selected variant, or the file with the editor's text.
+  protocol::Kernel currentKernel() const;
   void start(bool sweep);
   void endJob(const QString& message);
   // Under the editor of the parameter at fault, if one is.
@@ -107,6 +125,10 @@ class MainWindow : public QMainWindow {
   SourceView* source_;
   SassView* sass_;
   LessonPage* lesson_;
+  KernelEditor* editor_;
+  MyKernels* myKernels_;
+  QTimer* specDelay_;
+  QString selectedFile_;  // the kernel file selected, empty for a built-in variant
   Settings settings_;
   QLabel* device_;
 
@@ -116,6 +138,7 @@ class MainWindow : public QMainWindow {
   struct Pending {
     QString family, variant;
     QStringList axes;
+    QString path;  // a kernel file instead
   };
   std::optional<Pending> pending_;
 };

@@ -14,6 +14,7 @@ Settings Settings::load() {
   s.device = store.value("device", 0).toInt();
   s.budgetSeconds = store.value("budget_s", 0.5).toDouble();
   s.metrics = store.value("metrics", s.metrics).toString();
+  s.kernelsFolder = store.value("kernels_folder").toString();
   return s;
 }
 
@@ -23,6 +24,7 @@ void Settings::save() const {
   store.setValue("device", device);
   store.setValue("budget_s", budgetSeconds);
   store.setValue("metrics", metrics);
+  store.setValue("kernels_folder", kernelsFolder);
 }
 
 }  // namespace kwb

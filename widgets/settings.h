@@ -11,6 +11,7 @@ struct Settings {
   int device = 0;
   double budgetSeconds = 0.5;
   QString metrics = "none";  // as typed in the Measurement box
+  QString kernelsFolder;     // "My kernels"; empty: MyKernels::defaultFolder()
 
   static Settings load();  // defaults where nothing is stored
   void save() const;

@@ -64,6 +64,9 @@ std::shared_ptr<Job> parseJob(const protocol::Request& request) {
   return job;
 }
 
+// What a kernel file compiles for where the worker has no device: the architecture CI checks.
+constexpr int kCheckArch = 90;
+
 // A resolve request: the parameters with defaults applied and, where there is a device, what the
 // variant derives from them there (grid, blocks per SM, waves, ...) and the bytes it moves.
 protocol::Resolved resolve(const protocol::Kernel& kernel, int deviceOrdinal) {
@@ -72,6 +75,9 @@ protocol::Resolved resolve(const protocol::Kernel& kernel, int deviceOrdinal) {
   out.params = resolveFor(*variant, kernel.params);
   const auto devices = queryDevices();
   if (deviceOrdinal < 0 || static_cast<std::size_t>(deviceOrdinal) >= devices.size()) {
+    // NVRTC needs no device: a kernel file's compile errors are shown all the same.
+    if (const auto* file = dynamic_cast<const UserVariant*>(variant.get()))
+      file->checkCompiles(out.params, kCheckArch);
     out.noDevice =
         devices.empty() ? noDeviceReason() : "no device " + std::to_string(deviceOrdinal);
     return out;

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   QCommandLineOption db("db", "the history database for this session (default: the settings')",
                         "path");
   QCommandLineOption select("select", "select a kernel at start-up", "family/variant");
+  QCommandLineOption kernel("kernel", "open a kernel file at start-up", "file.cu");
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
   QCommandLineOption history(
       "history", "open the history filtered by this text, its runs plotted over time", "text");
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
       "open the history filtered by this text, its runs compared side by side by device", "text");
   QCommandLineOption view(
       "view",
-      "the view the screenshot shows: sweep, heatmap, results, history, source, sass or lesson",
+      "the view the screenshot shows: sweep, heatmap, results, history, source, sass, lesson or editor",
       "name");
   QCommandLineOption compare("compare", "the variant the SASS view compares with", "variant");
   QCommandLineOption metrics("metrics",
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
                              "the prediction for --lesson: a speed-up, or microseconds where the "
                              "lesson has no baseline",
                              "value", "1");
-  parser.addOptions({worker, db, select, sweep, history, historyCompare, view, compare, metrics,
+  parser.addOptions({worker, db, select, kernel, sweep, history, historyCompare, view, compare, metrics,
                      screenshot, report, reportPages, lesson, predict});
   parser.process(app);
 
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
     const QStringList parts = parser.value(select).split('/');
     window.selectWhenReady(parts.value(0), parts.value(1), parser.values(sweep));
   }
+  if (parser.isSet(kernel)) window.openKernelWhenReady(parser.value(kernel), parser.values(sweep));
   if (parser.isSet(compare)) {
     const QString variant = parser.value(compare);
     QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, [&window, variant] {
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
       if (!shown.isEmpty() && !window.showView(shown))
         qWarning(
             "no view '%s'; the views are sweep, heatmap, results, history, source, sass, "
-            "lesson",
+            "lesson, editor",
             qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {

@@ -34,11 +34,6 @@ class Program {
 
 }  // namespace
 
-std::string Diagnostic::text() const {
-  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + severity + ": " +
-         message;
-}
-
 std::string nvrtcVersion() {
   int major = 0, minor = 0;
   check(::nvrtcVersion(&major, &minor), "nvrtcVersion");

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/diagnostic.h"
+
 namespace kwb {
 
 // One user kernel file compiled for one configuration: NVRTC needs no GPU, so a file is checked
@@ -15,16 +17,6 @@ struct CompileRequest {
   int arch = 90;                                             // sm_90: what the cubin is for
   std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE
   std::vector<std::string> nameExpressions;  // "transpose<32>": the kernels to find in the module
-};
-
-// A message of the compiler about a line of the file; column 0 where NVRTC gives none.
-struct Diagnostic {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string severity;  // "error", "warning"
-  std::string message;
-  std::string text() const;  // "t.cu:12:0: error: identifier "x" is undefined"
 };
 
 struct CompiledModule {

@@ -11,21 +11,6 @@
 namespace kwb {
 namespace {
 
-VariantInfo infoOf(const KernelFile& file) {
-  const KernelSpec& spec = file.spec;
-  VariantInfo info{spec.implements.empty() ? "user" : spec.implements,
-                   spec.name,
-                   spec.summary.empty() ? "from " + file.path : spec.summary,
-                   spec.teaches,
-                   spec.paramSpecs(),
-                   {}};
-  const auto problem = std::find_if(info.params.begin(), info.params.end(), [](const auto& p) {
-    return p.role == ParamRole::Problem && p.kind == ParamKind::Integer;
-  });
-  if (problem != info.params.end()) info.sizeParam = problem->name;
-  return info;
-}
-
 std::string names(const std::vector<ParamSpec>& specs, ParamRole role) {
   std::string out;
   for (const auto& p : specs)
@@ -36,7 +21,7 @@ std::string names(const std::vector<ParamSpec>& specs, ParamRole role) {
 }  // namespace
 
 UserVariant::UserVariant(KernelFile file)
-    : Variant(infoOf(file)), file_(std::make_shared<const KernelFile>(std::move(file))) {
+    : Variant(variantInfoOf(file.spec, file.path)), file_(std::make_shared<const KernelFile>(std::move(file))) {
   code_ = {file_->path, sha256Hex(file_->source), file_->source,
            specText(file_->source, file_->path)};
   const KernelSpec& spec = file_->spec;
@@ -100,6 +85,11 @@ std::unique_ptr<Workload> UserVariant::create(const ParamSet& params,
   std::unique_ptr<Workload> builtIn;
   if (implemented_) builtIn = implemented_->create(familyParams(params), device);
   return std::make_unique<UserWorkload>(file_, params, device, module, std::move(builtIn));
+}
+
+void UserVariant::checkCompiles(const ParamSet& params, int arch) const {
+  CompiledModule module = compileKernel(compileRequestFor(*file_, params, arch));
+  if (!module.ok) throw CompileError(std::move(module.diagnostics), module.log);
 }
 
 std::shared_ptr<const Variant> variantFor(const protocol::Kernel& kernel) {

@@ -24,6 +24,9 @@ class UserVariant : public Variant {
   std::unique_ptr<Workload> create(const ParamSet& params,
                                    const DeviceInfo& device) const override;
   std::optional<KernelCode> code() const override { return code_; }
+  // Compiles the configuration for sm_<arch> without loading it: what can be checked where there
+  // is no device. Throws CompileError.
+  void checkCompiles(const ParamSet& params, int arch) const;
 
   // The implemented family's parameters for this configuration: the file's problem parameters
   // that the family has, the family's defaults for the rest.

@@ -28,23 +28,25 @@ class SettingsTest : public QObject {
     QVERIFY(defaults.databasePath.endsWith("history.sqlite"));
     QCOMPARE(defaults.device, 0);
     QCOMPARE(defaults.metrics, QString("none"));
-    Settings changed{dir_.filePath("other.sqlite"), 1, 2.5, "memory,occupancy"};
+    Settings changed{dir_.filePath("other.sqlite"), 1, 2.5, "memory,occupancy", dir_.filePath("k")};
     changed.save();
     const Settings back = Settings::load();
     QCOMPARE(back.databasePath, changed.databasePath);
     QCOMPARE(back.device, 1);
     QCOMPARE(back.budgetSeconds, 2.5);
     QCOMPARE(back.metrics, QString("memory,occupancy"));
+    QCOMPARE(back.kernelsFolder, changed.kernelsFolder);
   }
 
   void dialogReturnsWhatItShows() {
-    const Settings shown{"/tmp/h.sqlite", 2, 0.25, "divergence"};
+    const Settings shown{"/tmp/h.sqlite", 2, 0.25, "divergence", "/tmp/kernels"};
     SettingsDialog dialog(shown);
     const Settings back = dialog.settings();
     QCOMPARE(back.databasePath, shown.databasePath);
     QCOMPARE(back.device, 2);
     QCOMPARE(back.budgetSeconds, 0.25);
     QCOMPARE(back.metrics, QString("divergence"));  // not edited here, kept
+    QCOMPARE(back.kernelsFolder, QString("/tmp/kernels"));
   }
 };
 

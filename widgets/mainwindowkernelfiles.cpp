@@ -1,0 +1,171 @@
+// The main window's side of users' kernel files: "My kernels" in the tree, the editor, the spec
+// read as it is typed, compile errors marked, and File > New / Open / Save kernel.
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+
+#include "core/kerneltemplate.h"
+#include "ui_mainwindow.h"
+#include "widgets/kerneleditor.h"
+#include "widgets/kerneltreemodel.h"
+#include "widgets/mainwindow.h"
+#include "widgets/mykernels.h"
+#include "widgets/parameditor.h"
+#include "widgets/sourceview.h"
+
+namespace kwb {
+namespace {
+
+// A spec's error, "t.cu:18: params.TILE.default: ...", as a marker on its line.
+std::vector<Diagnostic> specDiagnostics(const QString& path, const QString& error) {
+  static const QRegularExpression line(R"(^.*?:(\d+): (.*)$)");
+  const auto match = line.match(error.section('\n', 0, 0));
+  if (!match.hasMatch()) return {};
+  return {{path.toStdString(), match.captured(1).toInt(), 0, "error",
+           match.captured(2).toStdString()}};
+}
+
+// Whether two lists of parameters would show the same editors: then the values typed stay.
+bool sameEditors(const std::vector<ParamSpec>& a, const std::vector<ParamSpec>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || a[i].role != b[i].role || a[i].kind != b[i].kind ||
+        a[i].allowedText() != b[i].allowedText() || a[i].defaultValue != b[i].defaultValue)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+bool MainWindow::openKernel(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  if (!QFileInfo(absolute).isReadable()) {
+    statusBar()->showMessage(tr("%1 cannot be read.").arg(path), 8000);
+    return false;
+  }
+  myKernels_->add(absolute);
+  refreshKernelFiles();
+  const QModelIndex index = kernels_->indexOfFile(absolute);
+  if (!index.isValid()) return false;
+  ui_->kernelTree->setCurrentIndex(index);
+  if (selectedFile_ != absolute) showKernelFile(absolute);
+  return true;
+}
+
+void MainWindow::refreshKernelFiles() {
+  const QModelIndex before = ui_->kernelTree->currentIndex();
+  const QString path = before.data(KernelTreeModel::PathRole).toString();
+  const QString family = before.data(KernelTreeModel::FamilyRole).toString();
+  const QString variant = before.data(KernelTreeModel::VariantRole).toString();
+  // The same item stays selected, without being selected anew.
+  const QSignalBlocker quiet(ui_->kernelTree->selectionModel());
+  kernels_->setKernelFiles(myKernels_->items());
+  ui_->kernelTree->expandAll();
+  ui_->kernelTree->setCurrentIndex(!path.isEmpty() ? kernels_->indexOfFile(path)
+                                                   : kernels_->indexOf(family, variant));
+}
+
+void MainWindow::showKernelFile(const QString& path) {
+  if (editor_->path() != path) {
+    if (editor_->isModified()) saveKernel();
+    QString error;
+    if (!editor_->open(path, &error)) {
+      ui_->messageLabel->setText(error);
+      return;
+    }
+  }
+  selectedFile_ = path;
+  ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(editor_), QFileInfo(path).fileName());
+  selected_.reset();  // the editors are set afresh from the file's spec
+  source_->setVariant({}, {});
+  readEditedSpec();
+  ui_->viewTabs->setCurrentWidget(editor_);
+}
+
+void MainWindow::readEditedSpec() {
+  if (selectedFile_.isEmpty()) return;
+  const KernelFileItem item = kernelFileItem(selectedFile_, editor_->text());
+  if (!item.variant) {
+    selected_.reset();  // nothing runs until the spec reads again
+    ui_->messageLabel->setText(item.error);
+    editor_->setDiagnostics(specDiagnostics(selectedFile_, item.error));
+    updateButtons();
+    return;
+  }
+  if (editor_->diagnosticCount() > 0 && !ui_->messageLabel->text().isEmpty())
+    ui_->messageLabel->clear();
+  editor_->setDiagnostics({});
+  const bool keep = selected_ && sameEditors(selected_->params, item.variant->params);
+  selected_ = *item.variant;
+  ui_->teachesLabel->setText(QString::fromStdString(selected_->teaches));
+  if (!keep) {
+    ui_->problemEditor->setSpecs(withRole(selected_->params, ParamRole::Problem));
+    ui_->launchEditor->setSpecs(withRole(selected_->params, ParamRole::Launch));
+  }
+  updateButtons();
+  derivedDelay_->start();
+}
+
+void MainWindow::markCompileErrors(const QString& message) {
+  if (selectedFile_.isEmpty()) return;
+  const auto diagnostics = parseDiagnostics(message.toStdString());
+  if (diagnostics.empty()) return;
+  editor_->setDiagnostics(diagnostics);
+  ui_->viewTabs->setCurrentWidget(editor_);
+}
+
+bool MainWindow::saveKernel() {
+  if (editor_->path().isEmpty()) return false;
+  QString error;
+  if (!editor_->save(&error)) {
+    ui_->messageLabel->setText(error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved %1.").arg(editor_->path()), 4000);
+  refreshKernelFiles();
+  return true;
+}
+
+void MainWindow::newKernel() {
+  QStringList labels;
+  const auto names = kernelTemplateNames();
+  for (const auto& name : names)
+    labels << (name == "user" ? tr("A kernel with a reference kernel of its own")
+                              : tr("A kernel that implements %1, checked as its variants are")
+                                    .arg(QString::fromStdString(name)));
+  bool chosen = false;
+  const QString label = QInputDialog::getItem(this, tr("New kernel"), tr("Start from:"), labels,
+                                              0, false, &chosen);
+  if (!chosen) return;
+  const std::string name = names[static_cast<std::size_t>(labels.indexOf(label))];
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("New kernel file"),
+      QDir(myKernels_->folder()).filePath(QString::fromStdString("my_" + name + ".cu")),
+      tr("Kernel files (*.cu)"));
+  if (path.isEmpty()) return;
+  if (!path.endsWith(".cu")) path += ".cu";
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+      file.write(QByteArray::fromStdString(kernelTemplate(name))) < 0) {
+    ui_->messageLabel->setText(tr("%1 cannot be written: %2").arg(path, file.errorString()));
+    return;
+  }
+  file.close();
+  openKernel(path);
+}
+
+protocol::Kernel MainWindow::currentKernel() const {
+  if (selectedFile_.isEmpty()) return {selected_->family, selected_->name, currentParams()};
+  return {{}, {}, currentParams(), selectedFile_.toStdString(), editor_->text().toStdString()};
+}
+
+}  // namespace kwb
