@@ -52,6 +52,15 @@ std::string commandLine(const LessonRun& run) {
   return text;
 }
 
+RawParams exerciseParams(const Lesson& lesson, const std::vector<ParamSpec>& fileParams) {
+  RawParams params;
+  if (!lesson.baseline) return params;
+  for (const auto& spec : fileParams)
+    if (const auto it = lesson.baseline->params.find(spec.name); it != lesson.baseline->params.end())
+      params[spec.name] = it->second;
+  return params;
+}
+
 Lesson parseLesson(std::string_view source) {
   const json in = json::parse(source, nullptr, false);
   if (in.is_discarded()) throw Error(ErrorKind::Usage, "a lesson is not valid JSON");
@@ -70,6 +79,11 @@ Lesson parseLesson(std::string_view source) {
   lesson.question = text(in, "question", where);
   lesson.metrics = text(in, "metrics", where);
   lesson.explains = text(in, "explains", where);
+  if (in.contains("exercise")) {
+    lesson.exercise = text(in, "exercise", where);
+    if (!lesson.baseline)
+      throw Error(ErrorKind::Usage, where + ": an exercise is measured against a baseline");
+  }
   return lesson;
 }
 

@@ -30,7 +30,14 @@ struct Lesson {
   std::string question;
   std::string metrics;   // the metric sets to read (kwb --metrics); empty: none needed
   std::string explains;  // the metric that shows why: a counter, or a host. or activity. value
+  // An exercise: the kernel starting file (`kwb new` names) the learner completes; their kernel
+  // runs between the baseline and the step, and the prediction is about it. Empty otherwise.
+  std::string exercise;
 };
+
+// The learner's kernel file's parameters in an exercise: the baseline's values of those the file
+// declares, so that the three runs solve the same problem; the file's defaults for the rest.
+RawParams exerciseParams(const Lesson& lesson, const std::vector<ParamSpec>& fileParams);
 
 // "kwb run FAMILY VARIANT name=value ...": how the run is typed at the command line.
 std::string commandLine(const LessonRun& run);

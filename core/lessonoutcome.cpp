@@ -23,12 +23,18 @@ LessonOutcome lessonOutcome(const Lesson& lesson, std::span<const RunResult> run
     if (run.status != RunStatus::Ok)
       throw Error(ErrorKind::Verification,
                   run.family + "/" + run.variant + " did not finish: " + run.error);
-  const std::size_t expected = lesson.baseline ? 2 : 1;
+  const std::size_t expected = lesson.baseline ? (lesson.exercise.empty() ? 2 : 3) : 1;
   if (runs.size() != expected)
-    throw Error(ErrorKind::Cancelled, expected == 2 ? "the lesson stopped before both runs finished"
-                                                    : "the lesson stopped before its run finished");
+    throw Error(ErrorKind::Cancelled, expected > 1 ? "the lesson stopped before its runs finished"
+                                                   : "the lesson stopped before its run finished");
   LessonOutcome out;
   out.hasBaseline = lesson.baseline.has_value();
+  out.exercise = !lesson.exercise.empty();
+  if (out.exercise) {
+    out.stepMeasured = runs.front().stats.median / runs.back().stats.median;
+    out.stepAfter = metricText(runs.back(), lesson.explains);
+    runs = runs.first(2);  // what follows is about the learner's kernel
+  }
   const RunResult& step = runs.back();
   out.measured =
       out.hasBaseline ? runs.front().stats.median / step.stats.median : step.stats.median;

@@ -25,10 +25,16 @@ struct LessonOutcome {
   std::string explains;  // the explaining metric's name
   // Its formatted value for the baseline and the step; "not read" where a run lacks it.
   std::string before, after;
+  // An exercise: measured, predicted and after are about the learner's kernel; the built-in step
+  // measured this, with this value of the metric.
+  bool exercise = false;
+  double stepMeasured = 0;
+  std::string stepAfter;
 };
 
-// The runs are the baseline's then the step's (the step's alone without a baseline); predicted is
-// a speed-up, or microseconds for a lesson without a baseline. Throws Error(Verification) naming
+// The runs are the baseline's then the step's (the step's alone without a baseline; baseline,
+// the learner's kernel, then the step for an exercise); predicted is a speed-up, or microseconds
+// for a lesson without a baseline. Throws Error(Verification) naming
 // a run that did not finish, Error(Cancelled) when runs are missing.
 LessonOutcome lessonOutcome(const Lesson& lesson, std::span<const RunResult> runs,
                             std::optional<double> predicted);

@@ -18,14 +18,18 @@ double budgetOf(const protocol::RequestBody& request) {
 
 }  // namespace
 
-JobPlan lessonPlan(const Lesson& lesson, MeasureSettings settings) {
+JobPlan lessonPlan(const Lesson& lesson, MeasureSettings settings,
+                   const std::optional<protocol::Kernel>& yours) {
   settings.tags.push_back(lessonTag(lesson));
   JobPlan plan;
   plan.lesson = QString::fromStdString(lesson.id);
-  for (const LessonRun* run : {lesson.baseline ? &*lesson.baseline : nullptr, &lesson.run})
-    if (run)
-      plan.requests.push_back(
-          protocol::RunRequest{{run->family, run->variant, run->params}, settings});
+  const auto add = [&](const LessonRun& run) {
+    plan.requests.push_back(
+        protocol::RunRequest{{run.family, run.variant, run.params}, settings});
+  };
+  if (lesson.baseline) add(*lesson.baseline);
+  if (yours) plan.requests.push_back(protocol::RunRequest{*yours, settings});
+  add(lesson.run);
   return plan;
 }
 

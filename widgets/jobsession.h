@@ -22,9 +22,10 @@ struct JobPlan {
   QString lesson;     // the lesson whose baseline and step these are; empty for others
 };
 
-// A lesson's baseline (where it has one) and step as runs measured with `settings`, each tagged
-// with the lesson, as `kwb lesson --run` tags them.
-JobPlan lessonPlan(const Lesson& lesson, MeasureSettings settings);
+// A lesson's baseline (where it has one), the learner's kernel (an exercise's) and step as runs
+// measured with `settings`, each tagged with the lesson, as `kwb lesson --run` tags them.
+JobPlan lessonPlan(const Lesson& lesson, MeasureSettings settings,
+                   const std::optional<protocol::Kernel>& yours = std::nullopt);
 
 // The window's running job: submits a plan's requests in order, keeps their results, arms the
 // worker's watchdog for the plan's timing budget, and reports started / progress / point /

@@ -24,6 +24,19 @@ QString lessonVerdict(const Lesson& lesson, double predicted, std::span<const Ru
   }
   const RunResult& step = runs.back();
   const auto q = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  if (o.exercise)
+    return QObject::tr(
+               "Baseline %1: %2. Yours: %3. Built in, %4: %5.<br><b>Your speed-up %6x</b>, you "
+               "predicted %7x (off by %8x); the built-in step's: %9x.")
+               .arg(q(runs.front().variant), q(formatSeconds(runs.front().stats.median)),
+                    q(formatSeconds(runs[1].stats.median)), q(step.variant),
+                    q(formatSeconds(step.stats.median)))
+               .arg(o.measured, 0, 'g', 3)
+               .arg(*o.predicted, 0, 'g', 3)
+               .arg(*o.offBy, 0, 'g', 3)
+               .arg(o.stepMeasured, 0, 'g', 3) +
+           QObject::tr("<br>Why, %1: %2 &rarr; %3 (yours), %4 (built in).")
+               .arg(q(o.explains), q(o.before), q(o.after), q(o.stepAfter));
   if (o.hasBaseline)
     return QObject::tr(
                "Baseline %1: %2. This step: %3.<br><b>Measured speed-up %4x</b>, you "
@@ -51,6 +64,7 @@ LessonPage::LessonPage(QWidget* parent)
       unit_(new QLabel(this)),
       run_(new QPushButton(tr("Run baseline and step"), this)),
       sass_(new QPushButton(tr("Compare machine code"), this)),
+      start_(new QPushButton(tr("Open the starting file"), this)),
       commands_(new QLabel(this)),
       verdict_(new QLabel(this)) {
   for (const auto& lesson : lessons())
@@ -72,6 +86,7 @@ LessonPage::LessonPage(QWidget* parent)
   predict->addWidget(unit_);
   predict->addWidget(run_);
   predict->addWidget(sass_);
+  predict->addWidget(start_);
   predict->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(lessons_);
@@ -85,6 +100,7 @@ LessonPage::LessonPage(QWidget* parent)
   connect(lessons_, &QComboBox::currentIndexChanged, this, &LessonPage::showLesson);
   connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(current()); });
   connect(sass_, &QPushButton::clicked, this, [this] { emit sassRequested(current()); });
+  connect(start_, &QPushButton::clicked, this, [this] { emit exerciseRequested(current()); });
   showLesson(0);
 }
 
@@ -114,9 +130,15 @@ void LessonPage::showLesson(int index) {
   question_->setText("<b>" + tr("Before running:") + "</b> " +
                      QString::fromStdString(l.question).toHtmlEscaped());
   unit_->setText(l.baseline ? tr("x faster") : tr("us"));
+  const bool exercise = !l.exercise.empty();
+  start_->setVisible(exercise);
+  run_->setText(exercise ? tr("Run baseline, yours and step") : tr("Run baseline and step"));
   QString commands;
   if (l.baseline)
     commands = tr("Baseline: %1<br>").arg(QString::fromStdString(commandLine(*l.baseline)));
+  if (exercise)
+    commands += tr("Yours: the starting file, completed (kwb lesson %1 --start FILE.cu)<br>")
+                    .arg(QString::fromStdString(l.id));
   commands +=
       tr("This step: %1<br>The metric that shows why: %2")
           .arg(QString::fromStdString(commandLine(l.run)), QString::fromStdString(l.explains));

@@ -17,7 +17,8 @@ namespace kwb {
 
 // The lesson's outcome (core/lessonoutcome.h) as rich text: the speed-up over the baseline (or
 // the step's time where the lesson has none) against the prediction, and the explaining metric
-// before and after; or why the runs cannot be compared. runs: the baseline's, then the step's.
+// before and after; or why the runs cannot be compared. runs: the baseline's, (the learner's in
+// an exercise,) then the step's.
 QString lessonVerdict(const Lesson& lesson, double predicted, std::span<const RunResult> runs);
 
 // A workshop step: pick a lesson, read what it teaches, predict, run the baseline and the step,
@@ -41,6 +42,8 @@ class LessonPage : public QWidget {
   void runRequested(const kwb::Lesson& lesson);
   // The step's machine code beside its baseline's.
   void sassRequested(const kwb::Lesson& lesson);
+  // An exercise's starting file, to open in the editor.
+  void exerciseRequested(const kwb::Lesson& lesson);
 
  private:
   void showLesson(int index);
@@ -53,6 +56,7 @@ class LessonPage : public QWidget {
   QLabel* unit_;
   QPushButton* run_;
   QPushButton* sass_;
+  QPushButton* start_;
   QLabel* commands_;
   QLabel* verdict_;
 };

@@ -118,6 +118,7 @@ void MainWindow::buildUi() {
   ui_->viewTabs->addTab(lesson_, tr("Lesson"));
   connect(lesson_, &LessonPage::runRequested, this,
           [this](const Lesson& l) { startLesson(QString::fromStdString(l.id), -1); });
+  connect(lesson_, &LessonPage::exerciseRequested, this, &MainWindow::openExercise);
   connect(lesson_, &LessonPage::sassRequested, this, [this](const Lesson& l) {
     ui_->viewTabs->setCurrentWidget(sass_);
     sass_->showLesson(l);
@@ -527,7 +528,12 @@ bool MainWindow::startLesson(const QString& id, double prediction) {
   lesson_->selectLesson(id);
   if (prediction > 0) lesson_->setPrediction(prediction);
   const Lesson& l = lesson_->current();
-  JobPlan plan = lessonPlan(l, measureSettings(l.metrics));
+  std::optional<protocol::Kernel> yours;
+  if (!l.exercise.empty()) {
+    yours = exerciseKernel(l);
+    if (!yours) return false;
+  }
+  JobPlan plan = lessonPlan(l, measureSettings(l.metrics), yours);
   results_->clear();
   lesson_->setBusy(true);
   ui_->progressBar->setRange(0, 0);

@@ -100,6 +100,13 @@ class MainWindow : public QMainWindow {
   bool saveKernel();
   // What a run or a resolve is about: the selected variant, or the file with the editor's text.
   protocol::Kernel currentKernel() const;
+  // An exercise's file, "<lesson id>.cu" in My kernels' folder: written from the starting file
+  // where missing, and shown in the editor.
+  QString exercisePath(const Lesson& lesson) const;
+  void openExercise(const Lesson& lesson);
+  // The learner's kernel for an exercise's runs, saved first where the editor has it; nullopt,
+  // said in the message line, where it cannot be run.
+  std::optional<protocol::Kernel> exerciseKernel(const Lesson& lesson);
   void start(bool sweep);
   void endJob(const QString& message);
   // Under the editor of the parameter at fault, if one is.

@@ -163,6 +163,45 @@ void MainWindow::newKernel() {
   openKernel(path);
 }
 
+QString MainWindow::exercisePath(const Lesson& lesson) const {
+  return QDir(myKernels_->folder()).filePath(QString::fromStdString(lesson.id + ".cu"));
+}
+
+void MainWindow::openExercise(const Lesson& lesson) {
+  const QString path = exercisePath(lesson);
+  if (!QFileInfo::exists(path)) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(QByteArray::fromStdString(kernelTemplate(lesson.exercise))) < 0) {
+      ui_->messageLabel->setText(tr("%1 cannot be written: %2").arg(path, file.errorString()));
+      return;
+    }
+  }
+  openKernel(path);
+}
+
+std::optional<protocol::Kernel> MainWindow::exerciseKernel(const Lesson& lesson) {
+  const QString path = QFileInfo(exercisePath(lesson)).absoluteFilePath();
+  if (!QFileInfo::exists(path)) {
+    ui_->messageLabel->setText(tr("Open the starting file first, and complete it."));
+    return std::nullopt;
+  }
+  if (editor_->path() == path && editor_->isModified() && !saveKernel()) return std::nullopt;
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    ui_->messageLabel->setText(tr("%1 cannot be read: %2").arg(path, file.errorString()));
+    return std::nullopt;
+  }
+  const QString text = QString::fromUtf8(file.readAll());
+  const KernelFileItem item = kernelFileItem(path, text);
+  if (!item.variant) {
+    ui_->messageLabel->setText(item.error);
+    return std::nullopt;
+  }
+  return protocol::Kernel{{}, {}, exerciseParams(lesson, item.variant->params),
+                          path.toStdString(), text.toStdString()};
+}
+
 protocol::Kernel MainWindow::currentKernel() const {
   if (selectedFile_.isEmpty()) return {selected_->family, selected_->name, currentParams()};
   return {{}, {}, currentParams(), selectedFile_.toStdString(), editor_->text().toStdString()};

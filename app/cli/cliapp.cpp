@@ -99,6 +99,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                    "your prediction: the speed-up over the baseline (microseconds where the "
                    "lesson has none); runs the lesson")
       ->check(positiveNumber(1e9));
+  std::string lessonStart, lessonFile;
+  lesson->add_option("--start", lessonStart, "an exercise: write its starting kernel file here")
+      ->check(text(kLongestPath));
+  lesson->add_option("--file", lessonFile, "an exercise: your kernel file, run between the two")
+      ->check(text(kLongestPath));
   lesson->add_option("--budget", lessonBudget, "timing seconds per run")
       ->capture_default_str()
       ->check(positiveNumber(3600));
@@ -122,7 +127,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->check(text(kLongestPath));
   newCmd
       ->add_option("--implements", newImplements,
-                   "a built-in family whose inputs and reference check the kernel (copy, "
+                   "a built-in family whose inputs and reference check the kernel (copy, giou, "
                    "elementwise, permute); without it the file has a reference kernel of its own")
       ->check(text(kLongestText));
   newCmd->add_flag("--force", newForce, "write over an existing file");
@@ -194,7 +199,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (lesson->parsed()) {
       if ((lessonRun || lessonPrediction) && lessonId.empty())
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");
-      return lessonCommand(context, lessonId, lessonRun, lessonPrediction, lessonBudget);
+      return lessonCommand(context, lessonId, lessonRun, lessonPrediction, lessonBudget,
+                           lessonStart, lessonFile);
     }
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;

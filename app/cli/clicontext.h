@@ -93,7 +93,9 @@ int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 int checkCommand(CliContext& context, const std::vector<std::string>& files, int arch);
 // With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the
 // lesson's baseline and step are run, stored and compared.
+// An exercise's starting file is written with startFile; its runs take the learner's kernel file.
 int lessonCommand(CliContext& context, const std::string& id, bool run,
-                  std::optional<double> predicted, double budgetSeconds);
+                  std::optional<double> predicted, double budgetSeconds,
+                  const std::string& startFile, const std::string& exerciseFile);
 
 }  // namespace kwb

@@ -16,6 +16,7 @@
 #include "core/metriccatalog.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
+#include "kernels/user/kernelfile.h"
 #include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
 
@@ -50,17 +51,29 @@ std::string number(double value) {
   return text;
 }
 
-// Runs the baseline and the step, stores both tagged with the lesson, and holds the measured
-// speed-up (or time) against the prediction.
+// Runs the baseline and the step (with the learner's kernel file between them in an exercise),
+// stores them tagged with the lesson, and holds the measured speed-up (or time) against the
+// prediction.
 int runLesson(CliContext& context, const Lesson& l, std::optional<double> predicted,
-              double budgetSeconds) {
-  const Registry& registry = Registry::instance();
-  std::vector<LessonRun> runs;
-  if (l.baseline) runs.push_back(*l.baseline);
-  runs.push_back(l.run);
+              double budgetSeconds, const std::string& exerciseFile) {
+  std::vector<std::shared_ptr<const Variant>> kernels;
   std::vector<ParamSet> points;
-  for (const auto& run : runs)
-    points.push_back(registry.resolve(run.family, run.variant, run.params));
+  const auto add = [&](std::shared_ptr<const Variant> kernel, const RawParams& params) {
+    points.push_back(resolveFor(*kernel, params));
+    kernels.push_back(std::move(kernel));
+  };
+  if (l.baseline) add(variantFor({l.baseline->family, l.baseline->variant, {}}), l.baseline->params);
+  if (!l.exercise.empty()) {
+    if (exerciseFile.empty())
+      throw Error(ErrorKind::Usage, "lesson " + l.id + " is an exercise: give your kernel file with "
+                                    "--file (`kwb lesson " + l.id + " --start FILE.cu` writes the "
+                                    "starting one)");
+    const KernelFile file = readKernelFile(exerciseFile);
+    auto yours = variantFor({{}, {}, {}, file.path, file.source});
+    const RawParams params = exerciseParams(l, yours->info().params);
+    add(std::move(yours), params);
+  }
+  add(variantFor({l.run.family, l.run.variant, {}}), l.run.params);
 
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
   std::unique_ptr<RunStore> store;
@@ -75,9 +88,8 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
   events.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t>) {
     results.push_back(r);
   };
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    executor.runPoints(variantFor({runs[i].family, runs[i].variant, {}}), {points[i]},
-                       options, {}, nullptr, events);
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    executor.runPoints(kernels[i], {points[i]}, options, {}, nullptr, events);
   const LessonOutcome outcome = lessonOutcome(l, results, predicted);
 
   if (context.global.json) {
@@ -89,13 +101,14 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
     return kExitOk;
   }
   const RunResult& step = results.back();
+  const auto line = [&](const char* role, const RunResult& r) {
+    context.out << "  " << role << r.variant << ": " << formatSeconds(r.stats.median) << ", "
+                << formatBandwidth(r.bandwidth) << "\n";
+  };
   context.out << l.track << ", step " << l.step << ": " << l.title << "\n";
-  if (l.baseline)
-    context.out << "  baseline  " << l.baseline->variant << ": "
-                << formatSeconds(results.front().stats.median) << ", "
-                << formatBandwidth(results.front().bandwidth) << "\n";
-  context.out << "  this step " << l.run.variant << ": " << formatSeconds(step.stats.median) << ", "
-              << formatBandwidth(step.bandwidth) << "\n";
+  if (l.baseline) line("baseline  ", results.front());
+  if (outcome.exercise) line("yours     ", results[1]);
+  line(outcome.exercise ? "built in  " : "this step ", step);
   const auto value = [&](double v) {
     return outcome.hasBaseline ? number(v) + "x" : formatSeconds(v);
   };
@@ -104,9 +117,12 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
   if (outcome.predicted)
     context.out << "; you predicted " << value(*outcome.predicted) << " (off by "
                 << number(*outcome.offBy) << "x)";
+  if (outcome.exercise)
+    context.out << "; the built-in step: " << number(outcome.stepMeasured) << "x";
   context.out << "\nwhy, " << outcome.explains << ": ";
   if (outcome.hasBaseline) context.out << outcome.before << " -> ";
-  context.out << outcome.after << "\n";
+  context.out << outcome.after << (outcome.exercise ? " (yours), " + outcome.stepAfter + " (built in)" : "")
+              << "\n";
   if (!step.notice.empty()) context.err << "kwb: " << step.notice << "\n";
   return kExitOk;
 }
@@ -114,7 +130,8 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
 }  // namespace
 
 int lessonCommand(CliContext& context, const std::string& id, bool run,
-                  std::optional<double> predicted, double budgetSeconds) {
+                  std::optional<double> predicted, double budgetSeconds,
+                  const std::string& startFile, const std::string& exerciseFile) {
   if (id.empty()) {
     if (context.global.json) {
       nlohmann::json out = nlohmann::json::array();
@@ -133,7 +150,12 @@ int lessonCommand(CliContext& context, const std::string& id, bool run,
     for (const auto& l : lessons()) allowed += (allowed.empty() ? "" : ", ") + l.id;
     throw Error(ErrorKind::Param, "'" + id + "' is not a lesson; allowed: " + allowed, "lesson");
   }
-  if (run || predicted) return runLesson(context, *lesson, predicted, budgetSeconds);
+  if (!startFile.empty()) {
+    if (lesson->exercise.empty())
+      throw Error(ErrorKind::Usage, "lesson " + id + " is not an exercise: it has no starting file");
+    return newCommand(context, startFile, lesson->exercise, false);
+  }
+  if (run || predicted) return runLesson(context, *lesson, predicted, budgetSeconds, exerciseFile);
   if (context.global.json) {
     context.out << toJson(*lesson).dump(2) << '\n';
     return kExitOk;
@@ -143,12 +165,16 @@ int lessonCommand(CliContext& context, const std::string& id, bool run,
               << l.explanation << "\n\n"
               << "Before running: " << l.question << "\n\n";
   if (l.baseline) context.out << "  baseline: " << command(*l.baseline, l.metrics) << "\n";
+  if (!l.exercise.empty())
+    context.out << "  yours: start with `kwb lesson " << l.id << " --start FILE.cu`, complete it\n";
   context.out << "  this step: " << command(l.run, l.metrics) << "\n\n"
-              << (l.baseline ? "The speed-up is the baseline's median over this step's. "
+              << (!l.exercise.empty() ? "The speed-ups are the baseline's median over yours and this step's. "
+                  : l.baseline    ? "The speed-up is the baseline's median over this step's. "
                              : "Compare your prediction with the median. ")
               << "The metric that shows why: " << l.explains << ".\n"
-              << "Run both with your prediction: kwb lesson " << l.id << " --predict "
-              << (l.baseline ? "SPEEDUP" : "MICROSECONDS") << "\n";
+              << "Run " << (l.exercise.empty() ? "both" : "them") << " with your prediction: kwb lesson "
+              << l.id << " --predict " << (l.baseline ? "SPEEDUP" : "MICROSECONDS")
+              << (l.exercise.empty() ? "" : " --file FILE.cu") << "\n";
   return kExitOk;
 }
 

@@ -308,7 +308,7 @@ namespace {
 // Every starting file `kwb new` writes compiles; `kwb code` shows what a run ran and how two
 // runs' code differs.
 TEST_F(CliTest, NewWritesStartingFilesThatCheckAndCodeShowsRunsCode) {
-  for (const std::string implements : {"", "copy", "elementwise", "permute"}) {
+  for (const std::string implements : {"", "copy", "elementwise", "giou", "permute"}) {
     const std::string path = dir.file("k" + implements + ".cu");
     std::vector<std::string> args{"new", path};
     if (!implements.empty()) args.insert(args.end(), {"--implements", implements});
@@ -317,7 +317,7 @@ TEST_F(CliTest, NewWritesStartingFilesThatCheckAndCodeShowsRunsCode) {
     EXPECT_EQ(checked.code, kExitOk) << implements << ": " << checked.err;
   }
   expectBadInput({"new", dir.file("k.cu")}, "exists; give --force");
-  expectBadInput({"new", dir.file("g.cu"), "--implements", "giou"}, "has no starting file");
+  expectBadInput({"new", dir.file("g.cu"), "--implements", "reduce"}, "has no starting file");
 
   std::int64_t ids[3];
   {

@@ -11,7 +11,7 @@ namespace {
 // Each starting file's spec reads; `kwb check` compiles them in the CLI tests.
 TEST(KernelTemplate, EveryStartingFileHasASpecThatReads) {
   const auto names = kernelTemplateNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"copy", "elementwise", "permute", "user"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"copy", "elementwise", "giou", "permute", "user"}));
   for (const auto& name : names) {
     const std::string text = kernelTemplate(name);
     const KernelSpec spec = parseKernelSpec(specText(text, name + ".cu"), name + ".cu");
@@ -25,7 +25,7 @@ TEST(KernelTemplate, AnUnknownOneNamesTheAllowed) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.param(), "implements");
-    EXPECT_NE(std::string(e.what()).find("allowed: copy, elementwise, permute"),
+    EXPECT_NE(std::string(e.what()).find("allowed: copy, elementwise, giou, permute"),
               std::string::npos);
   }
 }

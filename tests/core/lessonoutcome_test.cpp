@@ -55,6 +55,25 @@ TEST(LessonOutcome, RunsThatCannotBeComparedAreNamed) {
   }
 }
 
+// An exercise's prediction and metric are about the learner's kernel, the middle run; the step
+// is reported beside it.
+TEST(LessonOutcome, AnExerciseIsAboutTheLearnersKernel) {
+  Lesson exercise = *findLesson("permute-5-padding");
+  exercise.exercise = "permute";
+  const std::vector runs{testing::lessonRun("naive", 600e-6, 100),
+                         testing::lessonRun("my_transpose", 300e-6, 50),
+                         testing::lessonRun("tiled", 200e-6, 10)};
+  const LessonOutcome o = lessonOutcome(exercise, runs, 2.5);
+  EXPECT_TRUE(o.exercise);
+  EXPECT_DOUBLE_EQ(o.measured, 2.0);
+  EXPECT_DOUBLE_EQ(*o.offBy, 0.8);
+  EXPECT_EQ(o.before, "100");
+  EXPECT_EQ(o.after, "50");
+  EXPECT_DOUBLE_EQ(o.stepMeasured, 3.0);
+  EXPECT_EQ(o.stepAfter, "10");
+  EXPECT_THROW(lessonOutcome(exercise, std::span(runs).first(2), 2.5), Error);
+}
+
 TEST(LessonOutcome, EveryLessonRunIsTaggedWithItsId) {
   EXPECT_EQ(lessonTag(*findLesson("permute-5-padding")), "lesson:permute-5-padding");
 }

@@ -10,7 +10,9 @@
 
 #include "core/error.h"
 #include "core/metriccatalog.h"
+#include "core/kerneltemplate.h"
 #include "kernels/registry.h"
+#include "kernels/user/uservariant.h"
 
 namespace kwb {
 namespace {
@@ -23,9 +25,9 @@ TEST(Lessons, EveryStepOfTheThreeWriteUps) {
     EXPECT_TRUE(ids.insert(lesson.id).second) << lesson.id << " twice";
     EXPECT_EQ(findLesson(lesson.id), &lesson);
   }
-  EXPECT_EQ(steps["elementwise"].size(), 6u);
-  EXPECT_EQ(steps["permute"].size(), 5u);
-  EXPECT_EQ(steps["giou"].size(), 6u);
+  EXPECT_EQ(steps["elementwise"].size(), 7u);
+  EXPECT_EQ(steps["permute"].size(), 6u);
+  EXPECT_EQ(steps["giou"].size(), 7u);
   for (const auto& [track, numbers] : steps)
     for (std::size_t i = 0; i < numbers.size(); ++i)
       EXPECT_EQ(numbers[i], static_cast<int>(i + 1)) << track << ": steps in order from 1";
@@ -85,6 +87,22 @@ TEST(Lessons, AMalformedLessonNamesItsField) {
   EXPECT_EQ(error(R"({"id": "x", "track": "t", "step": 1, "title": "T",
                       "run": {"family": "copy", "variant": "memcpy", "params": {"n": 5}}})"),
             "lesson x run: parameter 'n' is not text");
+}
+
+// Each exercise's starting file reads, implements the lesson's family, and takes the baseline's
+// problem: the three runs compare like with like.
+TEST(Lessons, ExercisesStartFromAFileOfTheirFamily) {
+  int exercises = 0;
+  for (const auto& lesson : lessons()) {
+    if (lesson.exercise.empty()) continue;
+    ++exercises;
+    const UserVariant file(kernelFileOf(lesson.exercise + ".cu", kernelTemplate(lesson.exercise)));
+    EXPECT_EQ(file.info().family, lesson.baseline->family) << lesson.id;
+    const RawParams params = exerciseParams(lesson, file.info().params);
+    EXPECT_FALSE(params.empty()) << lesson.id;
+    EXPECT_NO_THROW(resolveFor(file, params)) << lesson.id;
+  }
+  EXPECT_EQ(exercises, 3);
 }
 
 }  // namespace

@@ -118,6 +118,12 @@ class JobSessionTest : public QObject {
     }
     const JobPlan alone = lessonPlan(*findLesson("giou-1-per-sample"), settings);
     QCOMPARE(alone.requests.size(), std::size_t{1});  // no baseline: the step alone
+    const protocol::Kernel yours{{}, {}, {{"shape", "4096,4096"}}, "/k/t.cu", "/* kwb */"};
+    const JobPlan exercise = lessonPlan(*findLesson("permute-6-exercise"), settings, yours);
+    QCOMPARE(exercise.requests.size(), std::size_t{3});  // baseline, yours, the step
+    const auto& middle = std::get<protocol::RunRequest>(exercise.requests[1]);
+    QCOMPARE(middle.kernel.path, std::string("/k/t.cu"));
+    QCOMPARE(middle.options.tags, std::vector<std::string>{"lesson:permute-6-exercise"});
   }
 
   void theWatchdogAllowsAPointItsBudgetManyTimesOver() {

@@ -25,6 +25,25 @@ class LessonPageTest : public QObject {
     QVERIFY2(alone.contains("you predicted 5e+04 us (off by 2x)"), qPrintable(alone));
   }
 
+  void anExerciseShowsTheLearnersKernelBesideTheStep() {
+    const Lesson& exercise = *findLesson("permute-6-exercise");
+    const QString text = lessonVerdict(exercise, 2.0,
+                                       std::vector{testing::lessonRun("naive", 600e-6, 1),
+                                                   testing::lessonRun("my_transpose", 300e-6, 2),
+                                                   testing::lessonRun("tiled", 200e-6, 3)});
+    QVERIFY2(text.contains("Your speed-up 2x</b>, you predicted 2x (off by 1x)"), qPrintable(text));
+    QVERIFY2(text.contains("the built-in step's: 3x"), qPrintable(text));
+    LessonPage page;
+    QSignalSpy opened(&page, &LessonPage::exerciseRequested);
+    page.selectLesson("permute-6-exercise");
+    QPushButton* start = nullptr;
+    for (auto* button : page.findChildren<QPushButton*>())
+      if (button->text() == "Open the starting file") start = button;
+    QVERIFY(start);
+    start->click();
+    QCOMPARE(opened.count(), 1);
+  }
+
   void pageAsksRunsAndShowsTheOutcome() {
     LessonPage page;
     page.selectLesson("permute-5-padding");
@@ -43,7 +62,7 @@ class LessonPageTest : public QObject {
         {testing::lessonRun("tiled", 300e-6, 1), testing::lessonRun("tiled", 150e-6, 1)});
     QVERIFY2(page.verdictText().contains("Measured speed-up 2x"), qPrintable(page.verdictText()));
     page.showOutcome({testing::lessonRun("tiled", 300e-6, 1)});
-    QVERIFY(page.verdictText().contains("stopped before both runs finished"));
+    QVERIFY(page.verdictText().contains("stopped before its runs finished"));
     RunResult failed = testing::lessonRun("tiled", 1, 1);
     failed.status = RunStatus::Failed;
     failed.error = "an illegal memory access";
