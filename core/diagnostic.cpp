@@ -11,7 +11,8 @@ std::string Diagnostic::text() const {
 }
 
 std::vector<Diagnostic> parseDiagnostics(std::string_view text) {
-  static const std::regex kLine(R"(^(.+):(\d{1,9}):(\d{1,9}): (catastrophic error|error|warning): (.*)$)");
+  static const std::regex kLine(
+      R"(^(.+):(\d{1,9}):(\d{1,9}): (catastrophic error|error|warning): (.*)$)");
   std::vector<Diagnostic> out;
   std::size_t start = 0;
   while (start < text.size()) {

@@ -226,8 +226,8 @@ KernelLaunchSpec readLaunch(const Reader& l, const KernelSpec& spec,
     try {
       launch.args.push_back({text, SpecExpression(text, names)});
     } catch (const Error& e) {
-      l.fail("args", "'" + text + "' is neither a buffer nor an expression of the parameters: " +
-                         e.what());
+      l.fail("args",
+             "'" + text + "' is neither a buffer nor an expression of the parameters: " + e.what());
     }
   }
   return launch;

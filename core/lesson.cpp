@@ -56,7 +56,8 @@ RawParams exerciseParams(const Lesson& lesson, const std::vector<ParamSpec>& fil
   RawParams params;
   if (!lesson.baseline) return params;
   for (const auto& spec : fileParams)
-    if (const auto it = lesson.baseline->params.find(spec.name); it != lesson.baseline->params.end())
+    if (const auto it = lesson.baseline->params.find(spec.name);
+        it != lesson.baseline->params.end())
       params[spec.name] = it->second;
   return params;
 }

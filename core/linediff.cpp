@@ -78,8 +78,9 @@ std::string unifiedDiff(std::string_view before, std::string_view after,
     }
     if (out.empty()) out = "--- " + beforeName + "\n+++ " + afterName + "\n";
     out += "@@ -" + std::to_string(countA ? lineA - lead : lineA - lead - 1) + "," +
-           std::to_string(countA) + " +" + std::to_string(countB ? lineB - lead : lineB - lead - 1) +
-           "," + std::to_string(countB) + " @@\n";
+           std::to_string(countA) + " +" +
+           std::to_string(countB ? lineB - lead : lineB - lead - 1) + "," + std::to_string(countB) +
+           " @@\n";
     for (std::size_t e = start; e < end; ++e) {
       out += edits[e].kind;
       out += edits[e].line;

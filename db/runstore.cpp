@@ -260,8 +260,8 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(":source_hash", std::string_view(r.code ? r.code->hash : std::string()));
   s.run();
   if (r.code && !r.code->source.empty()) {
-    auto code = db_->prepare(
-        "INSERT OR IGNORE INTO kernel_sources (hash, source, spec) VALUES (?, ?, ?)");
+    auto code =
+        db_->prepare("INSERT OR IGNORE INTO kernel_sources (hash, source, spec) VALUES (?, ?, ?)");
     code.bind(1, std::string_view(r.code->hash))
         .bind(2, std::string_view(r.code->source))
         .bind(3, std::string_view(r.code->spec));

@@ -24,8 +24,7 @@ JobPlan lessonPlan(const Lesson& lesson, MeasureSettings settings,
   JobPlan plan;
   plan.lesson = QString::fromStdString(lesson.id);
   const auto add = [&](const LessonRun& run) {
-    plan.requests.push_back(
-        protocol::RunRequest{{run.family, run.variant, run.params}, settings});
+    plan.requests.push_back(protocol::RunRequest{{run.family, run.variant, run.params}, settings});
   };
   if (lesson.baseline) add(*lesson.baseline);
   if (yours) plan.requests.push_back(protocol::RunRequest{*yours, settings});

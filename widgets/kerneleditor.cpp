@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include <Qsci/qsciscintilla.h>
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -13,7 +14,6 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QVBoxLayout>
-#include <Qsci/qsciscintilla.h>
 
 #include "widgets/cudalexer.h"
 
@@ -138,6 +138,9 @@ bool KernelEditor::open(const QString& path, QString* error) {
     path_ = previous;
     return false;
   }
+  // A new file opens on its code, with the end of its spec above it.
+  const int specEnd = static_cast<int>(saved_.left(saved_.indexOf("*/")).count('\n'));
+  edit_->setFirstVisibleLine(std::max(0, specEnd - 12));
   if (!previous.isEmpty() && previous != path) watcher_->removePath(previous);
   diskBar_->hide();
   return true;
@@ -162,8 +165,7 @@ bool KernelEditor::load(QString* error) {
 bool KernelEditor::save(QString* error) {
   const QString text = edit_->text();
   QFile file(path_);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-      file.write(text.toUtf8()) < 0) {
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text.toUtf8()) < 0) {
     if (error) *error = tr("%1 cannot be written: %2").arg(path_, file.errorString());
     return false;
   }

@@ -80,20 +80,23 @@ QVariant KernelTreeModel::data(const QModelIndex& index, int role) const {
     switch (role) {
       case Qt::DisplayRole:
         if (!f) return index.column() == NameColumn ? tr("My kernels") : tr("your kernel files");
-        if (index.column() == NameColumn)
-          return v ? QString::fromStdString(v->name) : QFileInfo(f->path).fileName();
+        if (index.column() == NameColumn) {
+          // The file's name too where it is not the kernel's: two files may hold one kernel.
+          const QFileInfo info(f->path);
+          if (!v) return info.fileName();
+          const QString name = QString::fromStdString(v->name);
+          return info.completeBaseName() == name ? name : name + " (" + info.fileName() + ")";
+        }
         return v ? QString::fromStdString(v->summary) : f->error;
       case Qt::ToolTipRole:
         return f ? f->path + "\n" + (v ? QString::fromStdString(v->teaches) : f->error)
                  : tr("Kernel files (.cu with a /* kwb ... */ spec) of your folder and those "
                       "opened with File > Open kernel");
-      case TeachesRole:
-        return v ? QString::fromStdString(v->teaches) : f ? f->error : QString();
+      case TeachesRole: return v ? QString::fromStdString(v->teaches) : f ? f->error : QString();
       case FamilyRole: return v ? QString::fromStdString(v->family) : QString();
       case VariantRole: return v ? QString::fromStdString(v->name) : QString();
       case PathRole: return f ? f->path : QString();
-      case Qt::ForegroundRole:
-        return f && !v ? QVariant(QColor(170, 0, 0)) : QVariant();
+      case Qt::ForegroundRole: return f && !v ? QVariant(QColor(170, 0, 0)) : QVariant();
       default: return {};
     }
   }

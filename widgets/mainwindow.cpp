@@ -275,8 +275,7 @@ void MainWindow::openKernelWhenReady(const QString& path, QStringList sweepAxes)
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
       {"sweep", plot_},    {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_},
-      {"source", source_}, {"sass", sass_},       {"lesson", lesson_},
-      {"editor", editor_}};
+      {"source", source_}, {"sass", sass_},       {"lesson", lesson_},       {"editor", editor_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -334,10 +333,9 @@ void MainWindow::requestDerived() {
   resolveId_.clear();
   if (!selected_) sass_->setSelection({}, {}, {});
   if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
-  if (selectedFile_.isEmpty())
-    sass_->setSelection(selected_->family, selected_->name, currentParams());
-  else
-    sass_->setSelection({}, {}, {});
+  const protocol::Kernel kernel = currentKernel();
+  sass_->setSelection(selected_->family, selected_->name, kernel.params, kernel.path,
+                      kernel.source);
   resolveId_ = worker_->requestResolve(currentKernel());
 }
 
@@ -439,9 +437,9 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("New kernel..."), QKeySequence::New, this, &MainWindow::newKernel);
   file->addAction(tr("Open kernel..."), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open kernel file"),
-                                                      myKernels_->folder(),
-                                                      tr("Kernel files (*.cu);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open kernel file"), myKernels_->folder(),
+                                     tr("Kernel files (*.cu);;All files (*)"));
     if (!path.isEmpty()) openKernel(path);
   });
   file->addAction(tr("Save kernel"), QKeySequence::Save, this, &MainWindow::saveKernel);

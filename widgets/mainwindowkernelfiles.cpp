@@ -30,8 +30,8 @@ std::vector<Diagnostic> specDiagnostics(const QString& path, const QString& erro
   static const QRegularExpression line(R"(^.*?:(\d+): (.*)$)");
   const auto match = line.match(error.section('\n', 0, 0));
   if (!match.hasMatch()) return {};
-  return {{path.toStdString(), match.captured(1).toInt(), 0, "error",
-           match.captured(2).toStdString()}};
+  return {
+      {path.toStdString(), match.captured(1).toInt(), 0, "error", match.captured(2).toStdString()}};
 }
 
 // Whether two lists of parameters would show the same editors: then the values typed stay.
@@ -143,8 +143,8 @@ void MainWindow::newKernel() {
                               : tr("A kernel that implements %1, checked as its variants are")
                                     .arg(QString::fromStdString(name)));
   bool chosen = false;
-  const QString label = QInputDialog::getItem(this, tr("New kernel"), tr("Start from:"), labels,
-                                              0, false, &chosen);
+  const QString label =
+      QInputDialog::getItem(this, tr("New kernel"), tr("Start from:"), labels, 0, false, &chosen);
   if (!chosen) return;
   const std::string name = names[static_cast<std::size_t>(labels.indexOf(label))];
   QString path = QFileDialog::getSaveFileName(
@@ -198,8 +198,8 @@ std::optional<protocol::Kernel> MainWindow::exerciseKernel(const Lesson& lesson)
     ui_->messageLabel->setText(item.error);
     return std::nullopt;
   }
-  return protocol::Kernel{{}, {}, exerciseParams(lesson, item.variant->params),
-                          path.toStdString(), text.toStdString()};
+  return protocol::Kernel{
+      {}, {}, exerciseParams(lesson, item.variant->params), path.toStdString(), text.toStdString()};
 }
 
 protocol::Kernel MainWindow::currentKernel() const {

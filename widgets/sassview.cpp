@@ -84,8 +84,13 @@ void SassView::setCatalog(const std::vector<FamilyInfo>& families) {
 }
 
 void SassView::setSelection(const std::string& family, const std::string& variant,
-                            const RawParams& params) {
-  if (family == family_ && variant == variant_ && params == params_) return;
+                            const RawParams& params, const std::string& path,
+                            const std::string& source) {
+  if (family == family_ && variant == variant_ && params == params_ && path == path_ &&
+      source == source_)
+    return;
+  path_ = path;
+  source_ = source;
   lesson_.reset();
   const bool familyChanged = family != family_;
   family_ = family;
@@ -164,9 +169,8 @@ void SassView::refresh() {
     }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!runs[i]) continue;
-      const VariantInfo* v = find(runs[i]->family, runs[i]->variant);
-      if (!v) continue;
-      request(sides_[i], *v, runs[i]->params);
+      if (!find(runs[i]->family, runs[i]->variant)) continue;
+      request(sides_[i], {runs[i]->family, runs[i]->variant, runs[i]->params}, runs[i]->variant);
     }
     return;
   }
@@ -175,7 +179,18 @@ void SassView::refresh() {
           ? tr("Pick a variant to read its machine code.")
           : tr("<b>%1</b> as configured").arg(QString::fromStdString(family_ + "/" + variant_)));
   const FamilyInfo* f = family();
+  if (!path_.empty()) {
+    request(sides_[0], {{}, {}, params_, path_, source_}, variant_);
+    if (!f) {
+      sides_[1].pane->showMessage(
+          tr("This kernel file implements no built-in family: nothing to "
+             "compare it with."));
+      sides_[1].asked.reset();
+      sides_[1].id.clear();
+    }
+  }
   if (!f || variant_.empty()) {
+    if (!path_.empty()) return;
     for (auto& side : sides_) {
       side.pane->showMessage({});
       side.asked.reset();
@@ -185,14 +200,15 @@ void SassView::refresh() {
   }
   const QString other = compare_->currentData().toString();
   for (const auto& v : f->variants) {
-    if (v.name == variant_) request(sides_[0], v, params_);
+    if (v.name == variant_ && path_.empty())
+      request(sides_[0], {v.family, v.name, params_}, v.name);
     if (QString::fromStdString(v.name) == other) {
       // The values the selected configuration shares with this variant; its own defaults else.
       RawParams shared;
       for (const auto& spec : v.params)
         if (const auto it = params_.find(spec.name); it != params_.end())
           shared[spec.name] = it->second;
-      request(sides_[1], v, shared);
+      request(sides_[1], {v.family, v.name, shared}, v.name);
     }
   }
 }
@@ -207,14 +223,14 @@ void SassView::answered(const QString& id) {
   if (mine && sides_[0].id.isEmpty() && sides_[1].id.isEmpty()) emit settled();
 }
 
-void SassView::request(Side& side, const VariantInfo& variant, const RawParams& params) {
-  protocol::Kernel asked{variant.family, variant.name, params};
-  if (side.asked && side.asked->variant == asked.variant && side.asked->params == asked.params)
+void SassView::request(Side& side, protocol::Kernel asked, const std::string& name) {
+  if (side.asked && side.asked->variant == asked.variant && side.asked->params == asked.params &&
+      side.asked->source == asked.source)
     return;
   side.asked = asked;
   side.pane->showMessage(tr("Reading the machine code of %1: one call runs on the GPU to learn "
                             "which kernels it launches...")
-                             .arg(QString::fromStdString(variant.name)));
+                             .arg(QString::fromStdString(name)));
   side.id = worker_->requestSass(std::move(asked));
 }
 

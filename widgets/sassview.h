@@ -29,7 +29,10 @@ class SassView : public QWidget {
   explicit SassView(WorkerClient* worker, QWidget* parent = nullptr);
 
   void setCatalog(const std::vector<FamilyInfo>& families);
-  void setSelection(const std::string& family, const std::string& variant, const RawParams& params);
+  // The variant being edited; a kernel file's text and path come with its family (the one it
+  // implements, whose variants it is compared with) and name.
+  void setSelection(const std::string& family, const std::string& variant, const RawParams& params,
+                    const std::string& path = {}, const std::string& source = {});
   // The right-hand variant; false where the family has none of that name.
   bool setCompareVariant(const QString& variant);
   // A lesson's step on the left and its baseline on the right, each as the lesson sets it, until
@@ -55,13 +58,14 @@ class SassView : public QWidget {
   void fillCompareChoices();
   void refresh();
   void answered(const QString& id);
-  void request(Side& side, const VariantInfo& variant, const RawParams& params);
+  void request(Side& side, protocol::Kernel asked, const std::string& name);
 
   WorkerClient* worker_;
   std::vector<FamilyInfo> families_;
   std::string family_;
   std::string variant_;
   RawParams params_;
+  std::string path_, source_;  // a kernel file's
   QLabel* left_;
   QComboBox* compare_;
   std::array<Side, 2> sides_;

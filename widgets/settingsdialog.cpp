@@ -16,8 +16,8 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
   ui_->kernelsEdit->setText(settings.kernelsFolder);
   ui_->kernelsEdit->setPlaceholderText(MyKernels::defaultFolder());
   connect(ui_->kernelsBrowseButton, &QPushButton::clicked, this, [this] {
-    const QString start = ui_->kernelsEdit->text().isEmpty() ? MyKernels::defaultFolder()
-                                                             : ui_->kernelsEdit->text();
+    const QString start =
+        ui_->kernelsEdit->text().isEmpty() ? MyKernels::defaultFolder() : ui_->kernelsEdit->text();
     const QString chosen = QFileDialog::getExistingDirectory(this, tr("Kernel files"), start);
     if (!chosen.isEmpty()) ui_->kernelsEdit->setText(chosen);
   });

@@ -67,7 +67,8 @@ protocol::Kernel MeasureCliOptions::kernel() const {
   if (!isFile()) {
     if (variant.empty())
       throw Error(ErrorKind::Usage, "a variant is required after the family '" + family +
-                                        "' (see `kwb list " + family + "`), or give a kernel "
+                                        "' (see `kwb list " + family +
+                                        "`), or give a kernel "
                                         "file (FILE.cu)");
     return {family, variant, rawParams()};
   }
@@ -115,7 +116,8 @@ JobOptions MeasureCliOptions::jobOptions() const {
 }
 
 void addKernelOptions(CLI::App& command, MeasureCliOptions& o) {
-  command.add_option("family", o.family, "kernel family (see `kwb list`), or a kernel file (FILE.cu)")
+  command
+      .add_option("family", o.family, "kernel family (see `kwb list`), or a kernel file (FILE.cu)")
       ->required();
   command.add_option("variant", o.variant, "variant of the family (none after a kernel file)");
   command.add_option("params", o.params, "parameters as name=value (same as -p)");
@@ -142,9 +144,10 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
   command.add_option("--seed", o.seed, "seed of the random inputs")
       ->capture_default_str()
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
-  command.add_option("--hang-after", o.hangSeconds,
-                     "seconds the checked call may take; past them the kernel counts as hung, the "
-                     "run fails and the process ends")
+  command
+      .add_option("--hang-after", o.hangSeconds,
+                  "seconds the checked call may take; past them the kernel counts as hung, the "
+                  "run fails and the process ends")
       ->capture_default_str()
       ->check(positiveNumber(86400));
   command.add_flag("--verify-only", o.verifyOnly,

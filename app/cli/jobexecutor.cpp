@@ -54,12 +54,17 @@ std::size_t JobExecutor::runPoints(const std::shared_ptr<const Variant>& kernel,
       const double eta =
           i ? elapsed / static_cast<double>(i) * static_cast<double>(points.size() - i) : 0;
       events.progress(i, points.size(), eta,
-                      kernel->info().family + "/" + kernel->info().name + " " +
-                          points[i].toText());
+                      kernel->info().family + "/" + kernel->info().name + " " + points[i].toText());
     }
-    RunRequest request{kernel->info().family, kernel->info().name, kernel,
-                       points[i],             options.timing,      options.seed,
-                       options.verifyOnly,    options.metrics,     options.hangSeconds};
+    RunRequest request{kernel->info().family,
+                       kernel->info().name,
+                       kernel,
+                       points[i],
+                       options.timing,
+                       options.seed,
+                       options.verifyOnly,
+                       options.metrics,
+                       options.hangSeconds};
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;

@@ -62,12 +62,16 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
     points.push_back(resolveFor(*kernel, params));
     kernels.push_back(std::move(kernel));
   };
-  if (l.baseline) add(variantFor({l.baseline->family, l.baseline->variant, {}}), l.baseline->params);
+  if (l.baseline)
+    add(variantFor({l.baseline->family, l.baseline->variant, {}}), l.baseline->params);
   if (!l.exercise.empty()) {
     if (exerciseFile.empty())
-      throw Error(ErrorKind::Usage, "lesson " + l.id + " is an exercise: give your kernel file with "
-                                    "--file (`kwb lesson " + l.id + " --start FILE.cu` writes the "
-                                    "starting one)");
+      throw Error(ErrorKind::Usage, "lesson " + l.id +
+                                        " is an exercise: give your kernel file with "
+                                        "--file (`kwb lesson " +
+                                        l.id +
+                                        " --start FILE.cu` writes the "
+                                        "starting one)");
     const KernelFile file = readKernelFile(exerciseFile);
     auto yours = variantFor({{}, {}, {}, file.path, file.source});
     const RawParams params = exerciseParams(l, yours->info().params);
@@ -121,8 +125,8 @@ int runLesson(CliContext& context, const Lesson& l, std::optional<double> predic
     context.out << "; the built-in step: " << number(outcome.stepMeasured) << "x";
   context.out << "\nwhy, " << outcome.explains << ": ";
   if (outcome.hasBaseline) context.out << outcome.before << " -> ";
-  context.out << outcome.after << (outcome.exercise ? " (yours), " + outcome.stepAfter + " (built in)" : "")
-              << "\n";
+  context.out << outcome.after
+              << (outcome.exercise ? " (yours), " + outcome.stepAfter + " (built in)" : "") << "\n";
   if (!step.notice.empty()) context.err << "kwb: " << step.notice << "\n";
   return kExitOk;
 }
@@ -152,7 +156,8 @@ int lessonCommand(CliContext& context, const std::string& id, bool run,
   }
   if (!startFile.empty()) {
     if (lesson->exercise.empty())
-      throw Error(ErrorKind::Usage, "lesson " + id + " is not an exercise: it has no starting file");
+      throw Error(ErrorKind::Usage,
+                  "lesson " + id + " is not an exercise: it has no starting file");
     return newCommand(context, startFile, lesson->exercise, false);
   }
   if (run || predicted) return runLesson(context, *lesson, predicted, budgetSeconds, exerciseFile);
@@ -168,12 +173,14 @@ int lessonCommand(CliContext& context, const std::string& id, bool run,
   if (!l.exercise.empty())
     context.out << "  yours: start with `kwb lesson " << l.id << " --start FILE.cu`, complete it\n";
   context.out << "  this step: " << command(l.run, l.metrics) << "\n\n"
-              << (!l.exercise.empty() ? "The speed-ups are the baseline's median over yours and this step's. "
-                  : l.baseline    ? "The speed-up is the baseline's median over this step's. "
-                             : "Compare your prediction with the median. ")
+              << (!l.exercise.empty()
+                      ? "The speed-ups are the baseline's median over yours and this step's. "
+                  : l.baseline ? "The speed-up is the baseline's median over this step's. "
+                               : "Compare your prediction with the median. ")
               << "The metric that shows why: " << l.explains << ".\n"
-              << "Run " << (l.exercise.empty() ? "both" : "them") << " with your prediction: kwb lesson "
-              << l.id << " --predict " << (l.baseline ? "SPEEDUP" : "MICROSECONDS")
+              << "Run " << (l.exercise.empty() ? "both" : "them")
+              << " with your prediction: kwb lesson " << l.id << " --predict "
+              << (l.baseline ? "SPEEDUP" : "MICROSECONDS")
               << (l.exercise.empty() ? "" : " --file FILE.cu") << "\n";
   return kExitOk;
 }

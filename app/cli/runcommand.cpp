@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 
 #include "app/cli/clicontext.h"
@@ -198,8 +198,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (!json) {
       context.out << info.family << "/" << info.name
                   << (options.isFile() ? " (" + options.family + ")" : "") << " on " << device.name
-                  << ": "
-                  << toString(job.timing.mode) << " samples, copy ceiling "
+                  << ": " << toString(job.timing.mode) << " samples, copy ceiling "
                   << formatBandwidth(ceiling.bandwidth) << ", peak "
                   << formatBandwidth(device.peakBandwidth) << "\n";
       table.printHeader(context.out);

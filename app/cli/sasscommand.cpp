@@ -24,8 +24,7 @@ int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summ
     cache = std::make_unique<SassCache>(store->database());
   }
   JobExecutor executor(store.get(), context.global.device);
-  const SassReport report =
-      lookUpSass(executor.runner(), cache.get(), variant, params);
+  const SassReport report = lookUpSass(executor.runner(), cache.get(), variant, params);
 
   std::ostream& out = context.out;
   if (context.global.json) {

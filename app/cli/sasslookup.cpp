@@ -58,8 +58,8 @@ const OwnBinary& ownBinary() {
 
 }  // namespace
 
-SassReport lookUpSass(Runner& runner, SassCache* cache, const std::shared_ptr<const Variant>& kernel,
-                      const ParamSet& params) {
+SassReport lookUpSass(Runner& runner, SassCache* cache,
+                      const std::shared_ptr<const Variant>& kernel, const ParamSet& params) {
   RunRequest request;
   request.kernel = kernel;
   request.params = params;

@@ -225,14 +225,14 @@ class Worker {
     };
     try {
       if (job.type == protocol::Type::Sass) {
-        send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(),
-                                                       job.kernel, job.points.front())}});
+        send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(), job.kernel,
+                                                       job.points.front())}});
         return;
       }
       std::optional<std::int64_t> sweepId;
       if (store_ && job.type == protocol::Type::Sweep)
-        sweepId = store_->createSweep(job.kernel->info().family, job.kernel->info().name,
-                                      job.base, job.axes);
+        sweepId = store_->createSweep(job.kernel->info().family, job.kernel->info().name, job.base,
+                                      job.axes);
       executor_.runPoints(job.kernel, job.points, job.options, sweepId, &job.cancel, events);
       send({job.id, protocol::Done{completed, false}});
     } catch (const Error& error) {

@@ -31,10 +31,10 @@ int main(int argc, char** argv) {
   QCommandLineOption historyCompare(
       "history-compare",
       "open the history filtered by this text, its runs compared side by side by device", "text");
-  QCommandLineOption view(
-      "view",
-      "the view the screenshot shows: sweep, heatmap, results, history, source, sass, lesson or editor",
-      "name");
+  QCommandLineOption view("view",
+                          "the view the screenshot shows: sweep, heatmap, results, history, "
+                          "source, sass, lesson or editor",
+                          "name");
   QCommandLineOption compare("compare", "the variant the SASS view compares with", "variant");
   QCommandLineOption metrics("metrics",
                              "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
                              "the prediction for --lesson: a speed-up, or microseconds where the "
                              "lesson has no baseline",
                              "value", "1");
-  parser.addOptions({worker, db, select, kernel, sweep, history, historyCompare, view, compare, metrics,
-                     screenshot, report, reportPages, lesson, predict});
+  parser.addOptions({worker, db, select, kernel, sweep, history, historyCompare, view, compare,
+                     metrics, screenshot, report, reportPages, lesson, predict});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();

@@ -23,7 +23,8 @@ KernelFile kernelFileOf(const std::string& path, std::string source) {
 }
 
 bool looksLikeKernelFile(std::string_view text) {
-  return text.ends_with(".cu") || text.ends_with(".cuh") || text.find('/') != std::string_view::npos;
+  return text.ends_with(".cu") || text.ends_with(".cuh") ||
+         text.find('/') != std::string_view::npos;
 }
 
 std::string nameExpression(const KernelLaunchSpec& launch, const ParamSet& params) {
@@ -48,7 +49,8 @@ CompileRequest compileRequestFor(const KernelFile& file, const ParamSet& params,
         request.nameExpressions.end())
       request.nameExpressions.push_back(name);
   }
-  if (file.spec.reference) request.nameExpressions.push_back(nameExpression(*file.spec.reference, params));
+  if (file.spec.reference)
+    request.nameExpressions.push_back(nameExpression(*file.spec.reference, params));
   return request;
 }
 

@@ -21,7 +21,8 @@ std::string names(const std::vector<ParamSpec>& specs, ParamRole role) {
 }  // namespace
 
 UserVariant::UserVariant(KernelFile file)
-    : Variant(variantInfoOf(file.spec, file.path)), file_(std::make_shared<const KernelFile>(std::move(file))) {
+    : Variant(variantInfoOf(file.spec, file.path)),
+      file_(std::make_shared<const KernelFile>(std::move(file))) {
   code_ = {file_->path, sha256Hex(file_->source), file_->source,
            specText(file_->source, file_->path)};
   const KernelSpec& spec = file_->spec;
@@ -57,8 +58,10 @@ UserVariant::UserVariant(KernelFile file)
     });
     if (!known)
       throw Error(ErrorKind::Usage,
-                  file_->path + ": params." + p.spec.name + ": a problem parameter of a kernel "
-                      "that implements " + spec.implements + " is one of the family's: " +
+                  file_->path + ": params." + p.spec.name +
+                      ": a problem parameter of a kernel "
+                      "that implements " +
+                      spec.implements + " is one of the family's: " +
                       names(theirs, ParamRole::Problem) + " (make it a launch parameter)",
                   "params." + p.spec.name);
   }
@@ -93,7 +96,8 @@ void UserVariant::checkCompiles(const ParamSet& params, int arch) const {
 }
 
 std::shared_ptr<const Variant> variantFor(const protocol::Kernel& kernel) {
-  if (kernel.isFile()) return std::make_shared<UserVariant>(kernelFileOf(kernel.path, kernel.source));
+  if (kernel.isFile())
+    return std::make_shared<UserVariant>(kernelFileOf(kernel.path, kernel.source));
   // The registry's variants live as long as the process: shared without being owned.
   return std::shared_ptr<const Variant>(std::shared_ptr<const Variant>(),
                                         &Registry::instance().find(kernel.family, kernel.variant));

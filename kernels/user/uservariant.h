@@ -21,8 +21,7 @@ class UserVariant : public Variant {
   void check(const ParamSet& params) const override;
   // Compiles (or finds in the module cache) and loads the configuration: Error(Usage) with the
   // compiler's diagnostics where it does not compile, Error(Param) where the device refuses it.
-  std::unique_ptr<Workload> create(const ParamSet& params,
-                                   const DeviceInfo& device) const override;
+  std::unique_ptr<Workload> create(const ParamSet& params, const DeviceInfo& device) const override;
   std::optional<KernelCode> code() const override { return code_; }
   // Compiles the configuration for sm_<arch> without loading it: what can be checked where there
   // is no device. Throws CompileError.

@@ -85,8 +85,8 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
       if (same->dtype != b.dtype || same->count != count ||
           same->output != (b.role != BufferRole::In))
         throw Error(ErrorKind::Usage,
-                    file_->path + ": " + field + ": " + spec.implements + "'s " + b.name +
-                        " is " + (same->output ? "an out" : "an in") + " buffer of " +
+                    file_->path + ": " + field + ": " + spec.implements + "'s " + b.name + " is " +
+                        (same->output ? "an out" : "an in") + " buffer of " +
                         std::to_string(same->count) + " " + std::string(toString(same->dtype)) +
                         " for this problem; the spec says " + std::to_string(count) + " " +
                         std::string(toString(b.dtype)),
@@ -170,8 +170,8 @@ UserWorkload::Launch UserWorkload::prepareLaunch(const KernelLaunchSpec& spec,
 
   cudaFuncAttributes attributes{};
   KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  launch.grid =
-      dim3(static_cast<unsigned>(wholeValue(spec.grid, values, file, where + ".grid", 1, 2147483647.0)));
+  launch.grid = dim3(
+      static_cast<unsigned>(wholeValue(spec.grid, values, file, where + ".grid", 1, 2147483647.0)));
   const auto block = wholeValue(spec.block, values, file, where + ".block", 1, 1024);
   if (block > attributes.maxThreadsPerBlock)
     throw paramError(blame(spec.block, file, "block"),
@@ -332,8 +332,8 @@ void UserWorkload::beforeCheckedRun(std::span<void* const> buffers, cudaStream_t
   for (std::size_t b = 0; b < buffers_.size(); ++b) {
     if (!buffers_[b].output) continue;
     HostArray& host = referenceOutputs_.emplace_back(buffers_[b].dtype, buffers_[b].count);
-    KWB_CUDA_CHECK(cudaMemcpyAsync(host.data(), pointers[b], host.byteSize(),
-                                   cudaMemcpyDeviceToHost, stream));
+    KWB_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), pointers[b], host.byteSize(), cudaMemcpyDeviceToHost, stream));
   }
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }

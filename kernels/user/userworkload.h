@@ -57,7 +57,7 @@ class UserWorkload : public Workload {
   std::shared_ptr<const LoadedModule> module_;
   std::unique_ptr<Workload> builtIn_;
   std::vector<BufferSpec> buffers_;
-  std::vector<BufferFill> fills_;                        // per buffers() entry
+  std::vector<BufferFill> fills_;                   // per buffers() entry
   std::vector<std::pair<int, int>> initialCopies_;  // (initial values, working buffer)
   std::vector<int> zeroedEachCall_;                 // outputs set to zeros as each call starts
   std::vector<Launch> launches_;

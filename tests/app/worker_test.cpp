@@ -105,7 +105,11 @@ TEST(Worker, SassRequestsAreCheckedAtOnceAndNeedADevice) {
 TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;
-  worker.send({{"v", protocol::kVersion}, {"type", "run"}, {"id", "r"}, {"family", "copy"}, {"variant", "memcpy"}});
+  worker.send({{"v", protocol::kVersion},
+               {"type", "run"},
+               {"id", "r"},
+               {"family", "copy"},
+               {"variant", "memcpy"}});
   auto reply = worker.output().waitFor(WorkerHarness::is("error", "r"));
   ASSERT_FALSE(reply.is_null());
   EXPECT_EQ(reply["code"], "no_device");

@@ -253,9 +253,9 @@ TEST(KernelSpec, ListItemsAndArgumentExpressionsAndTheReferenceLaunch) {
   EXPECT_EQ(args[3].value->evaluate(values), 64);
   ASSERT_TRUE(spec.reference.has_value());
   EXPECT_EQ(spec.reference->kernel, "r");
-  EXPECT_EQ(spec.reference->block.evaluate(values), 64);          // its own
-  EXPECT_EQ(spec.reference->grid.evaluate(values), 16);           // the launch's
-  EXPECT_EQ(spec.reference->args.size(), 4u);                     // the launch's
+  EXPECT_EQ(spec.reference->block.evaluate(values), 64);  // its own
+  EXPECT_EQ(spec.reference->grid.evaluate(values), 16);   // the launch's
+  EXPECT_EQ(spec.reference->args.size(), 4u);             // the launch's
   checkRestrictions(spec, params, nullptr);
   params.set("shape", "128,64");
   try {

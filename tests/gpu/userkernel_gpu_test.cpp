@@ -3,12 +3,13 @@
 // end are failed runs of a process that ends, after which the next run works.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <sys/wait.h>
 
+#include "core/kerneltemplate.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
 #include "kernels/registry.h"
@@ -67,9 +68,23 @@ TEST_F(UserKernelGpu, ExamplesPassTheirChecksAcrossTheirParameters) {
   expectPasses(runFile(example("block_sum.cu"), {{"n", "1048581"}, {"block_size", "1024"}}),
                "block_sum");
   for (const char* work : {"1", "2", "4", "8"})
-    expectPasses(runFile(example("matmul_tiled.cu"),
-                         {{"m", "256"}, {"n", "128"}, {"k", "192"}, {"TILE", "32"}, {"WORK", work}}),
-                 std::string("matmul WORK=") + work);
+    expectPasses(
+        runFile(example("matmul_tiled.cu"),
+                {{"m", "256"}, {"n", "128"}, {"k", "192"}, {"TILE", "32"}, {"WORK", work}}),
+        std::string("matmul WORK=") + work);
+}
+
+// The starting files `kwb new` and the exercises write are right as they are: the learner starts
+// from a kernel that passes its check.
+TEST_F(UserKernelGpu, EveryStartingFilePassesItsCheck) {
+  for (const auto& name : kernelTemplateNames()) {
+    RunRequest request;
+    request.kernel =
+        std::make_shared<UserVariant>(kernelFileOf(name + ".cu", kernelTemplate(name)));
+    request.params = resolveFor(*request.kernel, {});
+    request.verifyOnly = true;
+    expectPasses(runner->run(request), name);
+  }
 }
 
 TEST_F(UserKernelGpu, ARunCarriesItsFamilyItsNameAndWhatItDerived) {
@@ -93,8 +108,8 @@ TEST_F(UserKernelGpu, AWrongKernelFailsAgainstItsReference) {
 
 TEST_F(UserKernelGpu, RestrictionsOnTheDeviceNameTheParameter) {
   try {
-    runFile(example("matmul_tiled.cu"), {{"m", "256"}, {"n", "256"}, {"k", "256"}, {"TILE", "64"},
-                                          {"WORK", "1"}});
+    runFile(example("matmul_tiled.cu"),
+            {{"m", "256"}, {"n", "256"}, {"k", "256"}, {"TILE", "64"}, {"WORK", "1"}});
     FAIL() << "64 x 64 threads accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.param(), "TILE") << e.what();

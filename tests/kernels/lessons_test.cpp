@@ -9,8 +9,8 @@
 #include <set>
 
 #include "core/error.h"
-#include "core/metriccatalog.h"
 #include "core/kerneltemplate.h"
+#include "core/metriccatalog.h"
 #include "kernels/registry.h"
 #include "kernels/user/uservariant.h"
 

@@ -1,9 +1,9 @@
+#include <Qsci/qsciscintilla.h>
 #include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <Qsci/qsciscintilla.h>
 
 #include "widgets/kerneleditor.h"
 #include "widgets/mainwindow.h"

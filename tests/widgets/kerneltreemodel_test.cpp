@@ -40,12 +40,13 @@ class KernelTreeModelTest : public QObject {
     VariantInfo memcpy{"copy", "memcpy", "driver copy", "the ceiling", {}, "n"};
     model.setCatalog({{"copy", "copies", {memcpy}}});
     VariantInfo mine{"permute", "my_transpose", "a tiled transpose", "tiles", {}, ""};
-    model.setKernelFiles({{"/k/t.cu", mine, {}}, {"/k/bad.cu", std::nullopt, "bad.cu:3: name: is missing"}});
+    model.setKernelFiles(
+        {{"/k/t.cu", mine, {}}, {"/k/bad.cu", std::nullopt, "bad.cu:3: name: is missing"}});
     const QModelIndex files = model.index(1, 0);
     QCOMPARE(model.data(files).toString(), QString("My kernels"));
     QCOMPARE(model.rowCount(files), 2);
     const QModelIndex good = model.index(0, 0, files);
-    QCOMPARE(model.data(good).toString(), QString("my_transpose"));
+    QCOMPARE(model.data(good).toString(), QString("my_transpose (t.cu)"));  // the file differs
     QCOMPARE(model.data(good, KernelTreeModel::PathRole).toString(), QString("/k/t.cu"));
     QCOMPARE(model.data(good, KernelTreeModel::FamilyRole).toString(), QString("permute"));
     QCOMPARE(model.parent(good), files);
