@@ -44,6 +44,12 @@ WorkerClient::~WorkerClient() {
 }
 
 void WorkerClient::ensureStarted() {
+  // A worker that reported a CUDA error is exiting: a request written now would be lost with it.
+  if (running() && ending_ && !process_.waitForFinished(3000)) {
+    process_.kill();
+    process_.waitForFinished(1000);
+  }
+  ending_ = false;
   if (running()) return;
   pending_.clear();
   stderrTail_.clear();
@@ -155,6 +161,7 @@ void WorkerClient::handle(const protocol::Reply& reply) {
   } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
     const QString code = qstr(std::string(toString(failure->kind)));
     if (failure->kind == ErrorKind::NoDevice) emit noDevice(qstr(failure->message));
+    if (failure->kind == ErrorKind::Cuda && jobs_.contains(id)) ending_ = true;
     forget(id);
     emit jobError(id, code, qstr(failure->message), qstr(failure->param));
   }

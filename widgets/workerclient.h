@@ -93,6 +93,7 @@ class WorkerClient : public QObject {
   QTimer cancelGrace_;
   std::map<QString, Job> jobs_;
   QString lostReason_;  // set when we end the worker ourselves
+  bool ending_ = false;  // it said it ends (a CUDA error): the next request waits for a fresh one
   double watchdogSeconds_ = 120;
   int cancelGraceMs_ = 3000;
   int nextId_ = 1;
