@@ -200,7 +200,9 @@ KernelLaunchSpec readLaunch(const Reader& l, const KernelSpec& spec,
                           expression("grid", fallback ? &fallback->grid : nullptr),
                           expression("block", fallback ? &fallback->block : nullptr),
                           std::nullopt,
-                          {}};
+                          {},
+                          l.path("kernel"),
+                          l.lineOf("kernel")};
   if (l.has("shared_bytes"))
     launch.sharedBytes = l.expression("shared_bytes", names);
   else if (fallback)

@@ -49,6 +49,8 @@ struct KernelLaunchSpec {
   SpecExpression block;
   std::optional<SpecExpression> sharedBytes;
   std::vector<LaunchArg> args;  // in the kernel's order
+  std::string field;            // "launch[0]" or "reference", and the file's line of its kernel
+  int line = 0;
 };
 
 // What a user's kernel file declares beside its code: parameters, buffers, launches, the bytes

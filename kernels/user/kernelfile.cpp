@@ -43,14 +43,17 @@ CompileRequest compileRequestFor(const KernelFile& file, const ParamSet& params,
   for (const auto& p : file.spec.params)
     if (p.binding == ParamBinding::Define)
       request.defines.emplace_back(p.spec.name, params.get(p.spec.name));
-  for (const auto& launch : file.spec.launches) {
-    const std::string name = nameExpression(launch, params);
-    if (std::find(request.nameExpressions.begin(), request.nameExpressions.end(), name) ==
+  std::vector<const KernelLaunchSpec*> launches;
+  for (const auto& launch : file.spec.launches) launches.push_back(&launch);
+  if (file.spec.reference) launches.push_back(&*file.spec.reference);
+  for (const KernelLaunchSpec* launch : launches) {
+    const std::string name = nameExpression(*launch, params);
+    if (std::find(request.nameExpressions.begin(), request.nameExpressions.end(), name) !=
         request.nameExpressions.end())
-      request.nameExpressions.push_back(name);
+      continue;
+    request.nameExpressions.push_back(name);
+    request.nameOrigins.emplace_back(launch->field, launch->line);
   }
-  if (file.spec.reference)
-    request.nameExpressions.push_back(nameExpression(*file.spec.reference, params));
   return request;
 }
 

@@ -3,13 +3,24 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "core/error.h"
 
 namespace kwb {
+
 namespace {
+
+// The file NVRTC reports name expressions that name no kernel against.
+constexpr std::string_view kNameMap = "__nv_name_map";
+
+std::string withoutSpaces(std::string text) {
+  std::erase(text, ' ');
+  return text;
+}
 
 void check(nvrtcResult result, const char* call) {
   if (result != NVRTC_SUCCESS)
@@ -61,6 +72,36 @@ std::vector<Diagnostic> parseNvrtcLog(const std::string& log) {
   return out;
 }
 
+std::vector<Diagnostic> attributeNameMapErrors(const CompileRequest& request,
+                                               std::vector<Diagnostic> diagnostics) {
+  // NVRTC says which expression failed in one of its messages about a line of its name map
+  // ("Input name expression was: \" k < 32, 4 >\""); the others about that line follow suit.
+  std::map<int, std::size_t> expressionOfLine;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.file != kNameMap) continue;
+    const std::string said = withoutSpaces(d.message);
+    for (std::size_t i = 0; i < request.nameExpressions.size() && i < request.nameOrigins.size();
+         ++i)
+      if (said.find("\"" + withoutSpaces(request.nameExpressions[i]) + "\"") != std::string::npos)
+        expressionOfLine[d.line] = i;
+  }
+  std::vector<Diagnostic> out;
+  std::set<std::size_t> said;
+  for (Diagnostic& d : diagnostics) {
+    const auto found = expressionOfLine.find(d.line);
+    if (d.file != kNameMap || found == expressionOfLine.end()) {
+      out.push_back(std::move(d));
+      continue;
+    }
+    if (!said.insert(found->second).second) continue;  // one error per expression
+    const auto& [field, line] = request.nameOrigins[found->second];
+    out.push_back({request.fileName, line, 0, "error",
+                   field + ": '" + request.nameExpressions[found->second] +
+                       "' is no kernel of the file: " + d.message});
+  }
+  return out;
+}
+
 CompiledModule compileKernel(const CompileRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   Program program(request.source, request.fileName);
@@ -81,7 +122,7 @@ CompiledModule compileKernel(const CompileRequest& request) {
   module.log.resize(logSize);
   check(nvrtcGetProgramLog(program.get(), module.log.data()), "nvrtcGetProgramLog");
   while (!module.log.empty() && module.log.back() == '\0') module.log.pop_back();
-  module.diagnostics = parseNvrtcLog(module.log);
+  module.diagnostics = attributeNameMapErrors(request, parseNvrtcLog(module.log));
   module.ok = compiled == NVRTC_SUCCESS;
   if (module.ok) {
     std::size_t size = 0;

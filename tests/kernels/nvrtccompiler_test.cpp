@@ -41,5 +41,23 @@ TEST(NvrtcCompiler, ErrorsComeBackAsDiagnosticsOfTheFilesLines) {
   EXPECT_EQ(d.text().rfind("scale.cu:5:22: error: ", 0), 0u) << d.text();
 }
 
+// A template argument the kernel does not take: said against the spec's launch and its line,
+// not NVRTC's name map.
+TEST(NvrtcCompiler, ANameExpressionOfNoKernelNamesTheLaunch) {
+  const CompiledModule m = compileKernel({kScale,
+                                          "scale.cu",
+                                          90,
+                                          {{"FACTOR", "2.0f"}},
+                                          {"scale<4>", "scale<4, 2>"},
+                                          {{"launch[0].kernel", 30}, {"launch[1].kernel", 36}}});
+  EXPECT_FALSE(m.ok);
+  ASSERT_EQ(m.diagnostics.size(), 1u) << m.log;
+  EXPECT_EQ(m.diagnostics[0].text().rfind("scale.cu:36:0: error: launch[1].kernel: 'scale<4, 2>' "
+                                          "is no kernel of the file",
+                                          0),
+            0u)
+      << m.diagnostics[0].text();
+}
+
 }  // namespace
 }  // namespace kwb
