@@ -353,6 +353,18 @@ std::optional<RunRecord> RunStore::run(std::int64_t id) {
   return record;
 }
 
+KernelCode RunStore::kernelCode(std::int64_t id) {
+  const auto record = run(id);
+  if (!record) throw Error(ErrorKind::Usage, "no run " + std::to_string(id) + " in the history");
+  if (!record->result.code)
+    throw Error(ErrorKind::Usage, "run " + std::to_string(id) + " is of the built-in variant " +
+                                      record->result.family + "/" + record->result.variant +
+                                      ", not of a kernel file");
+  if (record->result.code->source.empty())
+    throw Error(ErrorKind::Database, "the code of run " + std::to_string(id) + " is missing");
+  return *record->result.code;
+}
+
 std::vector<std::string> RunStore::distinct(const std::string& column) {
   if (column != "family" && column != "variant" && column != "dtype")
     throw Error(ErrorKind::Internal, "distinct() of unknown column " + column);

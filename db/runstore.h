@@ -52,6 +52,9 @@ class RunStore {
   std::size_t count(const HistoryFilter& filter);
   // One run in full: samples, metrics and, for a user kernel, its code included.
   std::optional<RunRecord> run(std::int64_t id);
+  // The code a run of a kernel file ran. Throws Error(Usage) for no such run or a run of a
+  // built-in variant, Error(Database) where its text is missing.
+  KernelCode kernelCode(std::int64_t id);
   // Distinct values of a run column ("family", "variant", "dtype") for filter menus.
   std::vector<std::string> distinct(const std::string& column);
 

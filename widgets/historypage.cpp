@@ -12,7 +12,9 @@
 #include <QTableView>
 #include <QTimer>
 
+#include "core/error.h"
 #include "ui_historypage.h"
+#include "widgets/codedialog.h"
 #include "widgets/compareplot.h"
 #include "widgets/historymodel.h"
 #include "widgets/historyplot.h"
@@ -36,7 +38,8 @@ void setChoices(QComboBox* box, const QStringList& values) {
 HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
     : QWidget(parent),
       ui_(std::make_unique<Ui::HistoryPage>()),
-      model_(new HistoryModel(databasePath, this)) {
+      model_(new HistoryModel(databasePath, this)),
+      databasePath_(databasePath) {
   ui_->setupUi(this);
   for (auto* box : {ui_->familyFilter, ui_->variantFilter, ui_->dtypeFilter})
     connect(box, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
@@ -69,6 +72,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   connect(ui_->compareButton, &QPushButton::clicked, this, &HistoryPage::compareSelection);
   connect(ui_->tagButton, &QPushButton::clicked, this, &HistoryPage::tagSelection);
   connect(ui_->noteButton, &QPushButton::clicked, this, &HistoryPage::annotateSelection);
+  connect(ui_->codeButton, &QPushButton::clicked, this, &HistoryPage::showCode);
   connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
   connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
   connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -183,6 +187,19 @@ void HistoryPage::tagSelection() {
                                             QLineEdit::Normal, {}, &ok)
                           .trimmed();
   if (ok && !tag.isEmpty()) model_->addTag(ids, tag);
+}
+
+void HistoryPage::showCode() {
+  const auto ids = selectedIds(false);
+  if (ids.isEmpty() || ids.size() > 2)
+    return emit status(tr("Select one run of a kernel file for its code, or two to compare."));
+  try {
+    auto* dialog = new CodeDialog(databasePath_, ids, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  } catch (const Error& e) {
+    emit status(QString::fromStdString(e.what()));
+  }
 }
 
 void HistoryPage::annotateSelection() {

@@ -51,11 +51,13 @@ class HistoryPage : public QWidget {
   HistorySelection selection() const;
   void tagSelection();
   void annotateSelection();
+  void showCode();
   void deleteSelection();
   void exportSelection();
 
   std::unique_ptr<Ui::HistoryPage> ui_;
   HistoryModel* model_;
+  QString databasePath_;
   QTimer* filterDelay_;
   HistoryPlot* historyPlot_;
   ComparePlot* comparePlot_;

@@ -11,22 +11,6 @@
 #include "db/runstore.h"
 
 namespace kwb {
-namespace {
-
-KernelCode codeOf(RunStore& store, std::int64_t id) {
-  const auto record = store.run(id);
-  if (!record) throw Error(ErrorKind::Usage, "no run " + std::to_string(id) + " in the history");
-  if (!record->result.code)
-    throw Error(ErrorKind::Usage, "run " + std::to_string(id) + " is of the built-in variant " +
-                                      record->result.family + "/" + record->result.variant +
-                                      ", not of a kernel file");
-  if (record->result.code->source.empty())
-    throw Error(ErrorKind::Database, "the code of run " + std::to_string(id) + " is missing");
-  return *record->result.code;
-}
-
-}  // namespace
-
 int newCommand(CliContext& context, const std::string& path, const std::string& implements,
                bool force) {
   const std::string text = kernelTemplate(implements.empty() ? "user" : implements);
@@ -44,7 +28,7 @@ int newCommand(CliContext& context, const std::string& path, const std::string& 
 
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs) {
   const auto store = context.openStore();
-  const KernelCode first = codeOf(*store, runs.front());
+  const KernelCode first = store->kernelCode(runs.front());
   if (runs.size() == 1) {
     context.out << "// run " << runs.front() << ": " << first.file << " (sha256 " << first.hash
                 << ")\n"
@@ -52,7 +36,7 @@ int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs) {
     if (!first.source.ends_with('\n')) context.out << "\n";
     return kExitOk;
   }
-  const KernelCode second = codeOf(*store, runs[1]);
+  const KernelCode second = store->kernelCode(runs[1]);
   const std::string diff =
       unifiedDiff(first.source, second.source, "run " + std::to_string(runs[0]) + " " + first.file,
                   "run " + std::to_string(runs[1]) + " " + second.file);

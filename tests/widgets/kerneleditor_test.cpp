@@ -5,6 +5,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/error.h"
+#include "db/runstore.h"
+#include "widgets/codedialog.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/mainwindow.h"
 
@@ -81,6 +84,27 @@ class KernelEditorTest : public QObject {
     editor.setDiagnostics({});
     QCOMPARE(editor.diagnosticCount(), 0);
     QCOMPARE(s->markersAtLine(2), 0u);
+  }
+
+  // The history's Code... window: one run's code, two runs' difference, a built-in run refused.
+  void theCodeOfStoredRuns() {
+    const QString db = dir_.filePath("code.sqlite");
+    std::int64_t ids[3];
+    {
+      RunStore store(db.toStdString());
+      RunResult r;
+      r.family = "user";
+      r.variant = "k";
+      r.code = KernelCode{"k.cu", std::string(64, 'a'), "a\nb\nc\n", ""};
+      ids[0] = store.insertRun(r);
+      r.code = KernelCode{"k.cu", std::string(64, 'b'), "a\nB\nc\n", ""};
+      ids[1] = store.insertRun(r);
+      r.code.reset();
+      ids[2] = store.insertRun(r);
+    }
+    QCOMPARE(CodeDialog(db, {ids[0]}).text(), QString("a\nb\nc\n"));
+    QVERIFY(CodeDialog(db, {ids[0], ids[1]}).text().contains(" a\n-b\n+B\n c\n"));
+    QVERIFY_THROWS_EXCEPTION(Error, CodeDialog(db, {ids[2]}));
   }
 
   // Through the real worker, which compiles with NVRTC without a GPU: the compiler's errors and
