@@ -443,6 +443,7 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty()) openKernel(path);
   });
   file->addAction(tr("Save kernel"), QKeySequence::Save, this, &MainWindow::saveKernel);
+  file->addAction(tr("Check memory of the kernel"), this, &MainWindow::checkMemory);
   file->addSeparator();
   file->addAction(tr("Export chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                   &MainWindow::exportChart);

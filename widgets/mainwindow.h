@@ -98,6 +98,9 @@ class MainWindow : public QMainWindow {
   void refreshKernelFiles();
   void newKernel();
   bool saveKernel();
+  // One checked call of the kernel file under memcheck (`kwb run --sanitize`), in a process of
+  // its own; the errors marked on their lines.
+  void checkMemory();
   // What a run or a resolve is about: the selected variant, or the file with the editor's text.
   protocol::Kernel currentKernel() const;
   // An exercise's file, "<lesson id>.cu" in My kernels' folder: written from the starting file

@@ -6,12 +6,15 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QTreeView>
+
+#include <nlohmann/json.hpp>
 
 #include "core/kerneltemplate.h"
 #include "ui_mainwindow.h"
@@ -21,6 +24,7 @@
 #include "widgets/mykernels.h"
 #include "widgets/parameditor.h"
 #include "widgets/sourceview.h"
+#include "widgets/workerclient.h"
 
 namespace kwb {
 namespace {
@@ -200,6 +204,46 @@ std::optional<protocol::Kernel> MainWindow::exerciseKernel(const Lesson& lesson)
   }
   return protocol::Kernel{
       {}, {}, exerciseParams(lesson, item.variant->params), path.toStdString(), text.toStdString()};
+}
+
+void MainWindow::checkMemory() {
+  if (selectedFile_.isEmpty() || !selected_) {
+    ui_->messageLabel->setText(tr("Select a kernel file of yours to check its memory accesses."));
+    return;
+  }
+  if (editor_->isModified() && !saveKernel()) return;
+  QStringList arguments = worker_->arguments();
+  arguments << "--json"
+            << "run" << selectedFile_;
+  for (const auto& [name, value] : currentParams())
+    arguments << QString::fromStdString(name + "=" + value);
+  arguments << "--sanitize";
+  auto* process = new QProcess(this);
+  ui_->messageLabel->setText(tr("Checking memory: one call under compute-sanitizer..."));
+  connect(process, &QProcess::finished, this, [this, process](int code) {
+    process->deleteLater();
+    const QByteArray out = process->readAllStandardOutput();
+    const auto report = nlohmann::json::parse(out.toStdString(), nullptr, false);
+    if (report.is_discarded() || !report.contains("errors")) {
+      const QString said = QString::fromUtf8(process->readAllStandardError()).trimmed();
+      ui_->messageLabel->setText(said.isEmpty() ? tr("The memory check failed (exit %1).").arg(code)
+                                                : said);
+      return;
+    }
+    std::vector<Diagnostic> marks;
+    for (const auto& f : report.at("findings"))
+      marks.push_back(
+          {f.value("file", ""), f.value("line", 0), 0, "error",
+           f.value("what", "") + ", " + f.value("thread", "") + "; " + f.value("address", "")});
+    editor_->setDiagnostics(marks);
+    const auto errors = report.at("errors").get<int>();
+    ui_->messageLabel->setText(
+        errors == 0
+            ? tr("Memory check: no errors in one checked call.")
+            : tr("Memory check: %n error(s), the first marked on their lines.", nullptr, errors));
+    if (errors > 0) ui_->viewTabs->setCurrentWidget(editor_);
+  });
+  process->start(worker_->program(), arguments);
 }
 
 protocol::Kernel MainWindow::currentKernel() const {

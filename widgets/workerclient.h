@@ -41,6 +41,9 @@ class WorkerClient : public QObject {
   void kill();
 
   bool running() const { return process_.state() != QProcess::NotRunning; }
+  // The kwb program and its arguments before "worker" (--db, --device).
+  const QString& program() const { return program_; }
+  const QStringList& arguments() const { return arguments_; }
   bool busy() const { return !jobs_.empty(); }
 
   // Silence allowed within a job before the watchdog ends the worker: the longest a single point
@@ -92,7 +95,7 @@ class WorkerClient : public QObject {
   QTimer watchdog_;
   QTimer cancelGrace_;
   std::map<QString, Job> jobs_;
-  QString lostReason_;  // set when we end the worker ourselves
+  QString lostReason_;   // set when we end the worker ourselves
   bool ending_ = false;  // it said it ends (a CUDA error): the next request waits for a fresh one
   double watchdogSeconds_ = 120;
   int cancelGraceMs_ = 3000;

@@ -50,6 +50,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   MeasureCliOptions runOptions;
   auto* run = app.add_subcommand("run", "run one kernel variant, verify it, time it and store it");
   addMeasureOptions(*run, runOptions);
+  run->add_flag("--sanitize", runOptions.sanitize,
+                "check memory instead: one checked call under compute-sanitizer's memcheck, its "
+                "first errors with their source lines (nothing is stored)");
 
   MeasureCliOptions sweepOptions;
   std::vector<std::string> axes;
@@ -186,7 +189,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (devices->parsed()) return devicesCommand(context);
     if (list->parsed())
       return listMetrics ? listMetricsCommand(context) : listCommand(context, listFamily);
-    if (run->parsed()) return runCommand(context, runOptions, {});
+    if (run->parsed())
+      return runOptions.sanitize ? sanitizeCommand(context, runOptions)
+                                 : runCommand(context, runOptions, {});
     if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
     if (sass->parsed()) return sassCommand(context, sassOptions, sassSummary);
     if (history->parsed()) return historyCommand(context, historyOptions);

@@ -42,7 +42,8 @@ struct MeasureCliOptions : MeasureSettings {
   std::vector<std::string> params;        // k=v, as positional arguments
   std::vector<std::string> optionParams;  // k=v, each after -p
 
-  bool isFile() const;  // `family` names a kernel file
+  bool sanitize = false;  // run: one checked call under memcheck instead
+  bool isFile() const;    // `family` names a kernel file
   // What to run: a family's variant, or the kernel file with its text. Error(Usage) where the
   // file cannot be read or its spec is wrong, or a family comes without its variant.
   protocol::Kernel kernel() const;
@@ -83,6 +84,9 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
 // The SASS of the kernels one configuration launches; summaryOnly leaves out the listings.
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
+// One checked call of the configuration under compute-sanitizer's memcheck; exit 1 where it finds
+// errors, which are printed with their source lines.
+int sanitizeCommand(CliContext& context, const MeasureCliOptions& options);
 // Writes the starting kernel file of a family the kernel implements ("" for one with its own
 // reference) to path; refuses to write over a file unless forced.
 int newCommand(CliContext& context, const std::string& path, const std::string& implements,

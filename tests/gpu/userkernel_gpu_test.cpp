@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -158,6 +160,19 @@ TEST_F(UserKernelProcess, AFaultIsAFailedRunAndTheNextRunWorks) {
     EXPECT_EQ(kwb("run " + example("saxpy.cu") + " n=65536 --budget 0.05"), 0);
     EXPECT_EQ(lastRun().result.status, RunStatus::Ok);
   }
+}
+
+// Check memory: the off-by-one read no run notices, found on its line; a right kernel is clean.
+TEST_F(UserKernelProcess, SanitizeFindsTheOffByOneOnItsLine) {
+  const int code = kwb("run " + fixture("oob.cu") + " --sanitize");
+  std::ifstream in(dir.file("out.txt"));
+  const std::string out((std::istreambuf_iterator<char>(in)), {});
+  if (code == 6) GTEST_SKIP() << "no compute-sanitizer here: " << out;
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("1 error"), std::string::npos) << out;
+  EXPECT_NE(out.find("oob.cu:31: Invalid __global__ read of size 4 bytes"), std::string::npos)
+      << out;
+  EXPECT_EQ(kwb("run " + example("saxpy.cu") + " n=1000 --sanitize"), 0);
 }
 
 TEST_F(UserKernelProcess, AHangIsAFailedRunOfAProcessThatEnds) {
