@@ -386,9 +386,15 @@ KernelSpec parseKernelSpec(std::string_view toml, std::string_view file) {
     const auto type = parseDType(dtype);
     if (!type)
       b.fail("dtype", "'" + dtype + "' is not allowed; allowed: f32, f16, bf16, f64, u8, i32");
-    spec.buffers.push_back({b.text("name"), *type, b.expression("count", names),
-                            pick(b, "role", kBufferRoles, BufferRole::In),
-                            pick(b, "fill", kFills, BufferFill::Uniform)});
+    spec.buffers.push_back(
+        {b.text("name"), *type, b.expression("count", names),
+         pick(b, "role", kBufferRoles, BufferRole::In),
+         pick(b, "fill", kFills, BufferFill::Uniform),
+         std::string(file) + ":" + std::to_string(b.lineOf("count")) + ": " + b.path("count")});
+    // A size that names nothing is known now: a negative one is a mistake of the file.
+    const SpecExpression& count = spec.buffers.back().count;
+    if (count.uses().empty() && count.evaluate({}) < 0)
+      b.fail("count", "'" + count.text() + "' is negative: a buffer holds 0 elements or more");
     if (!buffers.insert(spec.buffers.back().name).second) b.fail("name", "names a buffer twice");
   }
   if (spec.buffers.empty()) top.fail("buffers", "a kernel needs at least one buffer ([[buffers]])");

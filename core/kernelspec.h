@@ -32,6 +32,7 @@ struct KernelBuffer {
   SpecExpression count;  // elements
   BufferRole role = BufferRole::In;
   BufferFill fill = BufferFill::Uniform;
+  std::string where;  // "t.cu:23: buffers[1].count": what an error about its size names
 };
 
 // One argument of a launch: a buffer (its device pointer), or a whole number from the parameters

@@ -74,8 +74,8 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
   for (std::size_t i = 0; i < spec.buffers.size(); ++i) {
     const KernelBuffer& b = spec.buffers[i];
     const std::string field = "buffers[" + std::to_string(i) + "] (" + b.name + ")";
-    const auto count = static_cast<std::size_t>(
-        wholeValue(b.count, values, spec, field + ".count", 0, kMostElements));
+    const auto count =
+        static_cast<std::size_t>(wholeValue(b.count, values, spec, b.where, 0, kMostElements));
     const std::uint64_t bytes = count * sizeOf(b.dtype);
     declaredBytes += b.role == BufferRole::InOut ? 2 * bytes : bytes;
     const auto family = buffers_.begin() + familyBuffers;

@@ -132,6 +132,8 @@ TEST(KernelSpec, MistakesNameTheFieldAndTheLine) {
               "params.TILE.kind");
   expectError("fill = \"zeros\"", "fill = \"zero\"", "allowed: uniform, normal, zeros, iota",
               "buffers[1].fill");
+  expectError("count = \"n * n\"\n\n[[buffers]]", "count = \"-4\"\n\n[[buffers]]", "is negative",
+              "buffers[0].count");
 }
 
 TEST(KernelSpec, AFileWithoutASpecOrCheckSaysSo) {
