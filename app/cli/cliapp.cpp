@@ -143,6 +143,20 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->expected(1, 2)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
 
+  std::int64_t compareBaseline = 0, compareRun = 0;
+  double compareBand = 0.01;
+  auto* compare = app.add_subcommand(
+      "compare", "whether a run is faster, slower or the same as another, with an interval");
+  compare->add_option("baseline", compareBaseline, "the run compared against (see `kwb history`)")
+      ->required()
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+  compare->add_option("run", compareRun, "the run compared")
+      ->required()
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+  compare->add_option("--band", compareBand, "relative difference still called the same")
+      ->capture_default_str()
+      ->check(positiveNumber(0.5));
+
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(0, 1);
   std::vector<std::string> mergeSources;
@@ -201,6 +215,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
     if (code->parsed()) return codeCommand(context, codeRuns);
+    if (compare->parsed()) return compareCommand(context, compareBaseline, compareRun, compareBand);
     if (lesson->parsed()) {
       if ((lessonRun || lessonPrediction) && lessonId.empty())
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");

@@ -91,6 +91,8 @@ int sanitizeCommand(CliContext& context, const MeasureCliOptions& options);
 // reference) to path; refuses to write over a file unless forced.
 int newCommand(CliContext& context, const std::string& path, const std::string& implements,
                bool force);
+// Whether run is FASTER, SLOWER, the SAME as baseline or UNSURE, from their samples (core/verdict).
+int compareCommand(CliContext& context, std::int64_t baselineId, std::int64_t runId, double band);
 // The code of a run of a kernel file, or the difference between the code of two runs.
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 // Reads each kernel file's spec and compiles its default configuration for sm_<arch>.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli/exitcodes.h"
+#include "core/stats.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
 #include "measure/devicequery.h"
@@ -344,6 +345,42 @@ TEST_F(CliTest, NewWritesStartingFilesThatCheckAndCodeShowsRunsCode) {
   EXPECT_NE(o.out.find("ran the same code"), std::string::npos) << o.out;
   expectBadInput({"code", std::to_string(ids[2])}, "not of a kernel file");
   expectBadInput({"code", "999"}, "no run 999");
+}
+
+}  // namespace
+}  // namespace kwb
+
+namespace kwb {
+namespace {
+
+// Two stored runs compared from their samples: a verdict with its interval, in text and JSON.
+TEST_F(CliTest, CompareGivesAVerdictWithItsInterval) {
+  std::int64_t ids[3];
+  {
+    RunStore store(db());
+    RunResult r;
+    r.family = "copy";
+    r.variant = "memcpy";
+    for (int i = 0; i < 50; ++i) r.samples.push_back(100e-6 * (1 + 0.001 * (i % 5)));
+    r.stats = summarize(r.samples);
+    ids[0] = store.insertRun(r);
+    for (double& s : r.samples) s *= 0.8;
+    r.stats = summarize(r.samples);
+    ids[1] = store.insertRun(r);
+    r.samples.clear();
+    ids[2] = store.insertRun(r);
+  }
+  Outcome o = run({"compare", std::to_string(ids[0]), std::to_string(ids[1])});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("0.800x the time"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("FASTER"), std::string::npos) << o.out;
+  o = run({"--json", "compare", std::to_string(ids[1]), std::to_string(ids[0])});
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["verdict"], "SLOWER");
+  EXPECT_NEAR(j["ratio"].get<double>(), 1.25, 1e-9);
+  expectBadInput({"compare", std::to_string(ids[0]), std::to_string(ids[2])},
+                 "has no timing samples");
+  expectBadInput({"compare", std::to_string(ids[0]), "999"}, "no run 999");
 }
 
 }  // namespace

@@ -1,0 +1,82 @@
+#include "core/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/error.h"
+
+namespace kwb {
+namespace {
+
+double medianOf(std::vector<double>& values) {
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2) return *middle;
+  return (*middle + *std::max_element(values.begin(), middle)) / 2;
+}
+
+double smClock(const RunResult& run) {
+  for (const char* name : {"gpu.sm_clock", "gpu.sm_clock_measured"})
+    if (const Metric* m = run.metric(name)) return m->value;
+  return NAN;
+}
+
+}  // namespace
+
+std::string_view toString(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::Faster: return "FASTER";
+    case VerdictKind::Slower: return "SLOWER";
+    case VerdictKind::Same: return "SAME";
+    case VerdictKind::Unsure: break;
+  }
+  return "UNSURE";
+}
+
+Verdict compareSamples(std::span<const double> baseline, std::span<const double> candidate,
+                       double band) {
+  if (baseline.size() < 2 || candidate.size() < 2)
+    throw Error(ErrorKind::Usage, "a comparison needs at least two samples of each run");
+  std::vector<double> a(baseline.begin(), baseline.end());
+  std::vector<double> b(candidate.begin(), candidate.end());
+  Verdict v;
+  v.ratio = medianOf(b) / medianOf(a);
+  // Percentile bootstrap of the ratio of medians, each run resampled on its own.
+  std::mt19937_64 random(20261124);
+  std::uniform_int_distribution<std::size_t> pickA(0, a.size() - 1), pickB(0, b.size() - 1);
+  std::vector<double> ratios(kBootstrapRounds), resampledA(a.size()), resampledB(b.size());
+  for (double& ratio : ratios) {
+    for (double& x : resampledA) x = a[pickA(random)];
+    for (double& x : resampledB) x = b[pickB(random)];
+    ratio = medianOf(resampledB) / medianOf(resampledA);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  v.low = ratios[static_cast<std::size_t>(0.025 * (kBootstrapRounds - 1))];
+  v.high = ratios[static_cast<std::size_t>(0.975 * (kBootstrapRounds - 1))];
+  if (v.low >= 1 - band && v.high <= 1 + band)
+    v.kind = VerdictKind::Same;
+  else if (v.high < 1)
+    v.kind = VerdictKind::Faster;
+  else if (v.low > 1)
+    v.kind = VerdictKind::Slower;
+  else
+    v.kind = VerdictKind::Unsure;
+  return v;
+}
+
+Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, double band) {
+  Verdict v = compareSamples(baseline.samples, candidate.samples, band);
+  const double before = smClock(baseline), after = smClock(candidate);
+  if (std::isfinite(before) && std::isfinite(after) && before > 0 &&
+      std::abs(after / before - 1) > band) {
+    v.clockRatio = after / before;
+    // A kernel bound by its SM clock takes time inversely to it.
+    v.explainedByClocks =
+        v.kind != VerdictKind::Same && std::abs(v.ratio * *v.clockRatio - 1) <= band;
+  }
+  return v;
+}
+
+}  // namespace kwb

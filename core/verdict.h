@@ -1,0 +1,39 @@
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "core/runresult.h"
+
+namespace kwb {
+
+enum class VerdictKind { Faster, Slower, Same, Unsure };
+std::string_view toString(VerdictKind kind);  // "FASTER", ...
+
+// How a run's time compares with a baseline's, from their raw samples: the ratio of medians
+// (candidate over baseline: below 1 is faster) with a 95 % bootstrap interval. SAME where the whole
+// interval lies within the equivalence band (±band), FASTER or SLOWER where it excludes 1, UNSURE
+// otherwise. Where both runs read the SM clock and the clocks differ past the band, clockRatio
+// says by how much (candidate over baseline), and explainedByClocks whether the time ratio is the
+// inverse of it within the band: the clocks, not the code, made the difference.
+struct Verdict {
+  VerdictKind kind = VerdictKind::Unsure;
+  double ratio = 0;
+  double low = 0;
+  double high = 0;
+  std::optional<double> clockRatio;
+  bool explainedByClocks = false;
+};
+
+inline constexpr double kSameBand = 0.01;
+inline constexpr std::size_t kBootstrapRounds = 2000;
+
+// The samples' interval alone; seeded, so the same samples give the same verdict.
+Verdict compareSamples(std::span<const double> baseline, std::span<const double> candidate,
+                       double band = kSameBand);
+// Two runs: their samples, and their SM clocks where both read one. Throws Error(Usage) where a
+// run has fewer than two samples.
+Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, double band = kSameBand);
+
+}  // namespace kwb
