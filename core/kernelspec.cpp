@@ -257,6 +257,18 @@ std::vector<ParamSpec> KernelSpec::paramSpecs() const {
   return out;
 }
 
+const KernelParam* paramOf(const KernelSpec& spec, std::string_view name) {
+  for (const auto& p : spec.params) {
+    const std::string& own = p.spec.name;
+    if (name == own) return &p;
+    if (p.spec.kind == ParamKind::List && name.size() > own.size() + 1 && name.starts_with(own) &&
+        name[own.size()] == '_' &&
+        name.find_first_not_of("0123456789", own.size() + 1) == std::string_view::npos)
+      return &p;
+  }
+  return nullptr;
+}
+
 std::map<std::string, double> expressionValues(const KernelSpec& spec, const ParamSet& params,
                                                const DeviceInfo* device) {
   std::map<std::string, double> values;
@@ -291,10 +303,8 @@ void checkRestrictions(const KernelSpec& spec, const ParamSet& params, const Dev
     std::string given;
     std::string first;
     for (const auto& name : uses) {
-      const auto p = std::find_if(spec.params.begin(), spec.params.end(), [&](const auto& k) {
-        return k.spec.name == name || name.starts_with(k.spec.name + "_");
-      });
-      if (p == spec.params.end()) continue;
+      const KernelParam* p = paramOf(spec, name);
+      if (!p) continue;
       if (first.empty()) first = p->spec.name;
       if (given.find(p->spec.name + "=") == std::string::npos)
         given += (given.empty() ? "" : ", ") + p->spec.name + "=" + params.get(p->spec.name);

@@ -86,6 +86,10 @@ VariantInfo variantInfoOf(const KernelSpec& spec, const std::string& path);
 // The names a spec's expressions may use besides its parameters: the device's.
 const std::vector<std::string>& deviceNames();
 
+// The parameter a name in an expression stands for: the parameter of that name, or the list
+// parameter whose item NAME_i it is; null for the device's names.
+const KernelParam* paramOf(const KernelSpec& spec, std::string_view name);
+
 // The values expressions see for a configuration: integer parameters, each item of a list
 // parameter as NAME_0, NAME_1, ... (1 past its last), and the device's values where one is given.
 std::map<std::string, double> expressionValues(const KernelSpec& spec, const ParamSet& params,

@@ -199,23 +199,24 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   const std::vector<void*>& pointers = prepared.pointers;
   result.derived = workload->derived();
   result.bytes = workload->bytesMoved();
-  const auto specs = workload->buffers();
 
   // The checked run.
   workload->beforeCheckedRun(pointers, stream_);
   workload->enqueue(pointers, stream_);
   waitForCheckedCall(request.hangSeconds, prepared);
-  if (!workload->checked()) {
-    result.status = RunStatus::Ok;
-    if (!request.verifyOnly) {
-      time(*workload, pointers, request, result, cancel);
-      profile(*workload, pointers, request, result);
-    }
+  if (workload->checked() && !verify(*workload, pointers, result)) return;
+  result.status = RunStatus::Ok;
+  if (!request.verifyOnly) {
+    time(*workload, pointers, request, result, cancel);
+    profile(*workload, pointers, request, result);
+  }
+  if (!workload->checked())
     result.notice = "not checked: the kernel file says verification = \"none\"" +
                     (result.notice.empty() ? "" : "; " + result.notice);
-    return;
-  }
+}
 
+bool Runner::verify(Workload& workload, const std::vector<void*>& pointers, RunResult& result) {
+  const auto specs = workload.buffers();
   std::vector<HostArray> inputs;
   std::vector<HostArray> outputs;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -225,10 +226,10 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   }
   result.verification.checked = true;
   result.verification.passed = true;
-  result.verification.tolerance = workload->tolerance();
+  result.verification.tolerance = workload.tolerance();
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     // The worst output decides.
-    const Verification v = verifyOutput(*workload, inputs, o, outputs[o], workload->tolerance());
+    const Verification v = verifyOutput(workload, inputs, o, outputs[o], workload.tolerance());
     if (o == 0 || !(v.relError <= result.verification.relError))
       result.verification.relError = v.relError;
     result.verification.passed = result.verification.passed && v.passed;
@@ -240,13 +241,9 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
                   result.verification.relError, result.verification.tolerance);
     result.status = RunStatus::VerificationFailed;
     result.error = text;
-    return;
+    return false;
   }
-
-  result.status = RunStatus::Ok;
-  if (request.verifyOnly) return;
-  time(*workload, pointers, request, result, cancel);
-  profile(*workload, pointers, request, result);
+  return true;
 }
 
 void Runner::time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,

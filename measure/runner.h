@@ -81,6 +81,9 @@ class Runner {
   Prepared prepare(const Variant& variant, const RunRequest& request);
   void execute(const Variant& variant, const RunRequest& request, RunResult& result,
                const std::atomic<bool>* cancel);
+  // The checked call's outputs against the reference; false (the result says why) where they
+  // differ.
+  bool verify(Workload& workload, const std::vector<void*>& pointers, RunResult& result);
   void time(Workload& workload, const std::vector<void*>& pointers, const RunRequest& request,
             RunResult& result, const std::atomic<bool>* cancel);
   void hostTimes(Workload& workload, const std::vector<void*>& pointers, RunResult& result);

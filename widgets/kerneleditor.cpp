@@ -68,6 +68,9 @@ KernelEditor::KernelEditor(QWidget* parent)
   edit_->indicatorDefine(QsciScintilla::SquiggleIndicator, kColumnIndicator);
   edit_->setIndicatorForegroundColor(QColor(200, 30, 30), kColumnIndicator);
   edit_->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+  edit_->SendScintilla(QsciScintilla::SCI_STYLESETBACK, kErrorNote, QColor(255, 228, 228));
+  edit_->SendScintilla(QsciScintilla::SCI_STYLESETFORE, kErrorNote, QColor(150, 0, 0));
+  edit_->SendScintilla(QsciScintilla::SCI_STYLESETBACK, kWarningNote, QColor(255, 243, 205));
   connect(edit_, &QsciScintilla::textChanged, this, &KernelEditor::textEdited);
 
   // The find bar, below the text.
@@ -215,19 +218,7 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
       edit_->fillIndicatorRange(line, d.column - 1, line, d.column - 1 + std::min(length, 24),
                                 kColumnIndicator);
     }
-    ++diagnosticCount_;
-  }
-  edit_->SendScintilla(QsciScintilla::SCI_STYLESETBACK, kErrorNote, QColor(255, 228, 228));
-  edit_->SendScintilla(QsciScintilla::SCI_STYLESETFORE, kErrorNote, QColor(150, 0, 0));
-  edit_->SendScintilla(QsciScintilla::SCI_STYLESETBACK, kWarningNote, QColor(255, 243, 205));
-  if (diagnosticCount_ > 0) {
-    int first = 0;
-    for (const Diagnostic& d : diagnostics)
-      if (QFileInfo(QString::fromStdString(d.file)).fileName() == name && d.line >= 1) {
-        first = d.line - 1;
-        break;
-      }
-    edit_->ensureLineVisible(first);
+    if (diagnosticCount_++ == 0) edit_->ensureLineVisible(line);
   }
 }
 

@@ -333,10 +333,10 @@ void MainWindow::requestDerived() {
   resolveId_.clear();
   if (!selected_) sass_->setSelection({}, {}, {});
   if (!selected_ || !ui_->problemEditor->isValid() || !ui_->launchEditor->isValid()) return;
-  const protocol::Kernel kernel = currentKernel();
+  protocol::Kernel kernel = currentKernel();
   sass_->setSelection(selected_->family, selected_->name, kernel.params, kernel.path,
                       kernel.source);
-  resolveId_ = worker_->requestResolve(currentKernel());
+  resolveId_ = worker_->requestResolve(std::move(kernel));
 }
 
 std::optional<std::vector<std::string>> MainWindow::sweepAxes() {

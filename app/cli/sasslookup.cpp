@@ -74,15 +74,14 @@ SassReport lookUpSass(Runner& runner, SassCache* cache,
   std::string binary = ownBinary().path;
   report.binary = ownBinary().fingerprint;
   const std::optional<std::string> tool = findCuobjdump();
+  // A user's kernel: its configuration's cubin, compiled for this device (the run above did), is
+  // the binary; written out for cuobjdump only where the cache lacks a listing.
+  std::shared_ptr<const LoadedModule> cubin;
   if (const auto* user = dynamic_cast<const UserVariant*>(kernel.get())) {
-    // A user's kernel: its configuration's cubin, compiled for this device, is the binary.
-    const auto module =
-        ModuleCache::instance().load(compileRequestFor(user->file(), params, archNumber));
-    report.binary = "nvrtc-" + module->key;
+    cubin =
+        ModuleCache::instance().compile(compileRequestFor(user->file(), params, archNumber)).module;
+    report.binary = "nvrtc-" + cubin->key;
     report.arch = deviceArch;
-    binary = (std::filesystem::temp_directory_path() / ("kwb-" + module->key + ".cubin")).string();
-    std::ofstream(binary, std::ios::binary)
-        .write(module->cubin.data(), static_cast<std::streamsize>(module->cubin.size()));
   } else if (tool) {
     // The binary does not change while it runs: its architectures are listed once.
     static const std::vector<std::string> archs = sassArchitectures(*tool, binary);
@@ -104,6 +103,11 @@ SassReport lookUpSass(Runner& runner, SassCache* cache,
     throw Error(ErrorKind::Tool,
                 "cuobjdump, which prints a kernel's machine code, is not installed here: install "
                 "the CUDA toolkit, put its bin/ on PATH or name the program in KWB_CUOBJDUMP");
+  if (cubin) {
+    binary = (std::filesystem::temp_directory_path() / ("kwb-" + cubin->key + ".cubin")).string();
+    std::ofstream(binary, std::ios::binary)
+        .write(cubin->cubin.data(), static_cast<std::streamsize>(cubin->cubin.size()));
+  }
   for (const auto& function : dumpSass(*tool, binary, report.arch, missing)) {
     if (cache) cache->store(report.binary, report.arch, function.symbol, function.listing);
     for (auto& listed : report.kernels)

@@ -89,41 +89,47 @@ ModuleCache& ModuleCache::instance() {
   return cache;
 }
 
-std::shared_ptr<const LoadedModule> ModuleCache::load(const CompileRequest& request) {
-  const std::string key = moduleKey(request);
+ModuleUse ModuleCache::compile(const CompileRequest& request) {
   std::lock_guard lock(mutex_);
-  if (const auto it = loaded_.find(key); it != loaded_.end()) {
-    auto again = std::make_shared<LoadedModule>(*it->second);
-    again->origin = "memory";
-    again->compileSeconds = 0;
-    return again;
-  }
+  return compileLocked(request);
+}
+
+ModuleUse ModuleCache::compileLocked(const CompileRequest& request) {
+  const std::string key = moduleKey(request);
+  if (const auto it = modules_.find(key); it != modules_.end()) return {it->second, std::nullopt};
   auto module = std::make_shared<LoadedModule>();
   module->key = key;
   const fs::path folder = cacheFolder();
-  if (readCached(folder, key, *module)) {
-    module->origin = "disk";
-  } else {
+  std::optional<double> seconds;
+  if (!readCached(folder, key, *module)) {
     CompiledModule compiled = compileKernel(request);
     if (!compiled.ok) throw CompileError(std::move(compiled.diagnostics), compiled.log);
     module->cubin = std::move(compiled.cubin);
     module->loweredNames = std::move(compiled.loweredNames);
-    module->warnings = std::move(compiled.diagnostics);
-    module->compileSeconds = compiled.seconds;
-    module->origin = "compiled";
+    seconds = compiled.seconds;
     writeCached(folder, key, *module);
   }
+  modules_[key] = module;
+  return {module, seconds};
+}
+
+ModuleUse ModuleCache::load(const CompileRequest& request) {
+  std::lock_guard lock(mutex_);
+  ModuleUse use = compileLocked(request);
+  auto& module = modules_.at(use.module->key);
+  if (!module->kernels.empty() || module->loweredNames.empty()) return use;
   // The library lives as long as the process: kernels of earlier runs may still be queued.
   cudaLibrary_t library = nullptr;
   KWB_CUDA_CHECK(cudaLibraryLoadData(&library, module->cubin.data(), nullptr, nullptr, 0, nullptr,
                                      nullptr, 0));
+  std::map<std::string, cudaKernel_t> kernels;
   for (const auto& [expression, lowered] : module->loweredNames) {
     cudaKernel_t kernel = nullptr;
     KWB_CUDA_CHECK(cudaLibraryGetKernel(&kernel, library, lowered.c_str()));
-    module->kernels[expression] = kernel;
+    kernels[expression] = kernel;
   }
-  loaded_[key] = module;
-  return module;
+  module->kernels = std::move(kernels);
+  return use;
 }
 
 }  // namespace kwb

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,16 +25,19 @@ class CompileError : public Error {
   std::vector<Diagnostic> diagnostics_;
 };
 
-// A compiled configuration loaded on the device: its kernels by name expression, and its cubin
-// (for the SASS view).
+// A compiled configuration: its cubin (for the SASS view) and, once loaded on the device, its
+// kernels by name expression.
 struct LoadedModule {
   std::string key;
   std::vector<char> cubin;
   std::map<std::string, std::string> loweredNames;
-  std::map<std::string, cudaKernel_t> kernels;
-  std::vector<Diagnostic> warnings;
-  double compileSeconds = 0;  // 0 where it came from a cache
-  std::string origin;         // "compiled", "memory" or "disk"
+  std::map<std::string, cudaKernel_t> kernels;  // empty until loaded
+};
+
+// A module as one request had it: compiled for it (and how long that took), or from a cache.
+struct ModuleUse {
+  std::shared_ptr<const LoadedModule> module;
+  std::optional<double> compileSeconds;  // empty where a cache had it
 };
 
 // The cache key of a compile: the source's hash with everything else that changes the cubin
@@ -46,12 +50,16 @@ std::string moduleKey(const CompileRequest& request);
 class ModuleCache {
  public:
   static ModuleCache& instance();
-  // Compiles or finds, then loads into the current device's context. Throws CompileError.
-  std::shared_ptr<const LoadedModule> load(const CompileRequest& request);
+  // Compiles or finds the cubin, without a device (a check, the SASS). Throws CompileError.
+  ModuleUse compile(const CompileRequest& request);
+  // The same, then loaded into the current device's context (once for the process).
+  ModuleUse load(const CompileRequest& request);
 
  private:
+  ModuleUse compileLocked(const CompileRequest& request);
+
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const LoadedModule>> loaded_;
+  std::map<std::string, std::shared_ptr<LoadedModule>> modules_;
 };
 
 }  // namespace kwb

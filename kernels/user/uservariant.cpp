@@ -91,8 +91,7 @@ std::unique_ptr<Workload> UserVariant::create(const ParamSet& params,
 }
 
 void UserVariant::checkCompiles(const ParamSet& params, int arch) const {
-  CompiledModule module = compileKernel(compileRequestFor(*file_, params, arch));
-  if (!module.ok) throw CompileError(std::move(module.diagnostics), module.log);
+  ModuleCache::instance().compile(compileRequestFor(*file_, params, arch));
 }
 
 std::shared_ptr<const Variant> variantFor(const protocol::Kernel& kernel) {

@@ -17,8 +17,7 @@ constexpr double kMostElements = 9.007199254740992e15;  // 2^53: exact in an exp
 // The parameter to name where an expression's value is refused: the first one it uses.
 std::string blame(const SpecExpression& expression, const KernelSpec& spec, const char* fallback) {
   for (const auto& name : expression.uses())
-    for (const auto& p : spec.params)
-      if (name == p.spec.name || name.starts_with(p.spec.name + "_")) return p.spec.name;
+    if (const KernelParam* p = paramOf(spec, name)) return p->spec.name;
   return fallback;
 }
 
@@ -55,11 +54,11 @@ class Scratch {
 }  // namespace
 
 UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSet& params,
-                           const DeviceInfo& device, std::shared_ptr<const LoadedModule> module,
+                           const DeviceInfo& device, ModuleUse module,
                            std::unique_ptr<Workload> builtIn)
     : file_(std::move(file)),
       device_(device),
-      module_(std::move(module)),
+      module_(std::move(module.module)),
       builtIn_(std::move(builtIn)) {
   const KernelSpec& spec = file_->spec;
   const auto values = expressionValues(spec, params, &device_);
@@ -137,16 +136,14 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
   for (std::size_t k = 0; k < launches_.size(); ++k) {
     const std::string suffix = launches_.size() == 1 ? "" : "_" + std::to_string(k + 1);
     const Launch& l = launches_[k];
-    cudaFuncAttributes attributes{};
-    KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(l.kernel)));
     derived_.set("grid" + suffix, std::to_string(l.grid.x));
     derived_.set("block" + suffix, std::to_string(l.block.x));
-    derived_.set("registers" + suffix, std::to_string(attributes.numRegs));
+    derived_.set("registers" + suffix, std::to_string(l.registers));
     if (l.sharedBytes) derived_.set("shared_bytes" + suffix, std::to_string(l.sharedBytes));
   }
   char compile[48] = "cached";
-  if (module_->origin == "compiled")
-    std::snprintf(compile, sizeof compile, "compiled in %.0f ms", module_->compileSeconds * 1e3);
+  if (module.compileSeconds)
+    std::snprintf(compile, sizeof compile, "compiled in %.0f ms", *module.compileSeconds * 1e3);
   derived_.set("module", compile);
 }
 
@@ -170,6 +167,7 @@ UserWorkload::Launch UserWorkload::prepareLaunch(const KernelLaunchSpec& spec,
 
   cudaFuncAttributes attributes{};
   KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  launch.registers = attributes.numRegs;
   launch.grid = dim3(
       static_cast<unsigned>(wholeValue(spec.grid, values, file, where + ".grid", 1, 2147483647.0)));
   const auto block = wholeValue(spec.block, values, file, where + ".block", 1, 1024);

@@ -17,8 +17,7 @@ namespace kwb {
 class UserWorkload : public Workload {
  public:
   UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSet& params,
-               const DeviceInfo& device, std::shared_ptr<const LoadedModule> module,
-               std::unique_ptr<Workload> builtIn);
+               const DeviceInfo& device, ModuleUse module, std::unique_ptr<Workload> builtIn);
 
   std::vector<BufferSpec> buffers() const override { return buffers_; }
   std::uint64_t bytesMoved() const override { return bytes_; }
@@ -44,6 +43,7 @@ class UserWorkload : public Workload {
     dim3 grid;
     dim3 block;
     std::size_t sharedBytes = 0;
+    int registers = 0;  // per thread, as compiled
     std::vector<Arg> args;
   };
   Launch prepareLaunch(const KernelLaunchSpec& spec, const std::string& where,
