@@ -80,6 +80,7 @@ void MainWindow::buildUi() {
   ui_->kernelTree->header()->setSectionResizeMode(KernelTreeModel::NameColumn,
                                                   QHeaderView::ResizeToContents);
   ui_->axisErrorLabel->hide();
+  ui_->derivedLabel->setTextFormat(Qt::RichText);  // its values in bold; messages escaped
   ui_->budgetSpin->setValue(settings_.budgetSeconds);
   ui_->metricsCombo->setCurrentText(settings_.metrics);
   // What the user picks or types is remembered; a scripted --metrics is not.
@@ -201,7 +202,8 @@ void MainWindow::connectWorker() {
                  const QString& device, const QString& noDevice) {
             if (id != resolveId_) return;
             if (!noDevice.isEmpty()) {
-              ui_->derivedLabel->setText(tr("Grid and waves need a device: %1").arg(noDevice));
+              ui_->derivedLabel->setText(
+                  tr("Grid and waves need a device: %1").arg(noDevice.toHtmlEscaped()));
               return;
             }
             QStringList lines;

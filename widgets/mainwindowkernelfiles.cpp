@@ -91,6 +91,8 @@ void MainWindow::showKernelFile(const QString& path) {
   ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(editor_), QFileInfo(path).fileName());
   selected_.reset();  // the editors are set afresh from the file's spec
   source_->setVariant({}, {});
+  specDelay_->stop();  // loading is no edit: read once, now, not again when the compile errors
+                       // are marked
   readEditedSpec();
   ui_->viewTabs->setCurrentWidget(editor_);
 }
