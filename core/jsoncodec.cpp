@@ -180,6 +180,9 @@ json toJson(const RunResult& r, bool withSamples) {
              {"rel_error", r.verification.relError},
              {"tolerance", r.verification.tolerance}}},
            {"time_s", toJson(r.stats)},
+           {"timer", "event"},
+           {"l2_flush", toString(r.flush)},
+           {"event_overhead_s", r.eventOverhead},
            {"converged", r.converged},
            {"bytes", r.bytes},
            {"bandwidth", r.bandwidth},
@@ -223,6 +226,8 @@ RunResult runResultFromJson(const json& in) {
     r.verification.tolerance = v->value("tolerance", 0.0);
   }
   if (auto t = in.find("time_s"); t != in.end()) r.stats = summaryFromJson(*t);
+  r.flush = parseL2Flush(in.value("l2_flush", "")).value_or(legacyFlush(r.mode));
+  r.eventOverhead = in.value("event_overhead_s", 0.0);
   r.converged = in.value("converged", false);
   r.bytes = in.value("bytes", std::uint64_t{0});
   r.bandwidth = in.value("bandwidth", 0.0);

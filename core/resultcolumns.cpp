@@ -87,13 +87,14 @@ const std::vector<ResultColumn> kColumns = {
     {"samples", "samples", "Timed samples", true,
      [](R r) { return CellValue(static_cast<std::int64_t>(r.result.stats.count)); },
      [](R r) { return std::to_string(r.result.stats.count); }},
-    {"time_min_s", "min", "The fastest sample", true, timeOf<&Summary::min>,
-     timeText<&Summary::min>},
-    {"time_median_s", "median", "The median sample: the run's time", true, timeOf<&Summary::median>,
-     timeText<&Summary::median>},
-    {"time_mean_s", "mean", "The mean of the samples", true, timeOf<&Summary::mean>,
+    {"time_min_s", "event min", "The fastest sample (CUDA events, less their own time)", true,
+     timeOf<&Summary::min>, timeText<&Summary::min>},
+    {"time_median_s", "event median",
+     "The median sample (CUDA events, less their own time): the run's time", true,
+     timeOf<&Summary::median>, timeText<&Summary::median>},
+    {"time_mean_s", "event mean", "The mean of the samples", true, timeOf<&Summary::mean>,
      timeText<&Summary::mean>},
-    {"time_max_s", "max", "The slowest sample", true, timeOf<&Summary::max>,
+    {"time_max_s", "event max", "The slowest sample", true, timeOf<&Summary::max>,
      timeText<&Summary::max>},
     {"time_stddev_s", "std. dev.", "The samples' standard deviation", true,
      timeOf<&Summary::stddev>, timeText<&Summary::stddev>},
@@ -104,9 +105,9 @@ const std::vector<ResultColumn> kColumns = {
        std::snprintf(text, sizeof text, "%.2f%%", r.result.stats.relStddev() * 100);
        return timed(r) ? std::string(text) : std::string();
      }},
-    {"traced_s", "kernel time",
-     "The kernels' own time per call from CUPTI activity records: what the CUDA events measure, "
-     "less the launch overhead between event and kernel",
+    {"traced_s", "traced",
+     "The kernels' own time per call from CUPTI activity records, the GPU's start and end of "
+     "each kernel",
      true, [](R r) { return metricOf(r, kActivityMedian); },
      [](R r) { return secondsText(metricOf(r, kActivityMedian)); }},
     {"wall_s", "wall / call",

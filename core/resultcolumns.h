@@ -19,7 +19,7 @@ using CellValue = std::variant<std::monostate, std::int64_t, double, std::string
 // the report. Each output picks its columns by key; adding a column is one entry in the table.
 struct ResultColumn {
   std::string_view key;     // stable machine name; CSV's header ("time_median_s")
-  std::string_view header;  // for people, lower case ("median"); windows capitalize it
+  std::string_view header;  // for people, lower case ("event median"); windows capitalize it
   std::string_view hint;    // what it means, for tooltips
   bool numeric;             // aligned right, sorted by value
   CellValue (*value)(const RunRecord&);

@@ -12,6 +12,11 @@ constexpr EnumNames<RunStatus, 4> kStatusNames{{{
     {RunStatus::VerificationFailed, "verification_failed"},
     {RunStatus::Cancelled, "cancelled"},
 }}};
+constexpr EnumNames<L2Flush, 3> kFlushNames{{{
+    {L2Flush::None, "none"},
+    {L2Flush::Write, "write"},
+    {L2Flush::WriteRead, "write_read"},
+}}};
 }  // namespace
 
 std::string_view toString(RunStatus status) {
@@ -30,6 +35,14 @@ std::optional<TimingMode> parseTimingMode(std::string_view text) {
   if (text == "cold") return TimingMode::Cold;
   if (text == "hot") return TimingMode::Hot;
   return std::nullopt;
+}
+
+std::string_view toString(L2Flush flush) {
+  return kFlushNames.name(flush);
+}
+
+std::optional<L2Flush> parseL2Flush(std::string_view text) {
+  return kFlushNames.parse(text);
 }
 
 std::vector<std::string> RunResult::kernels() const {

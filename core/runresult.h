@@ -13,11 +13,21 @@ namespace kwb {
 
 enum class RunStatus { Ok, Failed, VerificationFailed, Cancelled };
 enum class TimingMode { Cold, Hot };
+// How L2 was emptied before each cold sample: not at all (hot), by writing a buffer twice its size
+// (runs before schema 5: the dirty lines' write-back fell into the kernel's time), or by writing
+// and then reading it (no write-back left).
+enum class L2Flush { None, Write, WriteRead };
 
 std::string_view toString(RunStatus status);
 std::optional<RunStatus> parseRunStatus(std::string_view text);
 std::string_view toString(TimingMode mode);
 std::optional<TimingMode> parseTimingMode(std::string_view text);
+std::string_view toString(L2Flush flush);
+std::optional<L2Flush> parseL2Flush(std::string_view text);
+// What older runs, which do not say, used.
+inline L2Flush legacyFlush(TimingMode mode) {
+  return mode == TimingMode::Hot ? L2Flush::None : L2Flush::Write;
+}
 
 struct Verification {
   bool checked = false;
@@ -53,6 +63,10 @@ struct RunResult {
   ParamSet launch;   // parameters with ParamRole::Launch
   ParamSet derived;  // what the variant computed from them: grid, vector width used, ...
   TimingMode mode = TimingMode::Cold;
+  L2Flush flush = L2Flush::WriteRead;
+  // Seconds subtracted from every event sample: the time of an event pair with nothing between
+  // them, measured in the run. 0 for runs before the subtraction (schema 5).
+  double eventOverhead = 0;
   RunStatus status = RunStatus::Ok;
   std::string error;
   Verification verification;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -21,6 +22,28 @@ double smClock(const RunResult& run) {
   for (const char* name : {"gpu.sm_clock", "gpu.sm_clock_measured"})
     if (const Metric* m = run.metric(name)) return m->value;
   return NAN;
+}
+
+std::vector<std::string> timingCaveats(const RunResult& baseline, const RunResult& candidate) {
+  std::vector<std::string> caveats;
+  if (baseline.mode != candidate.mode)
+    caveats.push_back("the baseline was timed " + std::string(toString(baseline.mode)) +
+                      " and this run " + std::string(toString(candidate.mode)) +
+                      ": the ratio includes the L2's help");
+  else if (baseline.flush != candidate.flush)
+    caveats.push_back(
+        std::string(baseline.flush == L2Flush::Write ? "the baseline" : "this run") +
+        " flushed L2 by writing alone (before schema 5): its cold times include the write-back "
+        "of the flush's dirty lines");
+  if ((baseline.eventOverhead > 0) != (candidate.eventOverhead > 0)) {
+    const double kept = std::max(baseline.eventOverhead, candidate.eventOverhead);
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%s keeps the events' own time in its samples (%.1f us in the other run)",
+                  baseline.eventOverhead > 0 ? "this run" : "the baseline", kept * 1e6);
+    caveats.push_back(text);
+  }
+  return caveats;
 }
 
 }  // namespace
@@ -76,6 +99,7 @@ Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, doubl
     v.explainedByClocks =
         v.kind != VerdictKind::Same && std::abs(v.ratio * *v.clockRatio - 1) <= band;
   }
+  v.caveats = timingCaveats(baseline, candidate);
   return v;
 }
 

@@ -2,7 +2,9 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/runresult.h"
 
@@ -24,6 +26,9 @@ struct Verdict {
   double high = 0;
   std::optional<double> clockRatio;
   bool explainedByClocks = false;
+  // Sentences on how the two runs were timed differently (hot against cold, an older flush, the
+  // events' own time kept in one), which the ratio then includes.
+  std::vector<std::string> caveats;
 };
 
 inline constexpr double kSameBand = 0.01;

@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<std::string_view, 4> kMigrations{
+constexpr std::array<std::string_view, 5> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
     R"sql(
 CREATE TABLE devices (
@@ -134,6 +134,14 @@ CREATE TABLE kernel_sources (
 ) WITHOUT ROWID;
 ALTER TABLE runs ADD COLUMN kernel_file TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
+)sql",
+    // v5: how each run was timed. Runs before it flushed L2 by writing alone and kept the event
+    // pair's own time in their samples.
+    R"sql(
+ALTER TABLE runs ADD COLUMN l2_flush TEXT NOT NULL DEFAULT 'write'
+  CHECK (l2_flush IN ('none', 'write', 'write_read'));
+UPDATE runs SET l2_flush = 'none' WHERE mode = 'hot';
+ALTER TABLE runs ADD COLUMN event_overhead REAL NOT NULL DEFAULT 0;
 )sql",
 };
 

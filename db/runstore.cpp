@@ -24,7 +24,7 @@ constexpr const char* kRunColumns =
     "r.bytes AS bytes, r.bandwidth AS bandwidth, r.ceiling_bandwidth AS ceiling_bandwidth, "
     "r.peak_bandwidth AS peak_bandwidth, r.app_version AS app_version, "
     "r.started_at AS started_at, r.notice AS notice, r.kernel_file AS kernel_file, "
-    "r.source_hash AS source_hash, "
+    "r.source_hash AS source_hash, r.l2_flush AS l2_flush, r.event_overhead AS event_overhead, "
     "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
     "ORDER BY tag)) AS tags";
 
@@ -45,6 +45,8 @@ RunRecord readRun(const Statement& s) {
   r.launch = paramsOf(s, "launch");
   r.derived = paramsOf(s, "derived");
   r.mode = parseTimingMode(s.text("mode")).value_or(TimingMode::Cold);
+  r.flush = parseL2Flush(s.text("l2_flush")).value_or(legacyFlush(r.mode));
+  r.eventOverhead = s.real("event_overhead");
   r.status = parseRunStatus(s.text("status")).value_or(RunStatus::Failed);
   r.error = s.text("error");
   r.verification = {s.int64("verified") != 0, s.int64("verify_passed") != 0,
@@ -219,12 +221,13 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
       "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
       "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
       "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice, "
-      "kernel_file, source_hash) VALUES ("
+      "kernel_file, source_hash, l2_flush, event_overhead) VALUES ("
       "(SELECT id FROM devices WHERE uuid = :device_uuid), :sweep_id, :family, :variant, :dtype, "
       ":problem, :launch, :derived, :mode, :status, :error, :verified, :verify_passed, "
       ":verify_rel_error, :verify_tolerance, :sample_count, :time_min, :time_median, :time_mean, "
       ":time_max, :time_stddev, :converged, :bytes, :bandwidth, :ceiling_bandwidth, "
-      ":peak_bandwidth, :app_version, :started_at, :notice, :kernel_file, :source_hash)");
+      ":peak_bandwidth, :app_version, :started_at, :notice, :kernel_file, :source_hash, :l2_flush, "
+      ":event_overhead)");
   s.bind(":device_uuid", std::string_view(r.deviceUuid));
   s.bind(":sweep_id", sweepId);
   s.bind(":family", std::string_view(r.family));
@@ -258,6 +261,8 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(":notice", std::string_view(r.notice));
   s.bind(":kernel_file", std::string_view(r.code ? r.code->file : std::string()));
   s.bind(":source_hash", std::string_view(r.code ? r.code->hash : std::string()));
+  s.bind(":l2_flush", toString(r.flush));
+  s.bind(":event_overhead", r.eventOverhead);
   s.run();
   if (r.code && !r.code->source.empty()) {
     auto code =

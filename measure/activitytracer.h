@@ -15,8 +15,8 @@ struct KernelRecord {
   double seconds() const { return static_cast<double>(endNs - startNs) * 1e-9; }
 };
 
-// Exact kernel start and end times from CUPTI's Activity API (concurrent-kernel records: the GPU
-// timestamps of each kernel, without the launch and event overheads that CUDA events include).
+// Kernel start and end times from CUPTI's Activity API (serialized kernel records: the GPU's
+// timestamps of each kernel, without the CUDA events' own time).
 class ActivityTracer {
  public:
   ActivityTracer();  // throws CuptiError

@@ -72,14 +72,16 @@ ProfileOutcome CuptiProfiler::counters(const MetricPlan& plan, const std::functi
   }
 }
 
-ProfileOutcome CuptiProfiler::durations(const std::function<void()>& call, std::size_t calls) {
+ProfileOutcome CuptiProfiler::durations(const std::function<void()>& call, std::size_t calls,
+                                        const std::string& ignoredSymbol) {
   try {
     if (!tracer_) tracer_ = std::make_unique<ActivityTracer>();
     const auto records = tracer_->trace([&] {
       for (std::size_t c = 0; c < calls; ++c) call();
     });
     std::vector<KernelTime> times;
-    for (const auto& r : records) times.push_back({r.name, r.seconds()});
+    for (const auto& r : records)
+      if (r.symbol != ignoredSymbol) times.push_back({r.name, r.seconds()});
     return {rollUpDurations(times, calls), {}};
   } catch (const CuptiError& error) {
     return {{}, cuptiBlockedReason(error)};

@@ -23,7 +23,8 @@ class CuptiProfiler final : public KernelProfiler {
 
   void check(const MetricPlan& plan) override;
   ProfileOutcome counters(const MetricPlan& plan, const std::function<void()>& call) override;
-  ProfileOutcome durations(const std::function<void()>& call, std::size_t calls) override;
+  ProfileOutcome durations(const std::function<void()>& call, std::size_t calls,
+                           const std::string& ignoredSymbol) override;
 
  private:
   RangeProfiler* rangeProfiler();  // nullptr when it cannot start; unavailable_ says why

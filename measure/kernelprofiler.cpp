@@ -14,7 +14,9 @@ class NoProfiler final : public KernelProfiler {
   ProfileOutcome counters(const MetricPlan&, const std::function<void()>&) override {
     return {{}, "this build of kwb has no CUPTI (configured with KWB_WITH_CUPTI=OFF)"};
   }
-  ProfileOutcome durations(const std::function<void()>&, std::size_t) override { return {}; }
+  ProfileOutcome durations(const std::function<void()>&, std::size_t, const std::string&) override {
+    return {};
+  }
 };
 
 }  // namespace

@@ -29,8 +29,10 @@ class KernelProfiler {
   virtual void check(const MetricPlan& plan) = 0;
   // One `call` (the L2 already flushed) under the range profiler.
   virtual ProfileOutcome counters(const MetricPlan& plan, const std::function<void()>& call) = 0;
-  // `calls` runs of `call` (each flushing L2 first) traced by the Activity API.
-  virtual ProfileOutcome durations(const std::function<void()>& call, std::size_t calls) = 0;
+  // `calls` runs of `call` (each flushing L2 first) traced by the Activity API, less the kernels
+  // named `ignoredSymbol` (the flush's own).
+  virtual ProfileOutcome durations(const std::function<void()>& call, std::size_t calls,
+                                   const std::string& ignoredSymbol) = 0;
 };
 
 // CUPTI's profiler where this build has CUPTI, otherwise one that says it has none.

@@ -23,12 +23,14 @@ __global__ void readAll(const uint4* data, std::size_t count, unsigned* sink) {
 L2Flusher::L2Flusher(std::int64_t l2Bytes)
     : buffer_(static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, 1 << 20))) {}
 
-void L2Flusher::enqueue(cudaStream_t stream) const {
-  KWB_CUDA_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), stream));
+std::string L2Flusher::kernelSymbol() {
+  const char* name = nullptr;
+  KWB_CUDA_CHECK(cudaFuncGetName(&name, reinterpret_cast<const void*>(readAll)));
+  return name;
 }
 
-void L2Flusher::enqueueClean(cudaStream_t stream) const {
-  enqueue(stream);
+void L2Flusher::enqueue(cudaStream_t stream) const {
+  KWB_CUDA_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), stream));
   readAll<<<1024, 256, 0, stream>>>(static_cast<const uint4*>(buffer_.data()),
                                     buffer_.bytes() / sizeof(uint4),
                                     static_cast<unsigned*>(buffer_.data()));

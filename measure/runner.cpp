@@ -257,6 +257,8 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
       timer_->measure([&](cudaStream_t stream) { workload.enqueue(pointers, stream); },
                       request.timing, cancel, probe, workload.launchesPerCall());
   if (!timing.backToBack) result.derived.set("timed_back_to_back", "no");
+  result.flush = request.timing.mode == TimingMode::Cold ? L2Flush::WriteRead : L2Flush::None;
+  result.eventOverhead = timing.eventOverhead;
   result.samples = std::move(timing.samples);
   result.throttledSamples = std::move(timing.throttledSamples);
   result.converged = timing.converged;
@@ -299,7 +301,7 @@ void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
         timer_->flushL2();
         workload.enqueue(pointers, stream_);
       },
-      kTracedCalls);
+      kTracedCalls, L2Flusher::kernelSymbol());
   result.metrics.insert(result.metrics.end(), durations.metrics.begin(), durations.metrics.end());
   ProfileOutcome counters;
   if (!request.metrics.empty() && workload.kernelsPerCall() > kMaxProfiledLaunches) {
@@ -307,7 +309,7 @@ void Runner::profile(Workload& workload, const std::vector<void*>& pointers,
                            " kernels, more than the " + std::to_string(kMaxProfiledLaunches) +
                            " a counter pass keeps";
   } else if (!request.metrics.empty()) {
-    timer_->flushL2Clean();
+    timer_->flushL2();
     KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     counters = profiler_->counters(request.metrics, [&] { workload.enqueue(pointers, stream_); });
     result.metrics.insert(result.metrics.end(), counters.metrics.begin(), counters.metrics.end());

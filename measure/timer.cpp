@@ -15,6 +15,19 @@ constexpr std::size_t kMaxBatch = 32;
 constexpr std::size_t kMaxQueued = 512;  // operations a held stream is given at most
 constexpr double kWarmupSeconds = 0.02;
 
+// Empty event pairs a batch of `samples` launches times after them.
+std::size_t emptyPairsFor(std::size_t samples) {
+  return std::max<std::size_t>(1, samples / 4);
+}
+
+// The samples less the events' own time, never below zero.
+std::vector<double> lessOverhead(const std::vector<double>& samples, double overhead) {
+  std::vector<double> out(samples.size());
+  std::transform(samples.begin(), samples.end(), out.begin(),
+                 [&](double t) { return std::max(t - overhead, 0.0); });
+  return out;
+}
+
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -23,7 +36,7 @@ double secondsSince(Clock::time_point start) {
 }  // namespace
 
 Timer::Timer(cudaStream_t stream, std::int64_t l2Bytes) : stream_(stream), flusher_(l2Bytes) {
-  events_.resize(2 * kMaxBatch);
+  events_.resize(2 * (kMaxBatch + emptyPairsFor(kMaxBatch)));
   for (auto& event : events_) KWB_CUDA_CHECK(cudaEventCreate(&event));
 }
 
@@ -31,26 +44,26 @@ Timer::~Timer() {
   for (auto event : events_) cudaEventDestroy(event);
 }
 
-std::vector<double> Timer::runBatch(const Launch& launch, TimingMode mode, std::size_t count,
-                                    bool hold) {
+Timer::Batch Timer::runBatch(const Launch& launch, TimingMode mode, std::size_t count, bool hold) {
+  const std::size_t pairs = count + emptyPairsFor(count);
   if (hold) blocker_.block(stream_);
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < pairs; ++i) {
     if (mode == TimingMode::Cold) flusher_.enqueue(stream_);
     KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i], stream_));
-    launch(stream_);
+    if (i < count) launch(stream_);
     KWB_CUDA_CHECK(cudaEventRecord(events_[2 * i + 1], stream_));
   }
   if (hold) blocker_.release();
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-  std::vector<double> samples;
-  if (hold && blocker_.timedOut()) return samples;  // host gaps may be inside: drop the batch
-  for (std::size_t i = 0; i < count; ++i) {
+  Batch batch;
+  if (hold && blocker_.timedOut()) return batch;  // host gaps may be inside: drop the batch
+  for (std::size_t i = 0; i < pairs; ++i) {
     float ms = 0;
     KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[2 * i], events_[2 * i + 1]));
-    samples.push_back(ms * 1e-3);
+    (i < count ? batch.samples : batch.emptyPairs).push_back(ms * 1e-3);
   }
-  return samples;
+  return batch;
 }
 
 TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
@@ -58,12 +71,15 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
                              std::size_t launchesPerCall) {
   const std::size_t minSamples = std::max<std::size_t>(options.minSamples, 1);
   const std::size_t maxSamples = std::max(options.maxSamples, minSamples);
-  // Each sample queues its launches, two events and, cold, the flush's two operations.
-  const std::size_t queuedPerSample =
-      launchesPerCall + 2 + (options.mode == TimingMode::Cold ? 2 : 0);
-  const bool hold = queuedPerSample <= kMaxQueued;
-  const std::size_t maxBatch =
-      hold ? std::clamp(kMaxQueued / queuedPerSample, std::size_t{1}, kMaxBatch) : 1;
+  // Each sample queues its launches, two events and, cold, the flush's two operations; each
+  // empty pair the same less the launches.
+  const std::size_t pairOps = 2 + (options.mode == TimingMode::Cold ? 2 : 0);
+  const auto queued = [&](std::size_t samples) {
+    return samples * (launchesPerCall + pairOps) + emptyPairsFor(samples) * pairOps;
+  };
+  const bool hold = queued(1) <= kMaxQueued;
+  std::size_t maxBatch = 1;
+  while (hold && maxBatch < kMaxBatch && queued(maxBatch + 1) <= kMaxQueued) ++maxBatch;
 
   // Warm-up: loads the module, then runs long enough for clocks and caches to settle.
   auto warmStart = Clock::now();
@@ -77,6 +93,8 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
 
   TimingOutcome outcome;
   outcome.backToBack = hold;
+  std::vector<double> raw;  // event times, overhead included
+  std::vector<double> emptyPairs;
   int droppedBatches = 0;
   auto start = Clock::now();
   while (true) {
@@ -88,15 +106,18 @@ TimingOutcome Timer::measure(const Launch& launch, const TimingOptions& options,
       batch = std::max(batch, std::min(minSamples - outcome.samples.size(), maxBatch));
     batch = std::min(batch, maxSamples - outcome.samples.size());
 
-    auto samples = runBatch(launch, options.mode, batch, hold);
-    if (samples.empty() && ++droppedBatches > 2)
+    Batch times = runBatch(launch, options.mode, batch, hold);
+    if (times.samples.empty() && ++droppedBatches > 2)
       throw Error(ErrorKind::Internal,
                   "timing batches keep outliving the stream blocker's timeout; the host is too "
                   "slow to enqueue them");
     if (probe && probe())
-      for (std::size_t k = 0; k < samples.size(); ++k)
-        outcome.throttledSamples.push_back(outcome.samples.size() + k);
-    outcome.samples.insert(outcome.samples.end(), samples.begin(), samples.end());
+      for (std::size_t k = 0; k < times.samples.size(); ++k)
+        outcome.throttledSamples.push_back(raw.size() + k);
+    raw.insert(raw.end(), times.samples.begin(), times.samples.end());
+    emptyPairs.insert(emptyPairs.end(), times.emptyPairs.begin(), times.emptyPairs.end());
+    outcome.eventOverhead = emptyPairs.empty() ? 0 : summarize(emptyPairs).median;
+    outcome.samples = lessOverhead(raw, outcome.eventOverhead);
 
     const std::size_t n = outcome.samples.size();
     if (n >= minSamples && summarize(outcome.samples).relStddev() < options.targetRelStddev) {

@@ -28,12 +28,18 @@ struct TimingOutcome {
   // False when a call launches more than a held stream can queue: each call was then timed on
   // its own, host launch gaps included.
   bool backToBack = true;
+  // The median time of an event pair with nothing between them, enqueued as the samples were
+  // (after the same flush): already subtracted from every sample.
+  double eventOverhead = 0;
 };
 
 // Times one enqueued operation with CUDA events around each launch: warm-up first, then
 // batches held back by a StreamBlocker so that launches run back to back. Cold samples flush
 // L2 before each launch; hot samples do not. A call of many launches (`launchesPerCall`) gets
 // batches short enough for the held stream's queue, or none where one call alone overfills it.
+// An event pair with nothing between its events takes about 1.7 us of the GPU's time (H100), so
+// each batch also times empty pairs, and the samples are the events' times less the median empty
+// pair: the kernel's own time (bench/fidelity.py holds it against Nsight Compute's).
 class Timer {
  public:
   Timer(cudaStream_t stream, std::int64_t l2Bytes);
@@ -51,11 +57,13 @@ class Timer {
 
   // Enqueues one L2 flush, as before a cold sample.
   void flushL2() { flusher_.enqueue(stream_); }
-  // Enqueues a flush that leaves no dirty line behind (L2Flusher::enqueueClean).
-  void flushL2Clean() { flusher_.enqueueClean(stream_); }
 
  private:
-  std::vector<double> runBatch(const Launch& launch, TimingMode mode, std::size_t count, bool hold);
+  struct Batch {
+    std::vector<double> samples;     // event times of the launches
+    std::vector<double> emptyPairs;  // event times with nothing between the events
+  };
+  Batch runBatch(const Launch& launch, TimingMode mode, std::size_t count, bool hold);
 
   cudaStream_t stream_;
   L2Flusher flusher_;

@@ -54,6 +54,7 @@ int compareCommand(CliContext& context, std::int64_t baselineId, std::int64_t ru
                        {"verdict", toString(v.kind)},
                        {"explained_by_clocks", v.explainedByClocks}};
     if (v.clockRatio) out["clock_ratio"] = *v.clockRatio;
+    out["caveats"] = v.caveats;
     context.out << out.dump(2) << "\n";
     return kExitOk;
   }
@@ -67,6 +68,7 @@ int compareCommand(CliContext& context, std::int64_t baselineId, std::int64_t ru
     context.out << "  the SM clock was " << fixed(*v.clockRatio, 3) << "x the baseline's"
                 << (v.explainedByClocks ? ": the clocks explain the difference, not the code" : "")
                 << "\n";
+  for (const auto& caveat : v.caveats) context.out << "  note: " << caveat << "\n";
   return kExitOk;
 }
 

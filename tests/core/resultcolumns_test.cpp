@@ -50,7 +50,7 @@ TEST(ResultColumns, ValuesAreRawAndTextIsFormatted) {
   const auto& median = resultColumn("time_median_s");
   EXPECT_DOUBLE_EQ(std::get<double>(median.value(record)), 2e-5);
   EXPECT_EQ(median.text(record), "20.00 us");
-  EXPECT_EQ(median.header, "median");
+  EXPECT_EQ(median.header, "event median");
   const auto& ceiling = resultColumn("ceiling_fraction");
   EXPECT_DOUBLE_EQ(std::get<double>(ceiling.value(record)), 0.5);
   EXPECT_EQ(ceiling.text(record), "50.0%");
@@ -82,7 +82,7 @@ TEST(ResultColumns, PickedByKeyInOrder) {
   EXPECT_EQ(picked[0]->key, "status");
   EXPECT_FALSE(picked[0]->numeric);
   EXPECT_TRUE(picked[1]->numeric);
-  EXPECT_EQ(capitalized(picked[1]->header), "Median");
+  EXPECT_EQ(capitalized(picked[1]->header), "Event median");
   EXPECT_TRUE(std::isnan(sortValue(CellValue(std::string("x")))));
   EXPECT_EQ(sortValue(CellValue()), 0);
 }

@@ -71,6 +71,27 @@ TEST(Verdict, ADifferenceTheClocksExplainIsSaidToBeThem) {
   EXPECT_FALSE(compareRuns(base, slow).clockRatio);
 }
 
+// A run of the older timing against a newer one: the verdict stands, with what differs said.
+TEST(Verdict, RunsTimedDifferentlySaySo) {
+  RunResult old, fresh;
+  old.samples = samples(52e-6, 0.003, 100, 13);
+  old.flush = L2Flush::Write;
+  fresh.samples = samples(45e-6, 0.003, 100, 14);
+  fresh.eventOverhead = 1.3e-6;
+  const Verdict v = compareRuns(old, fresh);
+  EXPECT_EQ(v.kind, VerdictKind::Faster);
+  ASSERT_EQ(v.caveats.size(), 2u);
+  EXPECT_NE(v.caveats[0].find("the baseline flushed L2 by writing alone"), std::string::npos);
+  EXPECT_NE(v.caveats[1].find("the baseline keeps the events' own time"), std::string::npos);
+  EXPECT_NE(v.caveats[1].find("1.3 us"), std::string::npos);
+  fresh.mode = TimingMode::Hot;
+  fresh.flush = L2Flush::None;
+  EXPECT_NE(compareRuns(old, fresh).caveats[0].find("timed cold and this run hot"),
+            std::string::npos);
+  old = fresh;
+  EXPECT_TRUE(compareRuns(old, fresh).caveats.empty());
+}
+
 TEST(Verdict, TooFewSamplesAreRefused) {
   EXPECT_THROW(compareSamples(std::vector{1.0}, std::vector{1.0, 2.0}), Error);
   EXPECT_EQ(toString(VerdictKind::Unsure), "UNSURE");

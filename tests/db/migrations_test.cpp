@@ -47,6 +47,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
         "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
         "DROP TABLE sass_listings; DROP TABLE kernel_sources; "
         "ALTER TABLE runs DROP COLUMN kernel_file; ALTER TABLE runs DROP COLUMN source_hash; "
+        "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
         "PRAGMA user_version = 1");
   }
   RunStore store(path);
@@ -59,6 +60,39 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
   EXPECT_TRUE(run->result.throttledSamples.empty());
   EXPECT_FALSE(run->result.samples.empty());
   EXPECT_FALSE(run->result.code);
+}
+
+// Runs timed before version 5 say how: cold ones flushed L2 by writing alone, hot ones not at
+// all, and neither had the events' own time subtracted.
+TEST(Migrations, VersionFourRunsSayHowTheyWereTimed) {
+  TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    RunStore store(path);
+    store.upsertDevice(testing::fakeDevice("GPU-aaaa", "NVIDIA H100 80GB HBM3"));
+    RunResult cold = testing::fakeRun("memcpy", "f32", 1000);
+    RunResult hot = cold;
+    hot.mode = TimingMode::Hot;
+    store.insertRun(cold);
+    store.insertRun(hot);
+    store.database().exec(
+        "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
+        "PRAGMA user_version = 4");
+  }
+  RunStore store(path);
+  const auto runs = store.query({});
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& record : runs) {
+    const RunResult& r = record.result;
+    EXPECT_EQ(r.flush, r.mode == TimingMode::Hot ? L2Flush::None : L2Flush::Write);
+    EXPECT_EQ(r.eventOverhead, 0);
+  }
+  RunResult fresh = testing::fakeRun("memcpy", "f32", 1000);
+  fresh.eventOverhead = 1.7e-6;
+  const auto run = store.run(store.insertRun(fresh));
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->result.flush, L2Flush::WriteRead);
+  EXPECT_DOUBLE_EQ(run->result.eventOverhead, 1.7e-6);
 }
 
 TEST(Migrations, AHistoryIsMarkedOursInWalModeWithForeignKeys) {

@@ -152,7 +152,7 @@ TEST_F(MetricsGpu, UnknownMetricNamesAreRejectedBeforeRunning) {
 
 TEST_F(MetricsGpu, ActivityRecordsNameAndTimeEachKernel) {
   const ProfileOutcome outcome = profiler->durations(
-      [&] { testing::launchUniform(static_cast<float*>(out.data()), kBlocks, nullptr); }, 5);
+      [&] { testing::launchUniform(static_cast<float*>(out.data()), kBlocks, nullptr); }, 5, "");
   if (!outcome.unavailable.empty()) GTEST_SKIP() << outcome.unavailable;
   const Metric* kernel = nullptr;
   for (const auto& m : outcome.metrics)

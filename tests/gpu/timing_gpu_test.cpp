@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "core/metricrollup.h"
 #include "core/stats.h"
 #include "gpu/spinkernel.h"
 #include "kernels/cudacheck.h"
@@ -35,7 +36,8 @@ class TimingGpu : public ::testing::Test {
   std::unique_ptr<Timer> timer;
 };
 
-// The events add a fixed launch latency of a microsecond or two; the scale must be exact.
+// The events' own time is subtracted; what is left of the launch latency is well under a
+// microsecond, and the scale must be exact.
 TEST_F(TimingGpu, MeasuresAKernelOfKnownDuration) {
   const Summary shortSpin = timeSpin(20'000, TimingMode::Hot);
   const Summary longSpin = timeSpin(1'000'000, TimingMode::Hot);
@@ -95,6 +97,28 @@ TEST_F(TimingGpu, ColdSamplesMissTheL2) {
   ASSERT_EQ(hot.status, RunStatus::Ok);
   EXPECT_LT(hot.stats.median, 0.9 * cold.stats.median)
       << "hot " << hot.stats.median << " s, cold " << cold.stats.median << " s";
+}
+
+// A 50 us kernel, cold: the event median (the empty event pair subtracted, L2 left without dirty
+// lines) within 3 % of the GPU's own start and end of the kernel, as CUPTI traces them.
+TEST_F(TimingGpu, EventTimesAgreeWithTracedKernelTimes) {
+  Runner runner(0);
+  RunRequest request;
+  request.family = "copy";
+  request.variant = "vectorized";
+  request.params = Registry::instance().resolve("copy", "vectorized", {{"n", "2^24"}});
+  request.timing.budgetSeconds = 0.3;
+  const RunResult run = runner.run(request);
+  ASSERT_EQ(run.status, RunStatus::Ok) << run.error;
+  const Metric* traced = run.metric(kActivityMedian);
+  if (!traced) GTEST_SKIP() << "no CUPTI activity trace here: " << run.notice;
+  EXPECT_EQ(run.flush, L2Flush::WriteRead);
+  EXPECT_GT(run.eventOverhead, 0.2e-6);
+  EXPECT_LT(run.eventOverhead, 5e-6);
+  EXPECT_GT(traced->value, 30e-6) << "not the 50 us kernel the bound is for";
+  EXPECT_NEAR(run.stats.median / traced->value, 1.0, 0.03)
+      << "event median " << run.stats.median * 1e6 << " us, traced " << traced->value * 1e6
+      << " us, event pair " << run.eventOverhead * 1e6 << " us";
 }
 
 TEST_F(TimingGpu, BiggerCopiesTakeProportionallyLonger) {
