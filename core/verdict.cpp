@@ -89,6 +89,19 @@ Verdict compareSamples(std::span<const double> baseline, std::span<const double>
   return v;
 }
 
+std::string describe(const Verdict& v) {
+  char text[160];
+  std::snprintf(text, sizeof text, "%.3fx the time (95 %% interval %.3f to %.3f): %s", v.ratio,
+                v.low, v.high, std::string(toString(v.kind)).c_str());
+  std::string out = text;
+  if (v.explainedByClocks) {
+    std::snprintf(text, sizeof text, "; the SM clock was %.3fx: the clocks explain it",
+                  *v.clockRatio);
+    out += text;
+  }
+  return out;
+}
+
 Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, double band) {
   Verdict v = compareSamples(baseline.samples, candidate.samples, band);
   const double before = smClock(baseline), after = smClock(candidate);

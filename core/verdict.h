@@ -37,6 +37,9 @@ inline constexpr std::size_t kBootstrapRounds = 2000;
 // The samples' interval alone; seeded, so the same samples give the same verdict.
 Verdict compareSamples(std::span<const double> baseline, std::span<const double> candidate,
                        double band = kSameBand);
+// "0.970x the time (95 % interval 0.961 to 0.979): FASTER", and what the clocks say.
+std::string describe(const Verdict& verdict);
+
 // Two runs: their samples, and their SM clocks where both read one. Throws Error(Usage) where a
 // run has fewer than two samples.
 Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, double band = kSameBand);

@@ -135,13 +135,18 @@ CREATE TABLE kernel_sources (
 ALTER TABLE runs ADD COLUMN kernel_file TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
 )sql",
-    // v5: how each run was timed. Runs before it flushed L2 by writing alone and kept the event
-    // pair's own time in their samples.
+    // v5: how each run was timed (runs before it flushed L2 by writing alone and kept the event
+    // pair's own time in their samples), and the runs marked as their configuration's baseline.
     R"sql(
 ALTER TABLE runs ADD COLUMN l2_flush TEXT NOT NULL DEFAULT 'write'
   CHECK (l2_flush IN ('none', 'write', 'write_read'));
 UPDATE runs SET l2_flush = 'none' WHERE mode = 'hot';
 ALTER TABLE runs ADD COLUMN event_overhead REAL NOT NULL DEFAULT 0;
+CREATE TABLE baselines (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  same_source INTEGER NOT NULL,
+  marked_at INTEGER NOT NULL
+);
 )sql",
 };
 

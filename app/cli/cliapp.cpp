@@ -76,6 +76,14 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   FilterCliOptions historyOptions;
   auto* history = app.add_subcommand("history", "list stored runs, newest first");
   addFilterOptions(*history, historyOptions, 50);
+  bool regressions = false;
+  double regressionBand = 0.01;
+  history->add_flag("--regressions", regressions,
+                    "instead, the configurations whose newest run is slower than their baseline "
+                    "(exit status 7 when there is one)");
+  history->add_option("--band", regressionBand, "relative difference still called the same")
+      ->capture_default_str()
+      ->check(positiveNumber(0.5));
 
   FilterCliOptions exportOptions;
   std::string format;
@@ -143,19 +151,32 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->expected(1, 2)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
 
-  std::int64_t compareBaseline = 0, compareRun = 0;
+  std::vector<std::int64_t> compareRuns;
+  bool compareWithBaseline = false;
   double compareBand = 0.01;
   auto* compare = app.add_subcommand(
       "compare", "whether a run is faster, slower or the same as another, with an interval");
-  compare->add_option("baseline", compareBaseline, "the run compared against (see `kwb history`)")
+  compare
+      ->add_option("runs", compareRuns,
+                   "BASELINE RUN: the run compared against, then the run (see `kwb history`)")
       ->required()
+      ->expected(1, 2)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
-  compare->add_option("run", compareRun, "the run compared")
-      ->required()
-      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+  compare->add_flag("--baseline", compareWithBaseline,
+                    "compare one RUN with the baseline marked for its configuration");
   compare->add_option("--band", compareBand, "relative difference still called the same")
       ->capture_default_str()
       ->check(positiveNumber(0.5));
+
+  std::optional<std::int64_t> baselineRun;
+  bool baselineSameSource = false, baselineClear = false;
+  auto* baseline = app.add_subcommand(
+      "baseline", "mark a run as the baseline of its configuration; without one, list them");
+  baseline->add_option("run", baselineRun, "the run (see `kwb history`)")
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+  baseline->add_flag("--same-source", baselineSameSource,
+                     "for a kernel file: compare only runs of the same source version");
+  baseline->add_flag("--clear", baselineClear, "unmark the run");
 
   auto* db = app.add_subcommand("db", "work on history databases");
   db->require_subcommand(0, 1);
@@ -208,14 +229,21 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                                  : runCommand(context, runOptions, {});
     if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
     if (sass->parsed()) return sassCommand(context, sassOptions, sassSummary);
-    if (history->parsed()) return historyCommand(context, historyOptions);
+    if (history->parsed())
+      return regressions ? regressionsCommand(context, regressionBand)
+                         : historyCommand(context, historyOptions);
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
     if (code->parsed()) return codeCommand(context, codeRuns);
-    if (compare->parsed()) return compareCommand(context, compareBaseline, compareRun, compareBand);
+    if (compare->parsed())
+      return compareCommand(context, compareRuns, compareWithBaseline, compareBand);
+    if (baseline->parsed()) {
+      if (baselineClear && !baselineRun) throw Error(ErrorKind::Usage, "--clear needs a run");
+      return baselineCommand(context, baselineRun, baselineSameSource, baselineClear);
+    }
     if (lesson->parsed()) {
       if ((lessonRun || lessonPrediction) && lessonId.empty())
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "app/cli/jobexecutor.h"
 #include "core/measuresettings.h"
 #include "core/protocol.h"
 #include "core/validation.h"
+#include "core/verdict.h"
 #include "db/historyfilter.h"
 
 namespace kwb {
@@ -92,7 +94,25 @@ int sanitizeCommand(CliContext& context, const MeasureCliOptions& options);
 int newCommand(CliContext& context, const std::string& path, const std::string& implements,
                bool force);
 // Whether run is FASTER, SLOWER, the SAME as baseline or UNSURE, from their samples (core/verdict).
-int compareCommand(CliContext& context, std::int64_t baselineId, std::int64_t runId, double band);
+// BASELINE RUN, or RUN and the baseline marked for its configuration.
+int compareCommand(CliContext& context, const std::vector<std::int64_t>& runs, bool withBaseline,
+                   double band);
+nlohmann::json verdictJson(const Verdict& v, std::int64_t baselineId, std::int64_t runId,
+                           double band);
+// Marks (or, with `clear`, unmarks) a run as its configuration's baseline; without a run, lists
+// the baselines.
+int baselineCommand(CliContext& context, std::optional<std::int64_t> runId, bool sameSource,
+                    bool clear);
+// Configurations whose newest run is SLOWER than their baseline (not by the clocks alone); exits
+// with kExitRegression where there is one.
+int regressionsCommand(CliContext& context, double band);
+struct BaselineVerdict {
+  std::int64_t baselineId = 0;
+  Verdict verdict;
+};
+// A stored run against the baseline of its configuration, where it has one.
+std::optional<BaselineVerdict> baselineVerdict(RunStore& store, std::int64_t runId,
+                                               const RunResult& run);
 // The code of a run of a kernel file, or the difference between the code of two runs.
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 // Reads each kernel file's spec and compiles its default configuration for sm_<arch>.

@@ -13,6 +13,7 @@ enum ExitCode : int {
   kExitVerification = 4,  // a run's output differs from the CPU reference
   kExitDatabase = 5,      // the history database could not be opened, read or written
   kExitTool = 6,          // a toolkit program (cuobjdump) is missing or failed
+  kExitRegression = 7,    // history --regressions found a run slower than its baseline
   kExitCancelled = 130,   // stopped by the user (as for SIGINT)
 };
 

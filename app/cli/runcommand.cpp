@@ -150,6 +150,20 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
   for (const auto& notice : notices) context.err << "kwb: " << notice << "\n";
 }
 
+// Each stored run with a baseline of its configuration: its verdict against it.
+void printBaselineVerdicts(CliContext& context, RunStore& store,
+                           const std::vector<Completed>& completed) {
+  for (const auto& [r, runId] : completed) {
+    if (!runId) continue;
+    if (const auto against = baselineVerdict(store, *runId, r)) {
+      context.out << "run " << *runId << " against baseline run " << against->baselineId << ": "
+                  << describe(against->verdict) << "\n";
+      for (const auto& caveat : against->verdict.caveats)
+        context.out << "  note: " << caveat << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int runCommand(CliContext& context, const MeasureCliOptions& options,
@@ -223,6 +237,9 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     for (const auto& [r, runId] : completed) {
       auto item = toJson(r);
       item["run_id"] = runId ? nlohmann::json(*runId) : nlohmann::json(nullptr);
+      if (const auto against = runId ? baselineVerdict(*store, *runId, r) : std::nullopt)
+        item["against_baseline"] =
+            verdictJson(against->verdict, against->baselineId, *runId, kSameBand);
       runs.push_back(item);
     }
     nlohmann::json out{{"device", toJson(device)},
@@ -234,6 +251,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (completed.size() == 1 && !completed.front().result.derived.empty())
       context.out << "launch: " << completed.front().result.derived.toText() << "\n";
     printRunDetails(context, completed, sweepAxes);
+    if (store) printBaselineVerdicts(context, *store, completed);
   }
 
   if (completed.size() < points.size()) return kExitCancelled;

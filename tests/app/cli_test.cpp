@@ -381,6 +381,61 @@ TEST_F(CliTest, CompareGivesAVerdictWithItsInterval) {
   expectBadInput({"compare", std::to_string(ids[0]), std::to_string(ids[2])},
                  "has no timing samples");
   expectBadInput({"compare", std::to_string(ids[0]), "999"}, "no run 999");
+  expectBadInput({"compare", std::to_string(ids[0])}, "compare needs two runs");
+}
+
+// A baseline marked, later runs compared against it, regressions listed with their own exit code.
+TEST_F(CliTest, BaselinesJudgeLaterRunsAndRegressionsAreListed) {
+  std::int64_t base = 0, same = 0, slower = 0;
+  {
+    RunStore store(db());
+    RunResult r;
+    r.family = "copy";
+    r.variant = "vectorized";
+    r.problem.set("n", "1048576");
+    r.startedAt = 1000;
+    for (int i = 0; i < 50; ++i) r.samples.push_back(100e-6 * (1 + 0.001 * (i % 5)));
+    r.stats = summarize(r.samples);
+    base = store.insertRun(r);
+    r.startedAt = 2000;
+    same = store.insertRun(r);
+    r.startedAt = 3000;
+    for (double& x : r.samples) x *= 1.1;
+    r.stats = summarize(r.samples);
+    slower = store.insertRun(r);
+  }
+  Outcome o = run({"history", "--regressions"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("no configuration's newest run is slower"), std::string::npos) << o.out;
+  expectBadInput({"compare", "--baseline", std::to_string(same)}, "has no baseline");
+
+  o = run({"baseline", std::to_string(base)});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("is the baseline of copy/vectorized n=2^20 cold\n"), std::string::npos)
+      << o.out;
+  o = run({"baseline"});
+  EXPECT_NE(o.out.find("copy/vectorized"), std::string::npos) << o.out;
+
+  o = run({"compare", "--baseline", std::to_string(same)});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("1.000x the time"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("SAME"), std::string::npos) << o.out;
+
+  o = run({"history", "--regressions"});
+  EXPECT_EQ(o.code, kExitRegression) << o.out << o.err;
+  EXPECT_NE(o.out.find("1.100x"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("SLOWER"), std::string::npos) << o.out;
+  o = run({"--json", "history", "--regressions"});
+  const auto j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["run"], slower);
+  EXPECT_EQ(j[0]["baseline"], base);
+
+  o = run({"baseline", "--clear", std::to_string(base)});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_EQ(run({"history", "--regressions"}).code, kExitOk);
+  expectBadInput({"baseline", "--clear", std::to_string(base)}, "is no baseline");
+  expectBadInput({"baseline", "--clear"}, "--clear needs a run");
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   migrate(db);
   EXPECT_EQ(schemaVersion(db), latestSchemaVersion());
   for (const char* table : {"devices", "copy_ceilings", "sweeps", "runs", "samples", "metrics",
-                            "tags", "notes", "sass_listings"}) {
+                            "tags", "notes", "sass_listings", "kernel_sources", "baselines"}) {
     auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
     s.bind(1, std::string_view(table));
     ASSERT_TRUE(s.step());
@@ -48,7 +48,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
         "DROP TABLE sass_listings; DROP TABLE kernel_sources; "
         "ALTER TABLE runs DROP COLUMN kernel_file; ALTER TABLE runs DROP COLUMN source_hash; "
         "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
-        "PRAGMA user_version = 1");
+        "DROP TABLE baselines; PRAGMA user_version = 1");
   }
   RunStore store(path);
   EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());
@@ -77,7 +77,7 @@ TEST(Migrations, VersionFourRunsSayHowTheyWereTimed) {
     store.insertRun(hot);
     store.database().exec(
         "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
-        "PRAGMA user_version = 4");
+        "DROP TABLE baselines; PRAGMA user_version = 4");
   }
   RunStore store(path);
   const auto runs = store.query({});
