@@ -62,13 +62,13 @@ std::unique_ptr<RunStore> openSource(const SourceCopy& copy, const std::string& 
   }
 }
 
-std::string runKey(const RunResult& r) {
+}  // namespace
+
+std::string runIdentity(const RunResult& r) {
   return r.deviceUuid + '\n' + std::to_string(r.startedAt) + '\n' + r.family + '\n' + r.variant +
          '\n' + r.problem.toText() + '\n' + r.launch.toText() + '\n' +
          std::string(toString(r.mode));
 }
-
-}  // namespace
 
 MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
   const SourceCopy copy(sourcePath);
@@ -86,7 +86,7 @@ MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
   }
 
   std::set<std::string> present;
-  target.forEach({}, [&](RunRecord&& r) { present.insert(runKey(r.result)); });
+  target.forEach({}, [&](RunRecord&& r) { present.insert(runIdentity(r.result)); });
 
   // Source sweeps become target sweeps the first time one of their runs is added.
   std::map<std::int64_t, std::int64_t> sweeps;
@@ -109,7 +109,7 @@ MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
   for (std::int64_t id : ids) {
     const std::optional<RunRecord> record = source.run(id);
     if (!record) continue;
-    if (!present.insert(runKey(record->result)).second) {
+    if (!present.insert(runIdentity(record->result)).second) {
       ++outcome.duplicates;
       continue;
     }

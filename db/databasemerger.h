@@ -22,4 +22,8 @@ struct MergeOutcome {
 // a history database. Inside a transaction of the caller's, a failure adds nothing.
 MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath);
 
+struct RunResult;
+// What makes two stored runs the same run: device, start time, kernel, parameters, timing mode.
+std::string runIdentity(const RunResult& r);
+
 }  // namespace kwb

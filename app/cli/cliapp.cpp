@@ -91,10 +91,21 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   bool withSamples = false;
   auto* exportCmd = app.add_subcommand("export", "write stored runs as CSV or JSON");
   addFilterOptions(*exportCmd, exportOptions, 0);
-  exportCmd->add_option("--format", format, "csv or json")->required();
+  exportCmd
+      ->add_option("--format", format,
+                   "csv, json, nvbench (nvbench's JSON results) or t4 (Kernel Tuner's results)")
+      ->required();
   exportCmd->add_option("-o,--output", output, "file to write (default: standard output)")
       ->check(text(kLongestPath));
-  exportCmd->add_flag("--samples", withSamples, "include every timing sample (json only)");
+  exportCmd->add_flag("--samples", withSamples,
+                      "include every timing sample (json; nvbench: sample files beside -o FILE)");
+
+  std::vector<std::string> importFiles;
+  auto* importCmd = app.add_subcommand(
+      "import", "add nvbench JSON results to the history, as runs of the \"imported\" family");
+  importCmd->add_option("files", importFiles, "nvbench JSON files (--json or --jsonbin output)")
+      ->required()
+      ->check(text(kLongestPath));
 
   std::string lessonId;
   auto* lesson = app.add_subcommand(
@@ -235,6 +246,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (exportCmd->parsed())
       return exportCommand(context, exportOptions, format, output, withSamples);
     if (merge->parsed()) return mergeCommand(context, mergeSources);
+    if (importCmd->parsed()) return importCommand(context, importFiles);
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
     if (code->parsed()) return codeCommand(context, codeRuns);

@@ -86,6 +86,7 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
 // The SASS of the kernels one configuration launches; summaryOnly leaves out the listings.
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly);
 int mergeCommand(CliContext& context, const std::vector<std::string>& sources);
+int importCommand(CliContext& context, const std::vector<std::string>& files);
 // One checked call of the configuration under compute-sanitizer's memcheck; exit 1 where it finds
 // errors, which are printed with their source lines.
 int sanitizeCommand(CliContext& context, const MeasureCliOptions& options);

@@ -1,15 +1,19 @@
-// `kwb history`, `kwb export` and `kwb db merge`.
+// `kwb history`, `kwb export`, `kwb import` and `kwb db merge`.
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
+#include "core/nvbenchjson.h"
 #include "core/resultcolumns.h"
+#include "core/t4json.h"
 #include "db/database.h"
 #include "db/databasemerger.h"
 #include "db/exporter.h"
+#include "db/nvbenchimport.h"
 #include "db/runstore.h"
 
 namespace kwb {
@@ -44,20 +48,53 @@ int historyCommand(CliContext& context, const FilterCliOptions& options) {
   return kExitOk;
 }
 
+namespace {
+
+// The interchange formats: nvbench's JSON (sample files beside -o FILE with --samples) and Kernel
+// Tuner's T4 results (per-sample runtimes always).
+int exportInterchange(CliContext& context, RunStore& store, std::vector<RunRecord> records,
+                      const std::string& format, const std::string& output, bool withSamples) {
+  const bool toFile = !output.empty() && output != "-";
+  if (format == "nvbench" && withSamples && !toFile)
+    throw Error(ErrorKind::Usage,
+                "--samples with --format nvbench writes sample files beside "
+                "the JSON: name it with -o FILE");
+  if (format == "t4" || withSamples)
+    for (auto& record : records) record = *store.run(record.id);
+  const nlohmann::ordered_json document =
+      format == "t4" ? toT4Json(records)
+                     : toNvbenchJson(records, store.devices(), withSamples ? output : "");
+  if (!toFile) {
+    context.out << document.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::ofstream file(output, std::ios::trunc);
+  file << document.dump(2) << "\n";
+  if (!file.flush()) throw Error(ErrorKind::Database, "could not write '" + output + "'");
+  context.err << "exported " << records.size() << " runs to " << output << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples) {
-  ExportFormat exportFormat;
+  const bool interchange = format == "nvbench" || format == "t4";
+  ExportFormat exportFormat = ExportFormat::Json;
   if (format == "csv")
     exportFormat = ExportFormat::Csv;
-  else if (format == "json")
-    exportFormat = ExportFormat::Json;
-  else
-    throw Error(ErrorKind::Usage, "--format '" + format + "' is not allowed; allowed: csv, json");
-  if (withSamples && exportFormat != ExportFormat::Json)
-    throw Error(ErrorKind::Usage, "--samples needs --format json");
+  else if (format != "json" && !interchange)
+    throw Error(ErrorKind::Usage,
+                "--format '" + format + "' is not allowed; allowed: csv, json, nvbench, t4");
+  if (withSamples && (exportFormat == ExportFormat::Csv || format == "t4"))
+    throw Error(ErrorKind::Usage, "--samples needs --format json or nvbench");
+  if (std::filesystem::is_directory(output))
+    throw Error(ErrorKind::Usage, "-o '" + output + "' is a folder; name a file to write");
 
   auto store = context.openStore();
   std::vector<RunRecord> records = store->query(options.filter());
+  if (interchange)
+    return exportInterchange(context, *store, std::move(records), format, output, withSamples);
   if (withSamples)
     for (auto& record : records) record = *store->run(record.id);
 
@@ -65,10 +102,38 @@ int exportCommand(CliContext& context, const FilterCliOptions& options, const st
     exportRuns(context.out, records, exportFormat);
     return kExitOk;
   }
-  if (std::filesystem::is_directory(output))
-    throw Error(ErrorKind::Usage, "-o '" + output + "' is a folder; name a file to write");
   exportRuns(output, records, exportFormat);
   context.err << "exported " << records.size() << " runs to " << output << "\n";
+  return kExitOk;
+}
+
+int importCommand(CliContext& context, const std::vector<std::string>& files) {
+  auto store = context.openStore();
+  // All or nothing: a file that cannot be read leaves the history as it was.
+  Transaction transaction(store->database());
+  std::vector<ImportOutcome> outcomes;
+  for (const auto& file : files) outcomes.push_back(importNvbench(*store, file));
+  transaction.commit();
+  nlohmann::json imported = nlohmann::json::array();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const ImportOutcome& o = outcomes[i];
+    imported.push_back({{"file", files[i]},
+                        {"version", o.version},
+                        {"runs", o.runs},
+                        {"duplicates", o.duplicates},
+                        {"skipped", o.skipped},
+                        {"devices", o.devices}});
+    if (!context.global.json)
+      context.out << files[i] << " (nvbench JSON " << o.version << "): " << o.runs
+                  << " runs added, " << o.duplicates << " already there, " << o.skipped
+                  << " states without GPU times, " << o.devices << " device"
+                  << (o.devices == 1 ? "" : "s") << "\n";
+  }
+  if (context.global.json)
+    context.out << nlohmann::json{{"into", store->path()}, {"imported", imported}}.dump(2) << "\n";
+  else
+    context.out << "into " << store->path() << " as family \"" << kImportedFamily
+                << "\"; `kwb history --family " << kImportedFamily << "` lists them\n";
   return kExitOk;
 }
 

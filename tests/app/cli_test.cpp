@@ -189,6 +189,37 @@ TEST_F(CliTest, DbMergeAddsAttendeesRunsOnce) {
   EXPECT_EQ(run({"db"}).code, kExitBadInput);
 }
 
+// Runs out as nvbench JSON (with sample files) and T4, nvbench JSON back in as imported runs; a
+// bad file among the imports stores nothing.
+TEST_F(CliTest, ExportsNvbenchAndT4AndImportsNvbench) {
+  {
+    RunStore store(db());
+    store.upsertDevice(testing::fakeDevice("GPU-cccc", "NVIDIA L4"));
+    store.insertRun(testing::fakeRun("memcpy", "f32", 1795255445000, "GPU-cccc"));
+  }
+  const std::string out = dir.file("runs.json");
+  Outcome o = run({"export", "--format", "nvbench", "--samples", "-o", out});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_TRUE(std::filesystem::exists(out + "-bin/0.bin"));
+  o = run({"export", "--format", "t4"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(o.out)["results"][0]["invalidity"], "correct");
+  expectBadInput({"export", "--format", "nvbench", "--samples"}, "name it with -o FILE");
+  expectBadInput({"export", "--format", "xml"}, "allowed: csv, json, nvbench, t4");
+
+  std::ofstream(dir.file("cut.json")) << "{\"benchmarks\": [";
+  o = run({"import", out, dir.file("cut.json")});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find("cut.json is not JSON, or is cut short"), std::string::npos) << o.err;
+  EXPECT_EQ(RunStore(db()).count({}), 1u) << "nothing of the good file was stored either";
+  o = run({"import", out});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("(nvbench JSON 1.0.0): 1 runs added"), std::string::npos) << o.out;
+  o = run({"history", "--family", "imported"});
+  EXPECT_NE(o.out.find("imported/copy/memcpy"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("NVIDIA L4"), std::string::npos) << o.out;
+}
+
 TEST_F(CliTest, LessonsAreListedAndShownWithTheirCommands) {
   Outcome o = run({"lesson"});
   EXPECT_EQ(o.code, kExitOk) << o.err;
