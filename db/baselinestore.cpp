@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/timeformat.h"
 #include "db/database.h"
+#include "db/runstore.h"
 
 namespace kwb {
 namespace {
@@ -26,6 +27,15 @@ Baseline readBaseline(const Statement& s) {
 }
 
 }  // namespace
+
+std::optional<BaselineVerdict> baselineVerdict(RunStore& store, std::int64_t runId,
+                                               const RunResult& run) {
+  const auto baseline = BaselineStore(store.database()).of(runId);
+  if (!baseline || run.samples.size() < 2) return std::nullopt;
+  const auto base = store.run(baseline->runId);
+  if (!base || base->result.samples.size() < 2) return std::nullopt;
+  return BaselineVerdict{baseline->runId, compareRuns(base->result, run)};
+}
 
 void BaselineStore::mark(std::int64_t runId, bool sameSource) {
   Transaction transaction(db_);

@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/verdict.h"
+
 namespace kwb {
 
 class Database;
@@ -13,6 +15,17 @@ struct Baseline {
   bool sameSource = false;  // a kernel file's later runs match only with the same source
   std::int64_t markedAt = 0;
 };
+
+class RunStore;
+
+// A run judged against the baseline of its configuration.
+struct BaselineVerdict {
+  std::int64_t baselineId = 0;
+  Verdict verdict;
+};
+// A stored run (with its samples) against the baseline of its configuration, where it has one.
+std::optional<BaselineVerdict> baselineVerdict(RunStore& store, std::int64_t runId,
+                                               const RunResult& run);
 
 // A later run and the baseline of its configuration.
 struct BaselinePair {

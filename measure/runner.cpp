@@ -268,6 +268,11 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
   const auto state =
       gpuStateMetrics(states, stateSampler_->source(), result.throttledSamples.size());
   result.metrics.insert(result.metrics.end(), state.begin(), state.end());
+  // The clock the readings are held against in the quality panel.
+  int peakKhz = 0;
+  if (cudaDeviceGetAttribute(&peakKhz, cudaDevAttrClockRate, device_.ordinal) == cudaSuccess &&
+      peakKhz > 0)
+    result.metrics.push_back({"gpu.sm_clock_max", peakKhz / 1000.0, "MHz", ""});
   hostTimes(workload, pointers, result);
 }
 

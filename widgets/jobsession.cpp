@@ -39,10 +39,10 @@ JobSession::JobSession(WorkerClient* worker, QObject* parent) : QObject(parent),
             if (id == current_) emit progress(done, total, eta, text);
           });
   connect(worker_, &WorkerClient::resultReceived, this,
-          [this](const QString& id, int, const RunResult& run, qint64) {
+          [this](const QString& id, int, const RunResult& run, qint64 runId) {
             if (id != current_) return;
             runs_.push_back(run);
-            emit point(run);
+            emit point(run, runId);
           });
   connect(worker_, &WorkerClient::jobDone, this, [this](const QString& id, int, bool cancelled) {
     if (id != current_) return;

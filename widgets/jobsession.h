@@ -52,7 +52,7 @@ class JobSession : public QObject {
  signals:
   void started();
   void progress(int done, int total, double etaSeconds, const QString& text);
-  void point(const kwb::RunResult& run);
+  void point(const kwb::RunResult& run, qint64 runId);  // runId 0: not stored
   // Every request of the plan ended (or a cancelled one ended the plan).
   void finished(int completed, bool cancelled);
   // The worker refused or failed a request, or was lost; param names a parameter at fault.

@@ -101,7 +101,7 @@ void MainWindow::buildUi() {
   connect(derivedDelay_, &QTimer::timeout, this, &MainWindow::requestDerived);
 
   // The views, placed here as the plots are: they take models and settings the .ui cannot.
-  resultsPage_ = new ResultsPage(results_, ui_->viewTabs);
+  resultsPage_ = new ResultsPage(results_, settings_.databasePath, ui_->viewTabs);
   plot_ = new SweepPlot(ui_->viewTabs);
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
@@ -237,8 +237,8 @@ void MainWindow::connectSession() {
             ui_->etaLabel->setText(etaText(eta));
             ui_->messageLabel->setText(text);
           });
-  connect(session_, &JobSession::point, this, [this](const RunResult& run) {
-    results_->append(run);
+  connect(session_, &JobSession::point, this, [this](const RunResult& run, qint64 runId) {
+    results_->append(run, runId);
     if (!run.notice.empty()) statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
     const QStringList& swept = session_->plan().swept;
     if (swept.isEmpty()) return;

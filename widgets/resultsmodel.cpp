@@ -25,11 +25,16 @@ const ResultColumn& ResultsModel::column(int section) {
 void ResultsModel::clear() {
   beginResetModel();
   runs_.clear();
+  ids_.clear();
   varying_.clear();
   endResetModel();
 }
 
-void ResultsModel::append(const RunResult& run) {
+std::int64_t ResultsModel::runId(int row) const {
+  return row >= 0 && row < static_cast<int>(ids_.size()) ? ids_[static_cast<std::size_t>(row)] : 0;
+}
+
+void ResultsModel::append(const RunResult& run, std::int64_t runId) {
   const std::size_t before = varying_.size();
   if (!runs_.empty()) {
     const RunResult& first = runs_.front();
@@ -41,6 +46,7 @@ void ResultsModel::append(const RunResult& run) {
   const int row = static_cast<int>(runs_.size());
   beginInsertRows({}, row, row);
   runs_.push_back(run);
+  ids_.push_back(runId);
   endInsertRows();
   if (varying_.size() != before)  // earlier rows now show the new column of change too
     emit dataChanged(index(0, ParamsColumn), index(row, ParamsColumn), {Qt::DisplayRole});

@@ -39,8 +39,9 @@ class ResultsModel : public QAbstractTableModel {
   using QAbstractTableModel::QAbstractTableModel;
 
   void clear();
-  void append(const RunResult& run);
+  void append(const RunResult& run, std::int64_t runId = 0);
   const std::vector<RunResult>& runs() const { return runs_; }
+  std::int64_t runId(int row) const;  // 0 where the run was not stored
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -54,6 +55,7 @@ class ResultsModel : public QAbstractTableModel {
   static const ResultColumn& column(int section);
 
   std::vector<RunResult> runs_;
+  std::vector<std::int64_t> ids_;
   // Parameters whose value differs between the runs: what a sweep's rows show, so that the
   // column says what changed instead of repeating everything else.
   std::set<std::string> varying_;

@@ -1,18 +1,27 @@
 #include "widgets/resultspage.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/error.h"
+#include "db/baselinestore.h"
+#include "db/runstore.h"
+#include "widgets/qualitypanel.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runmetricsmodel.h"
 
 namespace kwb {
 
-ResultsPage::ResultsPage(ResultsModel* results, QWidget* parent)
-    : QWidget(parent), results_(results), metrics_(new RunMetricsModel(this)) {
+ResultsPage::ResultsPage(ResultsModel* results, QString databasePath, QWidget* parent)
+    : QWidget(parent),
+      results_(results),
+      metrics_(new RunMetricsModel(this)),
+      quality_(new QualityPanel),
+      databasePath_(std::move(databasePath)) {
   table_ = new QTableView;
   table_->setModel(results_);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -32,7 +41,10 @@ ResultsPage::ResultsPage(ResultsModel* results, QWidget* parent)
   metricsView_->verticalHeader()->hide();
   metricsView_->verticalHeader()->setDefaultSectionSize(metricsView_->fontMetrics().height() + 8);
   lowerLayout->addWidget(metricsTitle_);
-  lowerLayout->addWidget(metricsView_);
+  auto* beside = new QHBoxLayout;
+  beside->addWidget(metricsView_, 3);
+  beside->addWidget(quality_, 2);
+  lowerLayout->addLayout(beside);
 
   auto* splitter = new QSplitter(Qt::Vertical);
   splitter->addWidget(table_);
@@ -54,9 +66,29 @@ ResultsPage::ResultsPage(ResultsModel* results, QWidget* parent)
   showRun(-1);
 }
 
+QString ResultsPage::baselineSentence(int row) const {
+  const std::int64_t id = results_->runId(row);
+  if (id <= 0 || databasePath_.isEmpty()) return {};
+  try {
+    RunStore store(databasePath_.toStdString());
+    const auto against =
+        baselineVerdict(store, id, results_->runs()[static_cast<std::size_t>(row)]);
+    if (!against) return {};
+    QString text = tr("Against baseline run %1: %2")
+                       .arg(against->baselineId)
+                       .arg(QString::fromStdString(describe(against->verdict)));
+    for (const auto& caveat : against->verdict.caveats)
+      text += "; " + QString::fromStdString(caveat);
+    return text;
+  } catch (const Error&) {
+    return {};  // no history to compare with: the panel shows the run alone
+  }
+}
+
 void ResultsPage::showRun(int row) {
   if (row < 0 || row >= static_cast<int>(results_->runs().size())) {
     metrics_->setRun({});
+    quality_->setRun(nullptr);
     metricsTitle_->setText(
         tr("<b>Metrics</b> of the selected run appear here. Pick hardware "
            "counter sets under Measurement before running."));
@@ -64,6 +96,7 @@ void ResultsPage::showRun(int row) {
   }
   const RunResult& run = results_->runs()[static_cast<std::size_t>(row)];
   metrics_->setRun(run);
+  quality_->setRun(&run, baselineSentence(row));
   QString title = tr("<b>Metrics of run %1</b>").arg(row + 1);
   if (const QStringList kernels = metrics_->kernels(); !kernels.isEmpty())
     title += tr(" &nbsp; kernel%1: %2")

@@ -33,14 +33,6 @@ RunRecord load(RunStore& store, std::int64_t id) {
 
 }  // namespace
 
-std::optional<BaselineVerdict> baselineVerdict(RunStore& store, std::int64_t runId,
-                                               const RunResult& run) {
-  const auto baseline = BaselineStore(store.database()).of(runId);
-  if (!baseline || run.samples.size() < 2) return std::nullopt;
-  const RunRecord base = load(store, baseline->runId);
-  return BaselineVerdict{baseline->runId, compareRuns(base.result, run)};
-}
-
 int baselineCommand(CliContext& context, std::optional<std::int64_t> runId, bool sameSource,
                     bool clear) {
   auto store = context.openStore();

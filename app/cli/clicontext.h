@@ -107,13 +107,7 @@ int baselineCommand(CliContext& context, std::optional<std::int64_t> runId, bool
 // Configurations whose newest run is SLOWER than their baseline (not by the clocks alone); exits
 // with kExitRegression where there is one.
 int regressionsCommand(CliContext& context, double band);
-struct BaselineVerdict {
-  std::int64_t baselineId = 0;
-  Verdict verdict;
-};
-// A stored run against the baseline of its configuration, where it has one.
-std::optional<BaselineVerdict> baselineVerdict(RunStore& store, std::int64_t runId,
-                                               const RunResult& run);
+
 // The code of a run of a kernel file, or the difference between the code of two runs.
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 // Reads each kernel file's spec and compiles its default configuration for sm_<arch>.

@@ -14,9 +14,11 @@
 #include "app/cli/table.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
+#include "core/measurementquality.h"
 #include "core/metricrollup.h"
 #include "core/resultcolumns.h"
 #include "core/valueparse.h"
+#include "db/baselinestore.h"
 #include "db/runstore.h"
 #include "kernels/registry.h"
 #include "kernels/user/uservariant.h"
@@ -115,6 +117,16 @@ class RunTable {
   std::vector<bool> right_;
 };
 
+// How far the run's figure can be trusted: one line, then a sentence for each doubt.
+void printQuality(std::ostream& out, const RunResult& run) {
+  const MeasurementQuality quality = assessQuality(run);
+  std::string line;
+  for (const auto& [label, text] : qualityRows(run, quality))
+    line += (line.empty() ? "" : "; ") + label + " " + text;
+  out << "quality: " << line << "\n";
+  for (const auto& doubt : quality.doubts) out << "  doubt: " << doubt << "\n";
+}
+
 // GPU state, hardware metrics, notices and errors below the table.
 void printRunDetails(CliContext& context, const std::vector<Completed>& completed,
                      const std::vector<std::string>& axes) {
@@ -132,8 +144,10 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
     throttledRuns += r.throttledSamples.empty() ? 0 : 1;
   }
   if (completed.size() == 1) {
-    if (const std::string line = gpuStateLine(completed.front().result); !line.empty())
+    const RunResult& run = completed.front().result;
+    if (const std::string line = gpuStateLine(run); !line.empty())
       context.out << "gpu: " << line << "\n";
+    if (run.status == RunStatus::Ok) printQuality(context.out, run);
   } else if (throttledRuns > 0) {
     context.err << "kwb: " << throttledRuns << " of " << completed.size()
                 << " runs have samples taken while the GPU held its clocks down (power or "

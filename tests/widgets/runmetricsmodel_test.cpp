@@ -3,6 +3,11 @@
 #include <QTableView>
 #include <QTest>
 
+#include <QTemporaryDir>
+#include "core/stats.h"
+#include "db/baselinestore.h"
+#include "db/runstore.h"
+#include "widgets/qualitypanel.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/resultspage.h"
 #include "widgets/runmetricsmodel.h"
@@ -72,7 +77,7 @@ class RunMetricsModelTest : public QObject {
   // The page shows the newest run's metrics until the user picks a row, then that row's.
   void pageFollowsTheSelection() {
     ResultsModel results;
-    ResultsPage page(&results);
+    ResultsPage page(&results, {});
     RunResult first = runWithMetrics();
     results.append(first);
     QCOMPARE(page.metricsModel()->rowCount(), 5);
@@ -84,6 +89,43 @@ class RunMetricsModelTest : public QObject {
     QCOMPARE(page.metricsModel()->rowCount(), 5);
     results.clear();
     QCOMPARE(page.metricsModel()->rowCount(), 0);
+  }
+
+  // Beside the metrics: the run's quality with a sentence per doubt, and its verdict against the
+  // baseline marked in the history.
+  void qualityPanelJudgesTheRun() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.sqlite");
+    RunResult base;
+    base.family = "copy";
+    base.variant = "vectorized";
+    base.startedAt = 1000;
+    for (int i = 0; i < 40; ++i) base.samples.push_back(50e-6 * (1 + 0.001 * (i % 3)));
+    base.stats = summarize(base.samples);
+    base.converged = true;
+    base.eventOverhead = 1.3e-6;
+    RunResult later = base;
+    later.startedAt = 2000;
+    for (double& x : later.samples) x *= 1.1;
+    later.stats = summarize(later.samples);
+    later.throttledSamples = {7, 8};
+    std::int64_t laterId = 0;
+    {
+      RunStore store(path.toStdString());
+      BaselineStore(store.database()).mark(store.insertRun(base), false);
+      laterId = store.insertRun(later);
+    }
+    ResultsModel results;
+    ResultsPage page(&results, path);
+    results.append(later, laterId);
+    const QString text = page.qualityPanel()->text();
+    QVERIFY2(text.contains("40, spread"), qPrintable(text));
+    QVERIFY2(text.contains("2 of 40 samples were taken while the GPU held its clocks down"),
+             qPrintable(text));
+    QVERIFY2(text.contains("Against baseline run 1: 1.100x the time"), qPrintable(text));
+    QVERIFY2(text.contains("SLOWER"), qPrintable(text));
+    results.clear();
+    QVERIFY(!page.qualityPanel()->text().contains("spread"));
   }
 };
 

@@ -1,0 +1,99 @@
+#include "core/measurementquality.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/metricrollup.h"
+
+namespace kwb {
+namespace {
+
+// Below this share of its maximum, the SM clock says the GPU was not running flat out.
+constexpr double kSlowClock = 0.9;
+// Event and traced times further apart than this for a call of one kernel: something besides
+// the kernel sat between the events.
+constexpr double kEventTracedGap = 0.05;
+// Fewer samples than this give a median that moves with a single outlier.
+constexpr std::size_t kFewSamples = 10;
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0) {
+  char text[200];
+  std::snprintf(text, sizeof text, pattern, a, b, c);
+  return text;
+}
+
+std::optional<double> metricValue(const RunResult& run, std::string_view name) {
+  if (const Metric* m = run.metric(name)) return m->value;
+  return std::nullopt;
+}
+
+}  // namespace
+
+MeasurementQuality assessQuality(const RunResult& run) {
+  MeasurementQuality q;
+  q.samples = run.samples.empty() ? run.stats.count : run.samples.size();
+  q.spread = run.stats.relStddev();
+  q.converged = run.converged;
+  q.throttled = run.throttledSamples.size();
+  q.smClock = metricValue(run, "gpu.sm_clock");
+  if (!q.smClock) q.smClock = metricValue(run, "gpu.sm_clock_measured");
+  q.smClockMax = metricValue(run, "gpu.sm_clock_max");
+  q.backToBack = !run.derived.has("timed_back_to_back");
+  const auto traced = metricValue(run, kActivityMedian);
+  if (traced && *traced > 0 && run.stats.median > 0) q.eventOverTraced = run.stats.median / *traced;
+
+  if (q.samples < kFewSamples)
+    q.doubts.push_back(format("only %.0f samples: one outlier moves the median", q.samples));
+  if (q.throttled > 0)
+    q.doubts.push_back(
+        format("%.0f of %.0f samples were taken while the GPU held its clocks down "
+               "(power or thermal limits)",
+               q.throttled, q.samples));
+  if (!q.converged && q.samples >= kFewSamples)
+    q.doubts.push_back(
+        format("the samples never settled below 0.5 %% spread (%.2f %%) within "
+               "the budget: a longer one, or a quieter GPU, may help",
+               q.spread * 100));
+  if (q.smClock && q.smClockMax && *q.smClock < kSlowClock * *q.smClockMax)
+    q.doubts.push_back(format("the SM clock ran at %.0f MHz, %.0f %% of its %.0f MHz maximum",
+                              *q.smClock, 100 * *q.smClock / *q.smClockMax, *q.smClockMax));
+  const bool oneKernel = metricValue(run, "activity.kernels_per_call").value_or(1) <= 1;
+  if (q.eventOverTraced && oneKernel && std::abs(*q.eventOverTraced - 1) > kEventTracedGap)
+    q.doubts.push_back(
+        format("the event median is %.2fx the traced kernel time: something "
+               "besides the kernel sat between the events",
+               *q.eventOverTraced));
+  if (!q.backToBack)
+    q.doubts.push_back("each call was timed on its own, the host's launch gaps inside the events");
+  if (run.flush == L2Flush::Write)
+    q.doubts.push_back(
+        "timed with the older write-only L2 flush: cold times include the write-back of the "
+        "flush's dirty lines");
+  if (run.eventOverhead == 0 && q.samples > 0 && run.family != "imported")
+    q.doubts.push_back("timed before the events' own time was subtracted: about 1.3 us high");
+  return q;
+}
+
+std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& run,
+                                                             const MeasurementQuality& q) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  rows.emplace_back("samples", format("%.0f, spread %.2f %%, ", q.samples, q.spread * 100) +
+                                   (q.converged ? "converged" : "stopped by the budget"));
+  rows.emplace_back("throttled samples", std::to_string(q.throttled));
+  if (q.smClock)
+    rows.emplace_back("SM clock", q.smClockMax
+                                      ? format("%.0f of %.0f MHz", *q.smClock, *q.smClockMax)
+                                      : format("%.0f MHz", *q.smClock));
+  if (q.eventOverTraced) rows.emplace_back("event / traced", format("%.3f", *q.eventOverTraced));
+  std::string timing = std::string(toString(run.mode));
+  if (run.flush == L2Flush::WriteRead)
+    timing += ", L2 written and read back before each sample";
+  else if (run.flush == L2Flush::Write)
+    timing += ", L2 written before each sample (older flush)";
+  if (run.eventOverhead > 0)
+    timing += format(", events' own %.2f us subtracted", run.eventOverhead * 1e6);
+  rows.emplace_back("timing", timing);
+  return rows;
+}
+
+}  // namespace kwb
