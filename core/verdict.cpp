@@ -89,6 +89,29 @@ Verdict compareSamples(std::span<const double> baseline, std::span<const double>
   return v;
 }
 
+Interval medianInterval(std::span<const double> samples) {
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  if (n == 0) return {};
+  if (n < 6) return {sorted.front(), sorted.back()};
+  const double half = 0.98 * std::sqrt(static_cast<double>(n));
+  const auto low = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - half)));
+  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil(n / 2.0 + half)));
+  return {sorted[low], sorted[high]};
+}
+
+std::vector<bool> tiedWithBest(std::span<const double> values,
+                               std::span<const Interval> intervals) {
+  std::vector<bool> tied(values.size(), false);
+  if (values.empty()) return tied;
+  const auto best =
+      static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    tied[i] = i == best || intervals[i].overlaps(intervals[best]);
+  return tied;
+}
+
 std::string describe(const Verdict& v) {
   char text[160];
   std::snprintf(text, sizeof text, "%.3fx the time (95 %% interval %.3f to %.3f): %s", v.ratio,

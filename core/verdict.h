@@ -37,6 +37,19 @@ inline constexpr std::size_t kBootstrapRounds = 2000;
 // The samples' interval alone; seeded, so the same samples give the same verdict.
 Verdict compareSamples(std::span<const double> baseline, std::span<const double> candidate,
                        double band = kSameBand);
+// The 95 % interval of a run's median from its order statistics (distribution-free: the ranks
+// n/2 -+ 0.98 sqrt(n), the binomial's normal approximation); the whole range below 6 samples.
+struct Interval {
+  double low = 0;
+  double high = 0;
+  bool overlaps(const Interval& other) const { return low <= other.high && other.low <= high; }
+};
+Interval medianInterval(std::span<const double> samples);
+
+// Which values cannot be told from the best (the highest `value`): those whose interval overlaps
+// the best one's. Charts mark them; where all are, the chart's whole range is noise.
+std::vector<bool> tiedWithBest(std::span<const double> values, std::span<const Interval> intervals);
+
 // "0.970x the time (95 % interval 0.961 to 0.979): FASTER", and what the clocks say.
 std::string describe(const Verdict& verdict);
 

@@ -8,6 +8,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/verdict.h"
 #include "widgets/plotstyle.h"
 
 namespace kwb {
@@ -61,9 +62,16 @@ ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   redraw();
 }
 
-void ComparePlot::setRows(HistorySelection rows) {
+void ComparePlot::setRows(HistorySelection rows, std::map<std::int64_t, RunResult> runs) {
   rows_ = std::move(rows);
+  runs_ = std::move(runs);
   redraw();
+}
+
+QStringList ComparePlot::verdictLabels() const {
+  QStringList labels;
+  for (const QCPItemText* item : verdicts_) labels << item->text();
+  return labels;
 }
 
 void ComparePlot::setMetric(ChartMetric metric) {
@@ -80,6 +88,19 @@ int ComparePlot::barCount() const {
 
 void ComparePlot::redraw() {
   plot_->clearPlottables();
+  for (QCPItemText* item : verdicts_) plot_->removeItem(item);
+  verdicts_.clear();
+  // The first run with samples is what the others are judged against.
+  const RunResult* reference = nullptr;
+  for (const HistoryRow* r : rows_.rows)
+    if (auto it = runs_.find(r->id);
+        !reference && it != runs_.end() && it->second.samples.size() > 1)
+      reference = &it->second;
+  struct Mark {
+    double x, top;
+    QString text;
+  };
+  std::vector<Mark> marks;
   const bool runtime = metric_ == ChartMetric::Runtime;
   plot_->yAxis->setLabel(axisLabel(metric_));
   // Runs from several devices (a workshop's merged histories): one colour and legend entry a
@@ -134,14 +155,33 @@ void ComparePlot::redraw() {
       const HistoryRow& row = *r;
       const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
       x[d] << ++position;
+      const auto full = runs_.find(row.id);
+      const bool sampled = full != runs_.end() && full->second.samples.size() > 1;
+      // The bar's spread: its median's 95 % interval where the samples are here, else min to max.
+      const Interval time =
+          sampled ? medianInterval(full->second.samples) : Interval{row.min, row.max};
       if (runtime) {
         y[d] << row.median * 1e6;
-        low[d] << (row.median - row.min) * 1e6;
-        high[d] << (row.max - row.median) * 1e6;
+        low[d] << (row.median - time.low) * 1e6;
+        high[d] << (time.high - row.median) * 1e6;
       } else {
+        const double bytes = row.bandwidth * row.median;
         y[d] << row.bandwidth * 1e-9;
+        low[d] << (sampled && time.high > 0 ? row.bandwidth - bytes / time.high : 0) * 1e-9;
+        high[d] << (sampled && time.low > 0 ? bytes / time.low - row.bandwidth : 0) * 1e-9;
         if (row.ceilingFraction > 0)
           ceiling = std::max(ceiling, row.bandwidth / row.ceilingFraction);
+      }
+      if (sampled && reference) {
+        QString text = tr("reference");
+        if (&full->second != reference) {
+          const Verdict v = compareRuns(*reference, full->second);
+          text = QString("%1x %2")
+                     .arg(v.ratio, 0, 'f', 3)
+                     .arg(QString::fromStdString(std::string(toString(v.kind))));
+          if (v.explainedByClocks) text += tr(" (clocks)");
+        }
+        marks.push_back({position, y[d].back() + high[d].back(), text});
       }
     }
     ticker->addTick((first + position) / 2, labels[static_cast<qsizetype>(g)]);
@@ -149,7 +189,7 @@ void ComparePlot::redraw() {
   }
   for (std::size_t d = 0; d < bars.size(); ++d) {
     bars[d]->setData(x[d], y[d], true);
-    if (!runtime) continue;
+    if (!runtime && marks.empty()) continue;
     auto* spread = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
     spread->setDataPlottable(bars[d]);
     spread->setData(low[d], high[d]);
@@ -170,8 +210,20 @@ void ComparePlot::redraw() {
     ceilingLabel_->position->setCoords(0.35, ceiling * 1e-9);
     top = std::max(top, ceiling * 1e-9);
   }
-  // Room above the bars for the legend.
-  plot_->yAxis->setRange(0, top * (byDevice ? 1.5 : 1.12));
+  for (const Mark& mark : marks) {
+    auto* item = new QCPItemText(plot_);
+    item->position->setCoords(mark.x, mark.top);
+    item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    item->setText(mark.text);
+    item->setFont(QFont(font().family(), 8));
+    verdicts_.push_back(item);
+    top = std::max(top, mark.top);
+  }
+  if (!marks.empty())
+    plot_->xAxis->setLabel(plot_->xAxis->label() + (plot_->xAxis->label().isEmpty() ? "" : "\n") +
+                           tr("bars: 95 % interval of each median; above: time against the first"));
+  // Room above the bars for the legend and the verdicts.
+  plot_->yAxis->setRange(0, top * (byDevice ? 1.5 : marks.empty() ? 1.12 : 1.2));
   plot_->replot();
 }
 

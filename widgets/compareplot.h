@@ -2,7 +2,10 @@
 
 #include <QWidget>
 
+#include <map>
 #include <vector>
+
+#include "core/runresult.h"
 
 #include "widgets/historyrow.h"
 #include "widgets/plotstyle.h"
@@ -13,18 +16,22 @@ class QCPItemText;
 
 namespace kwb {
 
-// Runs side by side as bars (bandwidth, or median runtime with its min-max spread), each labelled
-// with its kernel and launch configuration: which variant or configuration wins, and by how much.
+// Runs side by side as bars (bandwidth, or median runtime), each labelled with its kernel and
+// launch configuration: which variant or configuration wins, and by how much. Where the runs'
+// samples are given, each bar carries the 95 % interval of its median and, above it, its verdict
+// against the first run (core/verdict.h: "0.912x FASTER"); otherwise runtime bars show min to max.
 // Runs of several devices get a colour each and the device's name: a workshop compares GPUs.
 class ComparePlot : public QWidget {
   Q_OBJECT
 
  public:
   explicit ComparePlot(QWidget* parent = nullptr);
-  void setRows(HistorySelection rows);
+  // `runs`: the full runs (samples and clocks) of some or all rows, by run id.
+  void setRows(HistorySelection rows, std::map<std::int64_t, RunResult> runs = {});
   void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
-  int barCount() const;  // over every device's bars
+  int barCount() const;               // over every device's bars
+  QStringList verdictLabels() const;  // above the bars, in bar order
 
  private:
   void redraw();
@@ -33,6 +40,8 @@ class ComparePlot : public QWidget {
   QCPItemStraightLine* ceiling_;
   QCPItemText* ceilingLabel_;
   HistorySelection rows_;
+  std::map<std::int64_t, RunResult> runs_;
+  std::vector<QCPItemText*> verdicts_;
   ChartMetric metric_ = ChartMetric::Bandwidth;
 };
 

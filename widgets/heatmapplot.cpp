@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/verdict.h"
 #include "widgets/plotstyle.h"
 
 namespace kwb {
@@ -65,6 +66,11 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
                           const QString& yParam, const QString& xUnit, const QString& yUnit) {
   for (auto* label : labels_) plot_->removeItem(label);
   labels_.clear();
+  for (auto* mark : marks_) plot_->removeItem(mark);
+  marks_.clear();
+  std::vector<QPoint> cells;
+  std::vector<double> bandwidths;
+  std::vector<Interval> intervals;
   const std::string xName = xParam.toStdString(), yName = yParam.toStdString();
   xs_ = orderedValues(runs, xName);
   ys_ = orderedValues(runs, yName);
@@ -89,7 +95,31 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
     label->setBrush(QColor(0, 0, 0, 110));  // readable on light and dark cells alike
     labels_.push_back(label);
     ++cells_;
+    // The bandwidth's interval, from the median's: bytes over the time's interval.
+    const Interval time = medianInterval(run.samples);
+    const double bytes = run.bandwidth * run.stats.median;
+    cells.emplace_back(x, y);
+    bandwidths.push_back(run.bandwidth);
+    intervals.push_back(time.low > 0 ? Interval{bytes / time.high, bytes / time.low}
+                                     : Interval{run.bandwidth, run.bandwidth});
   }
+  const std::vector<bool> tied = tiedWithBest(bandwidths, intervals);
+  const double best =
+      bandwidths.empty() ? 0 : *std::max_element(bandwidths.begin(), bandwidths.end());
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (!tied[i]) continue;
+    auto* mark = new QCPItemRect(plot_);
+    mark->topLeft->setCoords(cells[i].x() - 0.47, cells[i].y() + 0.47);
+    mark->bottomRight->setCoords(cells[i].x() + 0.47, cells[i].y() - 0.47);
+    const bool isBest = bandwidths[i] == best;
+    mark->setPen(QPen(QColor(20, 160, 255), isBest ? 3 : 2, isBest ? Qt::SolidLine : Qt::DashLine));
+    marks_.push_back(mark);
+  }
+  rangeIsNoise_ =
+      cells.size() > 1 && std::all_of(tied.begin(), tied.end(), [](bool t) { return t; });
+  scale_->axis()->setLabel(rangeIsNoise_ ? tr("bandwidth [GB/s]: the whole range is inside the "
+                                              "noise")
+                                         : tr("bandwidth [GB/s]; outlined: tied with the best"));
   plot_->xAxis->setTicker(ticksFor(xs));
   plot_->yAxis->setTicker(ticksFor(ys));
   const auto label = [](const QString& name, const QString& unit) {

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include "core/error.h"
+#include "db/baselinestore.h"
 #include "ui_historypage.h"
 #include "widgets/codedialog.h"
 #include "widgets/compareplot.h"
@@ -73,6 +74,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   connect(ui_->tagButton, &QPushButton::clicked, this, &HistoryPage::tagSelection);
   connect(ui_->noteButton, &QPushButton::clicked, this, &HistoryPage::annotateSelection);
   connect(ui_->codeButton, &QPushButton::clicked, this, &HistoryPage::showCode);
+  connect(ui_->baselineButton, &QPushButton::clicked, this, &HistoryPage::markBaseline);
   connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
   connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
   connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -161,7 +163,18 @@ void HistoryPage::plotSelection() {
 }
 
 void HistoryPage::compareSelection() {
-  comparePlot_->setRows(selection());
+  // The runs' samples, for intervals and verdicts; a few dozen runs read in a blink.
+  constexpr std::size_t kMostWithSamples = 64;
+  HistorySelection rows = selection();
+  std::map<std::int64_t, RunResult> runs;
+  if (rows.rows.size() <= kMostWithSamples) try {
+      RunStore store(databasePath_.toStdString());
+      for (const HistoryRow* row : rows.rows)
+        if (auto record = store.run(row->id)) runs.emplace(row->id, std::move(record->result));
+    } catch (const Error& e) {
+      emit status(QString::fromStdString(e.what()));
+    }
+  comparePlot_->setRows(std::move(rows), std::move(runs));
   ui_->chartTabs->setCurrentWidget(comparePlot_);
   emit plotted();
 }
@@ -197,6 +210,21 @@ void HistoryPage::showCode() {
     auto* dialog = new CodeDialog(databasePath_, ids, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+  } catch (const Error& e) {
+    emit status(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryPage::markBaseline() {
+  const auto ids = selectedIds(false);
+  if (ids.size() != 1) return emit status(tr("Select the one run to mark as a baseline."));
+  try {
+    RunStore store(databasePath_.toStdString());
+    // A kernel file's later versions are judged against it too: what a tuning session edits.
+    BaselineStore(store.database()).mark(ids.front(), false);
+    emit status(tr("Run %1 is the baseline of its configuration; later runs of it show their "
+                   "verdict against it (Results view, kwb run, kwb history --regressions).")
+                    .arg(ids.front()));
   } catch (const Error& e) {
     emit status(QString::fromStdString(e.what()));
   }

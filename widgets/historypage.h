@@ -52,6 +52,7 @@ class HistoryPage : public QWidget {
   void tagSelection();
   void annotateSelection();
   void showCode();
+  void markBaseline();
   void deleteSelection();
   void exportSelection();
 

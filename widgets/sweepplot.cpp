@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "core/format.h"
+#include "core/verdict.h"
 #include "widgets/plotstyle.h"
 
 namespace kwb {
@@ -62,6 +63,10 @@ SweepPlot::SweepPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   });
 }
 
+int SweepPlot::tiedPointCount() const {
+  return tied_ ? tied_->dataCount() : 0;
+}
+
 void SweepPlot::clearSeries() {
   for (const Series& s : series_) {
     plot_->removePlottable(s.spread);
@@ -69,6 +74,8 @@ void SweepPlot::clearSeries() {
     plot_->removeGraph(s.bandwidth);
   }
   series_.clear();
+  if (tied_) plot_->removeGraph(tied_);
+  tied_ = nullptr;
 }
 
 void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param, bool logX,
@@ -98,6 +105,8 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
   std::vector<Data> bySeries;
   double ceiling = 0, peak = 0;
   QVector<double> allX;
+  std::vector<double> bandwidths;
+  std::vector<Interval> intervals;
   for (const auto& run : runs) {
     if (run.stats.count == 0) continue;  // failed or unverified points have no time
     const QString value = QString::fromStdString(run.param(name));
@@ -113,8 +122,14 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     Data& d = bySeries[s];
     d.x << px;
     d.seconds << run.stats.median * kMicro;
-    d.low << (run.stats.median - run.stats.min) * kMicro;
-    d.high << (run.stats.max - run.stats.median) * kMicro;
+    const Interval time = run.samples.empty() ? Interval{run.stats.median, run.stats.median}
+                                              : medianInterval(run.samples);
+    d.low << (run.stats.median - time.low) * kMicro;
+    d.high << (time.high - run.stats.median) * kMicro;
+    const double bytes = run.bandwidth * run.stats.median;
+    bandwidths.push_back(run.bandwidth);
+    intervals.push_back(time.low > 0 ? Interval{bytes / time.high, bytes / time.low}
+                                     : Interval{run.bandwidth, run.bandwidth});
     d.bandwidth << run.bandwidth * kGiga;
     allX << px;
     ceiling = std::max(ceiling, run.ceilingBandwidth);
@@ -127,7 +142,7 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
         seriesParam.isEmpty() ? QString() : ", " + seriesParam + "=" + seriesNames[s];
     Series series{plot_->addGraph(plot_->xAxis, plot_->yAxis), nullptr,
                   plot_->addGraph(plot_->xAxis, plot_->yAxis2)};
-    series.runtime->setName(suffix.isEmpty() ? tr("runtime (median; bars: min to max)")
+    series.runtime->setName(suffix.isEmpty() ? tr("runtime (median; bars: its 95 % interval)")
                                              : tr("runtime") + suffix);
     series.runtime->setPen(QPen(colour, 2));
     series.runtime->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
@@ -144,6 +159,22 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
     series.bandwidth->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     series.bandwidth->setData(bySeries[s].x, bySeries[s].bandwidth);
     series_.push_back(series);
+  }
+  // Rings around the points the sweep cannot tell from the best bandwidth.
+  const std::vector<bool> tied = tiedWithBest(bandwidths, intervals);
+  QVector<double> tiedX, tiedY;
+  for (std::size_t i = 0; i < tied.size(); ++i)
+    if (tied[i] && tied.size() > 1) {
+      tiedX << points_[i].x;
+      tiedY << points_[i].bandwidth * kGiga;
+    }
+  if (!tiedX.isEmpty()) {
+    tied_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    tied_->setName(tr("tied with the best bandwidth (95 %)"));
+    tied_->setLineStyle(QCPGraph::lsNone);
+    tied_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 160, 255), 2), Qt::NoBrush, 16));
+    tied_->setData(tiedX, tiedY);
   }
   std::sort(allX.begin(), allX.end());
   const QVector<double>& x = allX;

@@ -15,11 +15,13 @@ class QCPItemText;
 
 namespace kwb {
 
-// Runtime (median, min-max as error bars; left axis) and bandwidth (right axis) against one
-// swept parameter, with the copy ceiling and the peak drawn as lines. A second swept parameter
-// gives one series per value, each with its colour and legend entries; the legend sits below the
-// axes, off the data. Numeric parameters get a value axis (logarithmic for sizes), others one tick
-// per value. Drag pans, the wheel zooms, and the point under the mouse is read out.
+// Runtime (median, the 95 % interval of the median as error bars; left axis) and bandwidth (right
+// axis) against one swept parameter, with the copy ceiling and the peak drawn as lines; points
+// whose interval overlaps the best one's are ringed: the sweep cannot tell them from the best. A
+// second swept parameter gives one series per value, each with its colour and legend entries; the
+// legend sits below the axes, off the data. Numeric parameters get a value axis (logarithmic for
+// sizes), others one tick per value. Drag pans, the wheel zooms, and the point under the mouse is
+// read out.
 class SweepPlot : public QWidget {
   Q_OBJECT
 
@@ -42,6 +44,7 @@ class SweepPlot : public QWidget {
   const std::vector<Point>& points() const { return points_; }
   // The runtime graphs, one per series.
   int seriesCount() const { return static_cast<int>(series_.size()); }
+  int tiedPointCount() const;  // the best included
 
  private:
   void showReadout(double pixelX, double pixelY);
@@ -56,6 +59,7 @@ class SweepPlot : public QWidget {
   std::vector<Series> series_;
   QCPGraph* ceiling_;
   QCPGraph* peak_;
+  QCPGraph* tied_ = nullptr;  // rings on the bandwidth axis
   QCPItemText* readout_;
   std::vector<Point> points_;
   std::vector<QString> labels_;

@@ -92,6 +92,25 @@ TEST(Verdict, RunsTimedDifferentlySaySo) {
   EXPECT_TRUE(compareRuns(old, fresh).caveats.empty());
 }
 
+TEST(Verdict, AMediansIntervalHoldsItAndNarrowsWithMoreSamples) {
+  const auto few = samples(50e-6, 0.01, 20, 15), many = samples(50e-6, 0.01, 2000, 16);
+  const Interval a = medianInterval(few), b = medianInterval(many);
+  EXPECT_LT(a.low, 50e-6);
+  EXPECT_GT(a.high, 50e-6);
+  EXPECT_LT(b.low, 50e-6);
+  EXPECT_GT(b.high, 50e-6);
+  EXPECT_LT(b.high - b.low, (a.high - a.low) / 3);
+  const double three[] = {3.0, 1.0, 2.0};
+  EXPECT_EQ(medianInterval(three).low, 1.0);  // below 6 samples: the whole range
+  EXPECT_EQ(medianInterval(three).high, 3.0);
+}
+
+TEST(Verdict, TiedWithTheBestMeansAnOverlappingInterval) {
+  const double values[] = {10, 9.9, 8};
+  const Interval intervals[] = {{9.8, 10.2}, {9.7, 9.85}, {7.9, 8.1}};
+  EXPECT_EQ(tiedWithBest(values, intervals), (std::vector<bool>{true, true, false}));
+}
+
 TEST(Verdict, TooFewSamplesAreRefused) {
   EXPECT_THROW(compareSamples(std::vector{1.0}, std::vector{1.0, 2.0}), Error);
   EXPECT_EQ(toString(VerdictKind::Unsure), "UNSURE");

@@ -5,8 +5,14 @@
 #include <QTest>
 
 #include "core/stats.h"
+#include "db/baselinestore.h"
 #include "db/runstore.h"
 #include "widgets/historymodel.h"
+#include "widgets/historypage.h"
+
+#include <qcustomplot.h>
+#include <QPushButton>
+#include <QTableView>
 
 namespace kwb {
 
@@ -84,6 +90,34 @@ class HistoryModelTest : public QObject {
     // Runs of one kernel and problem share a series number; others do not.
     QCOMPARE(model.row(0).seriesId, model.row(3).seriesId);
     QVERIFY(model.row(1).seriesId != model.row(0).seriesId);
+  }
+
+  // The Baseline button marks the one selected run; Compare reads the runs' samples and labels
+  // every bar with its verdict against the first.
+  void historyPageMarksABaselineAndComparesWithVerdicts() {
+    HistoryPage page(path_);
+    waitLoaded(*page.model());
+    page.table()->selectRow(0);
+    QSignalSpy status(&page, &HistoryPage::status);
+    page.findChild<QPushButton*>("baselineButton")->click();
+    QCOMPARE(status.size(), 1);
+    QVERIFY2(status[0][0].toString().contains("is the baseline"),
+             qPrintable(status[0][0].toString()));
+    {
+      RunStore store(path_.toStdString());
+      const auto baselines = BaselineStore(store.database()).all();
+      QCOMPARE(baselines.size(), std::size_t{1});
+      QCOMPARE(baselines[0].runId, page.model()->row(0).id);
+      BaselineStore(store.database()).clear(baselines[0].runId);
+    }
+    page.table()->selectAll();
+    page.compareSelection();
+    QStringList labels;
+    QCustomPlot* chart = page.currentChart();
+    for (int i = 0; i < chart->itemCount(); ++i)
+      if (auto* text = qobject_cast<QCPItemText*>(chart->item(i))) labels << text->text();
+    QVERIFY2(labels.contains("reference"), qPrintable(labels.join("|")));
+    QVERIFY2(labels.filter("x ").size() >= 3, qPrintable(labels.join("|")));
   }
 
   void tagsExportsAndDeletes() {

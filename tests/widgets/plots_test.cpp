@@ -33,6 +33,16 @@ class PlotsTest : public QObject {
     return r;
   }
 
+  // 40 samples spread evenly over seconds * (1 -+ spread).
+  static RunResult steadyPoint(std::int64_t n, int block, double seconds, double spread) {
+    RunResult r = point(n, block, seconds);
+    r.samples.clear();
+    for (int i = 0; i < 40; ++i) r.samples.push_back(seconds * (1 + spread * ((i % 5) - 2) / 2));
+    r.stats = summarize(r.samples);
+    r.bandwidth = static_cast<double>(r.bytes) / r.stats.median;
+    return r;
+  }
+
   static HistoryRow historyRow(std::int64_t id, int series, std::int64_t at, double seconds) {
     HistoryRow row;
     row.id = id;
@@ -118,6 +128,50 @@ class PlotsTest : public QObject {
         shown += text->text() + "|";
     QVERIFY2(shown.contains("n [elements] = 4194304, block_size [threads] = 512"),
              qPrintable(shown));
+  }
+
+  // Cells whose interval overlaps the best one's are outlined; all of them: the scale says noise.
+  void heatmapMarksCellsTiedWithTheBest() {
+    HeatmapPlot plot;
+    std::vector<RunResult> runs;
+    for (int block : {128, 256, 512}) {
+      const double seconds = block == 128 ? 12e-6 : block == 256 ? 10e-6 : 10.02e-6;
+      runs.push_back(steadyPoint(1 << 20, block, seconds, 0.01));
+    }
+    plot.setRuns(runs, "n", "block_size");
+    QCOMPARE(plot.tiedCellCount(), 2);
+    QVERIFY(!plot.rangeIsNoise());
+    for (auto& run : runs)
+      run = steadyPoint(1 << 20, std::stoi(run.launch.get("block_size")), 10e-6, 0.01);
+    plot.setRuns(runs, "n", "block_size");
+    QCOMPARE(plot.tiedCellCount(), 3);
+    QVERIFY(plot.rangeIsNoise());
+  }
+
+  void sweepPlotRingsPointsTiedWithTheBest() {
+    SweepPlot plot;
+    plot.setRuns({steadyPoint(1 << 20, 128, 10e-6, 0.01), steadyPoint(1 << 20, 256, 10.01e-6, 0.01),
+                  steadyPoint(1 << 20, 512, 14e-6, 0.01)},
+                 "block_size", false);
+    QCOMPARE(plot.tiedPointCount(), 2);
+  }
+
+  // With the runs' samples: the interval on every bar and the verdict against the first.
+  void comparePlotShowsIntervalsAndVerdicts() {
+    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    std::map<std::int64_t, RunResult> runs;
+    const double times[] = {10e-6, 11e-6, 10e-6};
+    for (int i = 0; i < 3; ++i) {
+      rows->push_back(historyRow(i + 1, i, 1000, times[i]));
+      runs[i + 1] = steadyPoint(1 << 20, 256, times[i], 0.002);
+    }
+    ComparePlot plot;
+    plot.setMetric(ChartMetric::Runtime);
+    plot.setRows({rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2]}}, runs);
+    QCOMPARE(plot.verdictLabels(), QStringList({"reference", "1.100x SLOWER", "1.000x SAME"}));
+    QVERIFY(plot.plot()->xAxis->label().contains("95 % interval"));
+    plot.setRows({rows, {&(*rows)[0], &(*rows)[1]}});  // without samples: no verdicts
+    QVERIFY(plot.verdictLabels().isEmpty());
   }
 
   void historyPlotDrawsOneLinePerSeries() {
