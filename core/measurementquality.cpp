@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/metricrollup.h"
+#include "core/verdict.h"
 
 namespace kwb {
 namespace {
@@ -13,6 +14,8 @@ constexpr double kSlowClock = 0.9;
 // Event and traced times further apart than this for a call of one kernel: something besides
 // the kernel sat between the events.
 constexpr double kEventTracedGap = 0.05;
+// A median whose 95 % interval is wider than this (each side) is too loose to compare on.
+constexpr double kLooseMedian = 0.01;
 // Fewer samples than this give a median that moves with a single outlier.
 constexpr std::size_t kFewSamples = 10;
 
@@ -34,6 +37,10 @@ MeasurementQuality assessQuality(const RunResult& run) {
   q.samples = run.samples.empty() ? run.stats.count : run.samples.size();
   q.spread = run.stats.relStddev();
   q.converged = run.converged;
+  if (run.samples.size() >= 2 && run.stats.median > 0) {
+    const Interval median = medianInterval(run.samples);
+    q.medianUncertainty = (median.high - median.low) / 2 / run.stats.median;
+  }
   q.throttled = run.throttledSamples.size();
   q.smClock = metricValue(run, "gpu.sm_clock");
   if (!q.smClock) q.smClock = metricValue(run, "gpu.sm_clock_measured");
@@ -49,11 +56,12 @@ MeasurementQuality assessQuality(const RunResult& run) {
         format("%.0f of %.0f samples were taken while the GPU held its clocks down "
                "(power or thermal limits)",
                q.throttled, q.samples));
-  if (!q.converged && q.samples >= kFewSamples)
+  // Not converging is no doubt in itself: many samples pin the median down all the same.
+  if (q.medianUncertainty > kLooseMedian && q.samples >= kFewSamples)
     q.doubts.push_back(
-        format("the samples never settled below 0.5 %% spread (%.2f %%) within "
-               "the budget: a longer one, or a quieter GPU, may help",
-               q.spread * 100));
+        format("the median is known to -+%.1f %% only (95 %%): more samples (a "
+               "longer budget) or a quieter GPU would pin it down",
+               q.medianUncertainty * 100));
   if (q.smClock && q.smClockMax && *q.smClock < kSlowClock * *q.smClockMax)
     q.doubts.push_back(format("the SM clock ran at %.0f MHz, %.0f %% of its %.0f MHz maximum",
                               *q.smClock, 100 * *q.smClock / *q.smClockMax, *q.smClockMax));
@@ -78,7 +86,9 @@ std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& ru
                                                              const MeasurementQuality& q) {
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back("samples", format("%.0f, spread %.2f %%, ", q.samples, q.spread * 100) +
-                                   (q.converged ? "converged" : "stopped by the budget"));
+                                   (q.converged ? "converged" : "not converged"));
+  if (q.medianUncertainty > 0)
+    rows.emplace_back("median", format("-+%.2f %% (95 %% interval)", q.medianUncertainty * 100));
   rows.emplace_back("throttled samples", std::to_string(q.throttled));
   if (q.smClock)
     rows.emplace_back("SM clock", q.smClockMax

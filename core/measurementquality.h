@@ -14,8 +14,9 @@ namespace kwb {
 // figure doubtful.
 struct MeasurementQuality {
   std::size_t samples = 0;
-  double spread = 0;  // relative standard deviation
-  bool converged = false;
+  double spread = 0;             // relative standard deviation
+  bool converged = false;        // the spread reached its target before the budget or limit
+  double medianUncertainty = 0;  // half the median's 95 % interval, over the median
   std::size_t throttled = 0;
   std::optional<double> smClock;     // MHz, median over the run's readings
   std::optional<double> smClockMax;  // MHz, the device's maximum

@@ -38,6 +38,10 @@ double secondsSince(Clock::time_point start) {
 Timer::Timer(cudaStream_t stream, std::int64_t l2Bytes) : stream_(stream), flusher_(l2Bytes) {
   events_.resize(2 * (kMaxBatch + emptyPairsFor(kMaxBatch)));
   for (auto& event : events_) KWB_CUDA_CHECK(cudaEventCreate(&event));
+  // Loads the flush's kernel now: loaded lazily inside a held batch, its first launch would wait
+  // for the blocking kernel, and the batch would be dropped when the blocker times out.
+  flusher_.enqueue(stream_);
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 Timer::~Timer() {

@@ -35,7 +35,8 @@ TEST(MeasurementQuality, ASteadyRunHasNoDoubts) {
   const auto rows = qualityRows(run, q);
   EXPECT_EQ(rows[0].second.substr(0, 3), "40,");
   EXPECT_NE(rows[0].second.find("converged"), std::string::npos);
-  EXPECT_EQ(rows[2].second, "1980 of 1980 MHz");
+  EXPECT_EQ(rows[1].first, "median");
+  EXPECT_EQ(rows[3].second, "1980 of 1980 MHz");
   EXPECT_NE(rows.back().second.find("L2 written and read back"), std::string::npos);
   EXPECT_NE(rows.back().second.find("1.30 us subtracted"), std::string::npos);
 }
@@ -51,12 +52,16 @@ TEST(MeasurementQuality, EachDoubtIsSaidInASentence) {
   run.eventOverhead = 0;
   const MeasurementQuality q = assessQuality(run);
   EXPECT_TRUE(says(q, "2 of 40 samples were taken while the GPU held its clocks down"));
-  EXPECT_TRUE(says(q, "never settled below 0.5 % spread"));
+  EXPECT_FALSE(says(q, "the median is known")) << "40 steady samples pin it down";
   EXPECT_TRUE(says(q, "1410 MHz, 71 % of its 1980 MHz maximum"));
   EXPECT_TRUE(says(q, "1.25x the traced kernel time"));
   EXPECT_TRUE(says(q, "host's launch gaps"));
   EXPECT_TRUE(says(q, "older write-only L2 flush"));
   EXPECT_TRUE(says(q, "events' own time was subtracted"));
+  RunResult loose = steadyRun();
+  for (std::size_t i = 0; i < loose.samples.size(); ++i) loose.samples[i] *= 1 + 0.1 * (i % 7);
+  loose.stats = summarize(loose.samples);
+  EXPECT_TRUE(says(assessQuality(loose), "the median is known to -+"));
   run.samples.resize(4);
   run.stats = summarize(run.samples);
   EXPECT_TRUE(says(assessQuality(run), "only 4 samples"));
