@@ -220,8 +220,24 @@ void HistoryPage::markBaseline() {
   if (ids.size() != 1) return emit status(tr("Select the one run to mark as a baseline."));
   try {
     RunStore store(databasePath_.toStdString());
-    // A kernel file's later versions are judged against it too: what a tuning session edits.
-    BaselineStore(store.database()).mark(ids.front(), false);
+    // A kernel file's run: the user picks whether later versions of the file count too (what a
+    // tuning session edits) or only this one.
+    const auto record = store.run(ids.front());
+    bool sameSource = false;
+    if (record && record->result.code) {
+      const auto answer =
+          askSourceVersion_
+              ? askSourceVersion_()
+              : QMessageBox::question(this, tr("Baseline of a kernel file"),
+                                      tr("Judge only runs of this version of %1 against it? No: "
+                                         "every later version of the file is judged against it.")
+                                          .arg(QString::fromStdString(record->result.code->file)),
+                                      QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel,
+                                      QMessageBox::No);
+      if (answer == QMessageBox::Cancel) return;
+      sameSource = answer == QMessageBox::Yes;
+    }
+    BaselineStore(store.database()).mark(ids.front(), sameSource);
     emit status(tr("Run %1 is the baseline of its configuration; later runs of it show their "
                    "verdict against it (Results view, kwb run, kwb history --regressions).")
                     .arg(ids.front()));

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,6 +42,11 @@ class HistoryPage : public QWidget {
   // Filters the history by text and, once loaded, plots every matching run over time, or
   // compares them side by side.
   void plotMatching(const QString& text, bool compare = false);
+  // Answers the question Baseline asks for a kernel file's run (Yes: this source version only),
+  // in place of the dialog; for tests.
+  void setSourceVersionAnswer(std::function<int()> answer) {
+    askSourceVersion_ = std::move(answer);
+  }
 
  signals:
   void status(const QString& message);
@@ -62,6 +68,7 @@ class HistoryPage : public QWidget {
   QTimer* filterDelay_;
   HistoryPlot* historyPlot_;
   ComparePlot* comparePlot_;
+  std::function<int()> askSourceVersion_;
 };
 
 }  // namespace kwb

@@ -11,6 +11,7 @@
 #include "widgets/historypage.h"
 
 #include <qcustomplot.h>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
 
@@ -118,6 +119,30 @@ class HistoryModelTest : public QObject {
       if (auto* text = qobject_cast<QCPItemText*>(chart->item(i))) labels << text->text();
     QVERIFY2(labels.contains("reference"), qPrintable(labels.join("|")));
     QVERIFY2(labels.filter("x ").size() >= 3, qPrintable(labels.join("|")));
+  }
+
+  // A kernel file's run: the user says whether only its source version is judged against it.
+  void aKernelFilesBaselineIsForTheSourceVersionTheUserPicks() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("files.sqlite");
+    {
+      RunStore store(path.toStdString());
+      RunResult r = run("user", "copy_vectorized", 10e-6, 1000);
+      r.code = KernelCode{"copy_vectorized.cu", "aaaa", "source", "spec"};
+      store.insertRun(r);
+    }
+    for (const auto [answer, sameSource] :
+         {std::pair{QMessageBox::Yes, true}, std::pair{QMessageBox::No, false}}) {
+      HistoryPage page(path);
+      waitLoaded(*page.model());
+      page.table()->selectRow(0);
+      page.setSourceVersionAnswer([answer = answer] { return int(answer); });
+      page.findChild<QPushButton*>("baselineButton")->click();
+      RunStore store(path.toStdString());
+      const auto baselines = BaselineStore(store.database()).all();
+      QCOMPARE(baselines.size(), std::size_t{1});
+      QCOMPARE(baselines[0].sameSource, sameSource);
+    }
   }
 
   void tagsExportsAndDeletes() {
