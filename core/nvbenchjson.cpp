@@ -140,6 +140,9 @@ ordered_json stateSummaries(const RunResult& r, const std::string& sampleFile) {
 
 // --- reading ---
 
+// kwb's steadiness target: an imported run that meets it counts as converged.
+constexpr double kConvergedSpread = 0.005;
+
 struct Place {
   const std::string& file;
   std::string where;
@@ -478,7 +481,7 @@ NvbenchImport readNvbenchJson(const std::string& path) {
       r.stats.stddev = absolute ? *absolute : relative ? *relative * *mean : fromSamples.stddev;
       if (!median && !sampled)
         notice += "; the file gives nvbench's mean, not a median, as the time";
-      r.converged = true;
+      r.converged = r.stats.relStddev() < kConvergedSpread;
       if (const auto bandwidth = value("/bw/global/bytes_per_second")) {
         r.bytes = static_cast<std::uint64_t>(std::llround(*bandwidth * *mean));
         r.bandwidth = r.stats.median > 0 ? static_cast<double>(r.bytes) / r.stats.median : 0;
