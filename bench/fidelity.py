@@ -94,6 +94,8 @@ def main():
     parser.add_argument("--ncu", default="ncu")
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--calls", type=int, default=9, help="calls ncu profiles per case")
+    parser.add_argument("--only", action="append", default=[],
+                        help="run the cases whose name contains this text (repeat for more)")
     args = parser.parse_args()
 
     rows = []
@@ -103,12 +105,14 @@ def main():
         subprocess.run([args.kwb, "--db", db, "run", "copy", "memcpy", "n=2^20"], check=True,
                        capture_output=True)
         for family, variant, params in CASES:
+            name = f"{family}/{variant} " + " ".join(params)
+            if args.only and not any(text in name for text in args.only):
+                continue
             run, kernels = kwb_run(args, db, family, variant, params)
             per_call = int(run_metric(run, "activity.kernels_per_call") or 1)
             reference = ncu_times(args, db, family, variant, params, kernels, per_call)
             event = run["time_s"]["median"]
             traced = run_metric(run, "activity.duration.median")
-            name = f"{family}/{variant} " + " ".join(params)
             rows.append((name, per_call, event, run["event_overhead_s"], traced, reference,
                          run["l2_flush"]))
             print(f"{name}: event {event * 1e6:.2f} us, traced {traced * 1e6:.2f} us, "
