@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QDialog>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -11,6 +12,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include "core/error.h"
 #include "db/baselinestore.h"
@@ -19,6 +21,7 @@
 #include "widgets/compareplot.h"
 #include "widgets/historymodel.h"
 #include "widgets/historyplot.h"
+#include "widgets/qualitypanel.h"
 
 namespace kwb {
 namespace {
@@ -75,6 +78,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   connect(ui_->noteButton, &QPushButton::clicked, this, &HistoryPage::annotateSelection);
   connect(ui_->codeButton, &QPushButton::clicked, this, &HistoryPage::showCode);
   connect(ui_->baselineButton, &QPushButton::clicked, this, &HistoryPage::markBaseline);
+  connect(ui_->qualityButton, &QPushButton::clicked, this, &HistoryPage::showQuality);
   connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
   connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
   connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -209,6 +213,29 @@ void HistoryPage::showCode() {
   try {
     auto* dialog = new CodeDialog(databasePath_, ids, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  } catch (const Error& e) {
+    emit status(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryPage::showQuality() {
+  const auto ids = selectedIds(false);
+  if (ids.size() != 1) return emit status(tr("Select the one run to judge."));
+  try {
+    const auto record = RunStore(databasePath_.toStdString()).run(ids.front());
+    if (!record || record->result.stats.count == 0)
+      return emit status(tr("Run %1 has no timing to judge.").arg(ids.front()));
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName("qualityDialog");
+    dialog->setWindowTitle(tr("Run %1: measurement quality").arg(ids.front()));
+    auto* panel = new QualityPanel(dialog);
+    panel->setRun(&record->result,
+                  againstBaselineSentence(databasePath_, ids.front(), record->result));
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(panel);
+    dialog->resize(520, 320);
     dialog->show();
   } catch (const Error& e) {
     emit status(QString::fromStdString(e.what()));

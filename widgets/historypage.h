@@ -59,6 +59,7 @@ class HistoryPage : public QWidget {
   void annotateSelection();
   void showCode();
   void markBaseline();
+  void showQuality();
   void deleteSelection();
   void exportSelection();
 

@@ -4,9 +4,30 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include "core/error.h"
 #include "core/measurementquality.h"
+#include "db/baselinestore.h"
+#include "db/runstore.h"
 
 namespace kwb {
+
+QString againstBaselineSentence(const QString& databasePath, std::int64_t runId,
+                                const RunResult& run) {
+  if (runId <= 0 || databasePath.isEmpty()) return {};
+  try {
+    RunStore store(databasePath.toStdString());
+    const auto against = baselineVerdict(store, runId, run);
+    if (!against) return {};
+    QString text = QObject::tr("Against baseline run %1: %2")
+                       .arg(against->baselineId)
+                       .arg(QString::fromStdString(describe(against->verdict)));
+    for (const auto& caveat : against->verdict.caveats)
+      text += "; " + QString::fromStdString(caveat);
+    return text;
+  } catch (const Error&) {
+    return {};  // no history to compare with: the panel shows the run alone
+  }
+}
 
 QualityPanel::QualityPanel(QWidget* parent)
     : QGroupBox(tr("Measurement quality"), parent), label_(new QLabel) {

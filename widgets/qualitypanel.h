@@ -2,11 +2,18 @@
 
 #include <QGroupBox>
 
+#include <cstdint>
+
 class QLabel;
 
 namespace kwb {
 
 struct RunResult;
+
+// "Against baseline run 12: 0.970x the time (95 % interval ...): FASTER" for a stored run of the
+// history at `databasePath`; empty where its configuration has no baseline before it.
+QString againstBaselineSentence(const QString& databasePath, std::int64_t runId,
+                                const RunResult& run);
 
 // How far the selected run's figure can be trusted (core/measurementquality.h): samples and
 // spread, converged or stopped by the budget, throttled samples, SM clock against its maximum,

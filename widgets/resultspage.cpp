@@ -7,9 +7,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/error.h"
-#include "db/baselinestore.h"
-#include "db/runstore.h"
 #include "widgets/qualitypanel.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runmetricsmodel.h"
@@ -66,25 +63,6 @@ ResultsPage::ResultsPage(ResultsModel* results, QString databasePath, QWidget* p
   showRun(-1);
 }
 
-QString ResultsPage::baselineSentence(int row) const {
-  const std::int64_t id = results_->runId(row);
-  if (id <= 0 || databasePath_.isEmpty()) return {};
-  try {
-    RunStore store(databasePath_.toStdString());
-    const auto against =
-        baselineVerdict(store, id, results_->runs()[static_cast<std::size_t>(row)]);
-    if (!against) return {};
-    QString text = tr("Against baseline run %1: %2")
-                       .arg(against->baselineId)
-                       .arg(QString::fromStdString(describe(against->verdict)));
-    for (const auto& caveat : against->verdict.caveats)
-      text += "; " + QString::fromStdString(caveat);
-    return text;
-  } catch (const Error&) {
-    return {};  // no history to compare with: the panel shows the run alone
-  }
-}
-
 void ResultsPage::showRun(int row) {
   if (row < 0 || row >= static_cast<int>(results_->runs().size())) {
     metrics_->setRun({});
@@ -96,7 +74,7 @@ void ResultsPage::showRun(int row) {
   }
   const RunResult& run = results_->runs()[static_cast<std::size_t>(row)];
   metrics_->setRun(run);
-  quality_->setRun(&run, baselineSentence(row));
+  quality_->setRun(&run, againstBaselineSentence(databasePath_, results_->runId(row), run));
   QString title = tr("<b>Metrics of run %1</b>").arg(row + 1);
   if (const QStringList kernels = metrics_->kernels(); !kernels.isEmpty())
     title += tr(" &nbsp; kernel%1: %2")

@@ -27,7 +27,6 @@ class ResultsPage : public QWidget {
 
  private:
   void showRun(int row);
-  QString baselineSentence(int row) const;
 
   ResultsModel* results_;
   RunMetricsModel* metrics_;

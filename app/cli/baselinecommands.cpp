@@ -1,12 +1,14 @@
-// `kwb baseline`, `kwb history --regressions` and the baseline line of `kwb run`: runs marked as
-// their configuration's baseline, and later runs' verdicts against them.
+// `kwb baseline`, `kwb quality`, `kwb history --regressions`: runs marked as their
+// configuration's baseline, later runs' verdicts against them, and how far a run can be trusted.
 #include <nlohmann/json.hpp>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/metricstable.h"
 #include "app/cli/table.h"
 #include "core/error.h"
 #include "core/format.h"
+#include "core/measurementquality.h"
 #include "core/resultcolumns.h"
 #include "core/timeformat.h"
 #include "core/verdict.h"
@@ -73,6 +75,34 @@ int baselineCommand(CliContext& context, std::optional<std::int64_t> runId, bool
                   formatSeconds(record.result.stats.median), formatTimestamp(b.markedAt)});
   }
   table.print(context.out);
+  return kExitOk;
+}
+
+int qualityCommand(CliContext& context, std::int64_t runId) {
+  auto store = context.openStore();
+  auto record = store->run(runId);
+  if (!record) throw Error(ErrorKind::Usage, "no run " + std::to_string(runId) + " in the history");
+  const RunResult& run = record->result;
+  if (run.stats.count == 0)
+    throw Error(ErrorKind::Usage, "run " + std::to_string(runId) + " was not timed (" +
+                                      std::string(toString(run.status)) + ")");
+  const MeasurementQuality quality = assessQuality(run);
+  const auto against = baselineVerdict(*store, runId, run);
+  if (context.global.json) {
+    nlohmann::json rows = nlohmann::json::object();
+    for (const auto& [label, text] : qualityRows(run, quality)) rows[label] = text;
+    nlohmann::json out{{"run", runId}, {"quality", rows}, {"doubts", quality.doubts}};
+    if (against)
+      out["against_baseline"] =
+          verdictJson(against->verdict, against->baselineId, runId, kSameBand);
+    context.out << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  context.out << "run " << runId << ": " << configuration(*record) << "\n";
+  printQuality(context.out, run);
+  if (against)
+    context.out << "against baseline run " << against->baselineId << ": "
+                << describe(against->verdict) << "\n";
   return kExitOk;
 }
 

@@ -179,6 +179,14 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->capture_default_str()
       ->check(positiveNumber(0.5));
 
+  std::int64_t qualityRun = 0;
+  auto* quality = app.add_subcommand(
+      "quality",
+      "how far a stored run's time can be trusted, and its verdict against its baseline");
+  quality->add_option("run", qualityRun, "the run (see `kwb history`)")
+      ->required()
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+
   std::optional<std::int64_t> baselineRun;
   bool baselineSameSource = false, baselineClear = false;
   auto* baseline = app.add_subcommand(
@@ -252,6 +260,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (code->parsed()) return codeCommand(context, codeRuns);
     if (compare->parsed())
       return compareCommand(context, compareRuns, compareWithBaseline, compareBand);
+    if (quality->parsed()) return qualityCommand(context, qualityRun);
     if (baseline->parsed()) {
       if (baselineClear && !baselineRun) throw Error(ErrorKind::Usage, "--clear needs a run");
       return baselineCommand(context, baselineRun, baselineSameSource, baselineClear);

@@ -107,6 +107,8 @@ int baselineCommand(CliContext& context, std::optional<std::int64_t> runId, bool
 // Configurations whose newest run is SLOWER than their baseline (not by the clocks alone); exits
 // with kExitRegression where there is one.
 int regressionsCommand(CliContext& context, double band);
+// A stored run's measurement quality with its doubts, and its verdict against its baseline.
+int qualityCommand(CliContext& context, std::int64_t runId);
 
 // The code of a run of a kernel file, or the difference between the code of two runs.
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);

@@ -1,5 +1,7 @@
 #include "app/cli/metricstable.h"
 
+#include "core/measurementquality.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -51,6 +53,15 @@ void printMetricsTable(std::ostream& out, const std::vector<const RunResult*>& r
     table.addRow(std::move(cells));
   }
   table.print(out);
+}
+
+void printQuality(std::ostream& out, const RunResult& run) {
+  const MeasurementQuality quality = assessQuality(run);
+  std::string line;
+  for (const auto& [label, text] : qualityRows(run, quality))
+    line += (line.empty() ? "" : "; ") + label + " " + text;
+  out << "quality: " << line << "\n";
+  for (const auto& doubt : quality.doubts) out << "  doubt: " << doubt << "\n";
 }
 
 std::string gpuStateLine(const RunResult& run) {

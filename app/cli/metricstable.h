@@ -17,4 +17,8 @@ void printMetricsTable(std::ostream& out, const std::vector<const RunResult*>& r
 // from a run's GPU state; empty when it has none.
 std::string gpuStateLine(const RunResult& run);
 
+// How far a run's figure can be trusted (core/measurementquality.h): a "quality:" line, then a
+// "doubt:" line for each doubt.
+void printQuality(std::ostream& out, const RunResult& run);
+
 }  // namespace kwb

@@ -14,7 +14,6 @@
 #include "app/cli/table.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
-#include "core/measurementquality.h"
 #include "core/metricrollup.h"
 #include "core/resultcolumns.h"
 #include "core/valueparse.h"
@@ -116,16 +115,6 @@ class RunTable {
   std::vector<std::size_t> widths_;
   std::vector<bool> right_;
 };
-
-// How far the run's figure can be trusted: one line, then a sentence for each doubt.
-void printQuality(std::ostream& out, const RunResult& run) {
-  const MeasurementQuality quality = assessQuality(run);
-  std::string line;
-  for (const auto& [label, text] : qualityRows(run, quality))
-    line += (line.empty() ? "" : "; ") + label + " " + text;
-  out << "quality: " << line << "\n";
-  for (const auto& doubt : quality.doubts) out << "  doubt: " << doubt << "\n";
-}
 
 // GPU state, hardware metrics, notices and errors below the table.
 void printRunDetails(CliContext& context, const std::vector<Completed>& completed,

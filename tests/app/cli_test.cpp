@@ -462,6 +462,14 @@ TEST_F(CliTest, BaselinesJudgeLaterRunsAndRegressionsAreListed) {
   EXPECT_EQ(j[0]["run"], slower);
   EXPECT_EQ(j[0]["baseline"], base);
 
+  o = run({"quality", std::to_string(slower)});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("quality: samples 50, spread"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("against baseline run " + std::to_string(base) + ": 1.100x"),
+            std::string::npos)
+      << o.out;
+  expectBadInput({"quality", "999"}, "no run 999");
+
   o = run({"baseline", "--clear", std::to_string(base)});
   EXPECT_EQ(o.code, kExitOk) << o.err;
   EXPECT_EQ(run({"history", "--regressions"}).code, kExitOk);

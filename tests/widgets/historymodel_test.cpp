@@ -9,8 +9,10 @@
 #include "db/runstore.h"
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
+#include "widgets/qualitypanel.h"
 
 #include <qcustomplot.h>
+#include <QDialog>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
@@ -119,6 +121,14 @@ class HistoryModelTest : public QObject {
       if (auto* text = qobject_cast<QCPItemText*>(chart->item(i))) labels << text->text();
     QVERIFY2(labels.contains("reference"), qPrintable(labels.join("|")));
     QVERIFY2(labels.filter("x ").size() >= 3, qPrintable(labels.join("|")));
+
+    page.table()->clearSelection();
+    page.table()->selectRow(1);
+    page.findChild<QPushButton*>("qualityButton")->click();
+    auto* dialog = page.findChild<QDialog*>("qualityDialog");
+    QVERIFY(dialog);
+    const QString text = dialog->findChild<QualityPanel*>()->text();
+    QVERIFY2(text.contains("3, spread") && text.contains("only 3 samples"), qPrintable(text));
   }
 
   // A kernel file's run: the user says whether only its source version is judged against it.
