@@ -12,13 +12,13 @@ docs/PERFORMANCE.md; the exit status is 1 when a case of 20 us or more misses it
 within 3 %, traced within 2 %).
 """
 import argparse
-import csv
-import io
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from ncu_profile import profile
 
 CASES = [
     ("copy", "vectorized", ["n=2^22"]),
@@ -72,16 +72,10 @@ def base_name(kernel):
 
 def ncu_times(args, db, family, variant, params, kernels, per_call):
     regex = "regex:^(" + "|".join(sorted({base_name(k) for k in kernels})) + ")$"
-    cmd = [args.ncu, "--csv", "--page", "raw", "--print-units", "base", "--cache-control", "all",
-           "--clock-control", "none", "--kernel-name", regex, "--launch-count",
-           str(args.calls * per_call), "--metrics", "gpu__time_duration.sum",
-           args.kwb, "--db", db, "run", family, variant, *params, "--budget", "0.05"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    lines = [line for line in out.splitlines() if line.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    header, data = rows[0], rows[2:]  # the second row holds the units
-    column = header.index("gpu__time_duration.sum")
-    times = [float(row[column].replace(",", "")) * 1e-9 for row in data]
+    launches = profile(args.ncu, regex, ["gpu__time_duration.sum"],
+                       [args.kwb, "--db", db, "run", family, variant, *params, "--budget", "0.05"],
+                       launch_count=args.calls * per_call)
+    times = [launch["gpu__time_duration.sum"] * 1e-9 for launch in launches]
     calls = [sum(times[i:i + per_call]) for i in range(0, len(times) - per_call + 1, per_call)]
     if not calls:
         sys.exit(f"ncu profiled no kernel of {family}/{variant} ({regex})")

@@ -10,12 +10,12 @@ trace, then the range profiler), and ncu profiles the same kernel in a `--verify
 kwb). The last lines printed are Markdown tables for docs/PERFORMANCE.md.
 """
 import argparse
-import csv
-import io
 import json
 import subprocess
 import sys
 import tempfile
+
+from ncu_profile import profile
 
 METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum",
            "dram__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -46,17 +46,11 @@ def kwb_run(args, db, family, variant, params):
 
 
 def ncu_run(args, db, family, variant, params):
-    cmd = [args.ncu, "--csv", "--page", "raw", "--print-units", "base", "--cache-control", "all",
-           "--clock-control", "none", "--kernel-name", KERNELS, "--metrics", ",".join(METRICS),
-           args.kwb, "--db", db, "run", family, variant, *params, "--verify-only"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    lines = [line for line in out.splitlines() if line.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    header, data = rows[0], rows[2:]  # the second row holds the units
-    if len(data) != 1:
-        sys.exit(f"ncu profiled {len(data)} kernels for {family}/{variant} {params}")
-    row = dict(zip(header, data[0]))
-    return {m: float(row[m].replace(",", "")) for m in METRICS}
+    launches = profile(args.ncu, KERNELS, METRICS,
+                       [args.kwb, "--db", db, "run", family, variant, *params, "--verify-only"])
+    if len(launches) != 1:
+        sys.exit(f"ncu profiled {len(launches)} kernels for {family}/{variant} {params}")
+    return launches[0]
 
 
 def main():

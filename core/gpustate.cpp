@@ -18,6 +18,12 @@ std::vector<double> finite(const std::vector<GpuStateSample>& samples,
 
 }  // namespace
 
+std::optional<double> smClockOf(const RunResult& run) {
+  for (const char* name : {"gpu.sm_clock", "gpu.sm_clock_measured"})
+    if (const Metric* m = run.metric(name)) return m->value;
+  return std::nullopt;
+}
+
 std::vector<Metric> gpuStateMetrics(const std::vector<GpuStateSample>& samples,
                                     GpuStateSource source, std::size_t throttledSamples) {
   std::vector<Metric> out;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/runresult.h"
@@ -24,6 +25,9 @@ enum class GpuStateSource { Nvml, ClockKernel };
 // The run's GPU state from the readings taken before, during and after timing: SM clock median
 // and minimum, memory clock, peak temperature, mean power, energy used between the first and
 // last reading, how many readings there were and how many timing samples were throttled.
+// The run's median SM clock (MHz): NVML's reading, else the clock-measuring kernel's.
+std::optional<double> smClockOf(const RunResult& run);
+
 std::vector<Metric> gpuStateMetrics(const std::vector<GpuStateSample>& samples,
                                     GpuStateSource source, std::size_t throttledSamples);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/gpustate.h"
 #include "core/metricrollup.h"
 #include "core/verdict.h"
 
@@ -42,20 +43,19 @@ MeasurementQuality assessQuality(const RunResult& run) {
     q.medianUncertainty = (median.high - median.low) / 2 / run.stats.median;
   }
   q.throttled = run.throttledSamples.size();
-  q.smClock = metricValue(run, "gpu.sm_clock");
-  if (!q.smClock) q.smClock = metricValue(run, "gpu.sm_clock_measured");
+  q.smClock = smClockOf(run);
   q.smClockMax = metricValue(run, "gpu.sm_clock_max");
   q.backToBack = !run.derived.has("timed_back_to_back");
   const auto traced = metricValue(run, kActivityMedian);
   if (traced && *traced > 0 && run.stats.median > 0) q.eventOverTraced = run.stats.median / *traced;
 
   if (q.samples < kFewSamples)
-    q.doubts.push_back(format("only %.0f samples: one outlier moves the median", q.samples));
+    q.doubts.push_back("only " + std::to_string(q.samples) +
+                       " samples: one outlier moves the median");
   if (q.throttled > 0)
-    q.doubts.push_back(
-        format("%.0f of %.0f samples were taken while the GPU held its clocks down "
-               "(power or thermal limits)",
-               q.throttled, q.samples));
+    q.doubts.push_back(std::to_string(q.throttled) + " of " + std::to_string(q.samples) +
+                       " samples were taken while the GPU held its clocks down (power or "
+                       "thermal limits)");
   // Not converging is no doubt in itself: many samples pin the median down all the same.
   if (q.medianUncertainty > kLooseMedian && q.samples >= kFewSamples)
     q.doubts.push_back(
@@ -85,7 +85,8 @@ MeasurementQuality assessQuality(const RunResult& run) {
 std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& run,
                                                              const MeasurementQuality& q) {
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.emplace_back("samples", format("%.0f, spread %.2f %%, ", q.samples, q.spread * 100) +
+  rows.emplace_back("samples", std::to_string(q.samples) +
+                                   format(", spread %.2f %%, ", q.spread * 100) +
                                    (q.converged ? "converged" : "not converged"));
   if (q.medianUncertainty > 0)
     rows.emplace_back("median", format("-+%.2f %% (95 %% interval)", q.medianUncertainty * 100));

@@ -252,6 +252,93 @@ DeviceInfo deviceOf(const json& d, const Place& place) {
   return info;
 }
 
+// What every state of a file shares.
+struct FileContext {
+  const std::string& path;
+  std::string nvbenchVersion;
+  const std::vector<DeviceInfo>& devices;
+};
+
+// The run of one state nvbench measured; none for a state without GPU times.
+std::optional<RunResult> runOfState(const json& state, const std::string& benchmark,
+                                    const FileContext& file, const Place& place) {
+  const auto summaries = summariesOf(state, place);
+  const std::string p = summaries.contains("nv/cold/time/gpu/mean") ? "nv/cold" : "nv/batch";
+  const auto value = [&](const std::string& tag,
+                         const char* field = "value") -> std::optional<double> {
+    auto it = summaries.find(p + tag);
+    if (it == summaries.end()) return std::nullopt;
+    auto v = it->second.find(field);
+    if (v == it->second.end()) return std::nullopt;
+    const auto parsed = numberOf(v->second);
+    if (!parsed) place.fail("summary " + p + tag + " has no number");
+    return parsed;
+  };
+  const auto mean = value("/time/gpu/mean");
+  if (!mean) return std::nullopt;  // a CPU-only benchmark, or one without GPU times
+
+  RunResult r;
+  r.family = kImportedFamily;
+  r.variant = benchmark;
+  r.mode = p == "nv/cold" ? TimingMode::Cold : TimingMode::Hot;
+  r.flush = legacyFlush(r.mode);
+  r.appVersion = file.nvbenchVersion;
+  for (const auto& item : state.value("axis_values", json::array())) {
+    if (!item.is_object() || !item.contains("name")) place.fail("an axis value has no name");
+    r.problem.set(textOf(item["name"]), textOf(item.value("value", json(""))));
+  }
+  const int device = state.value("device", 0);
+  for (const auto& d : file.devices)
+    if (d.ordinal == device) {
+      r.deviceUuid = d.uuid;
+      r.peakBandwidth = d.peakBandwidth;
+    }
+
+  std::string notice = "imported from " + file.path;
+  if (auto sidecar = summaries.find("nv/json/bin:" + p + "/sample_times");
+      sidecar != summaries.end()) {
+    const auto fileName = sidecar->second.find("filename");
+    const auto size = sidecar->second.find("size");
+    if (fileName != sidecar->second.end() && size != sidecar->second.end()) {
+      const auto count = numberOf(size->second);
+      if (!count || *count < 0) place.fail("its sample file's size is no count");
+      r.samples =
+          readSamples(file.path, textOf(fileName->second), static_cast<std::size_t>(*count), place);
+      if (r.samples.empty()) notice += "; its sample file is missing";
+    }
+  }
+  // The summaries in full precision; what they lack, from the float32 samples.
+  const bool sampled = r.samples.size() >= 2;
+  const Summary fromSamples = sampled ? summarize(r.samples) : Summary{};
+  const auto median = value("/time/gpu/median");
+  const auto absolute = value("/time/gpu/stdev/absolute");
+  const auto relative = value("/time/gpu/stdev/relative");
+  r.stats.mean = *mean;
+  r.stats.count = static_cast<std::size_t>(
+      value("/sample_size").value_or(static_cast<double>(r.samples.size())));
+  r.stats.median = median ? *median : sampled ? fromSamples.median : *mean;
+  r.stats.min = value("/time/gpu/min").value_or(sampled ? fromSamples.min : r.stats.median);
+  r.stats.max = value("/time/gpu/max").value_or(sampled ? fromSamples.max : r.stats.median);
+  r.stats.stddev = absolute ? *absolute : relative ? *relative * *mean : fromSamples.stddev;
+  if (!median && !sampled) notice += "; the file gives nvbench's mean, not a median, as the time";
+  r.converged = r.stats.relStddev() < kConvergedSpread;
+  if (const auto bandwidth = value("/bw/global/bytes_per_second")) {
+    r.bytes = static_cast<std::uint64_t>(std::llround(*bandwidth * *mean));
+    r.bandwidth = r.stats.median > 0 ? static_cast<double>(r.bytes) / r.stats.median : 0;
+  }
+  if (auto timing = summaries.find("kwb/timing"); timing != summaries.end()) {
+    const auto& v = timing->second;
+    if (auto f = v.find("l2_flush"); f != v.end())
+      r.flush = parseL2Flush(textOf(f->second)).value_or(r.flush);
+    if (auto o = v.find("event_overhead"); o != v.end())
+      r.eventOverhead = numberOf(o->second).value_or(0);
+    if (auto t = v.find("started_at"); t != v.end())
+      r.startedAt = static_cast<std::int64_t>(numberOf(t->second).value_or(0));
+  }
+  r.notice = notice;
+  return r;
+}
+
 }  // namespace
 
 ordered_json toNvbenchJson(const std::vector<RunRecord>& records,
@@ -393,15 +480,11 @@ NvbenchImport readNvbenchJson(const std::string& path) {
     out.version = v.get<std::string>();
   if (out.version != "0" && !out.version.starts_with("1."))
     place.fail("its JSON version " + out.version + " is newer than the 1.x this kwb reads");
-  std::string nvbenchVersion = "nvbench";
+  FileContext file{path, "nvbench", out.devices};
   if (const auto v = root.value("/meta/version/nvbench/string"_json_pointer, json()); v.is_string())
-    nvbenchVersion += " " + v.get<std::string>();
-
-  std::map<int, std::size_t> deviceIndex;
-  for (const auto& d : root.value("devices", json::array())) {
+    file.nvbenchVersion += " " + v.get<std::string>();
+  for (const auto& d : root.value("devices", json::array()))
     out.devices.push_back(deviceOf(d, place));
-    deviceIndex[out.devices.back().ordinal] = out.devices.size() - 1;
-  }
 
   const auto& benchmarks = root["benchmarks"];
   for (std::size_t b = 0; b < benchmarks.size(); ++b) {
@@ -419,84 +502,10 @@ NvbenchImport readNvbenchJson(const std::string& path) {
         ++out.skipped;
         continue;
       }
-      const auto summaries = summariesOf(state, place);
-      const std::string p = summaries.contains("nv/cold/time/gpu/mean") ? "nv/cold" : "nv/batch";
-      const auto value = [&](const std::string& tag,
-                             const char* field = "value") -> std::optional<double> {
-        auto it = summaries.find(p + tag);
-        if (it == summaries.end()) return std::nullopt;
-        auto v = it->second.find(field);
-        if (v == it->second.end()) return std::nullopt;
-        const auto parsed = numberOf(v->second);
-        if (!parsed) place.fail("summary " + p + tag + " has no number");
-        return parsed;
-      };
-      const auto mean = value("/time/gpu/mean");
-      if (!mean) {
-        ++out.skipped;  // a CPU-only benchmark, or one without GPU times
-        continue;
-      }
-
-      RunResult r;
-      r.family = kImportedFamily;
-      r.variant = name;
-      r.mode = p == "nv/cold" ? TimingMode::Cold : TimingMode::Hot;
-      r.flush = legacyFlush(r.mode);
-      r.appVersion = nvbenchVersion;
-      for (const auto& item : state.value("axis_values", json::array())) {
-        if (!item.is_object() || !item.contains("name")) place.fail("an axis value has no name");
-        r.problem.set(textOf(item["name"]), textOf(item.value("value", json(""))));
-      }
-      const int device = state.value("device", 0);
-      if (auto it = deviceIndex.find(device); it != deviceIndex.end()) {
-        r.deviceUuid = out.devices[it->second].uuid;
-        r.peakBandwidth = out.devices[it->second].peakBandwidth;
-      }
-
-      std::string notice = "imported from " + path;
-      if (auto file = summaries.find("nv/json/bin:" + p + "/sample_times");
-          file != summaries.end()) {
-        const auto name = file->second.find("filename");
-        const auto size = file->second.find("size");
-        if (name != file->second.end() && size != file->second.end()) {
-          const auto count = numberOf(size->second);
-          if (!count || *count < 0) place.fail("its sample file's size is no count");
-          r.samples =
-              readSamples(path, textOf(name->second), static_cast<std::size_t>(*count), place);
-          if (r.samples.empty()) notice += "; its sample file is missing";
-        }
-      }
-      // The summaries in full precision; what they lack, from the float32 samples.
-      const bool sampled = r.samples.size() >= 2;
-      const Summary fromSamples = sampled ? summarize(r.samples) : Summary{};
-      const auto median = value("/time/gpu/median");
-      const auto absolute = value("/time/gpu/stdev/absolute");
-      const auto relative = value("/time/gpu/stdev/relative");
-      r.stats.mean = *mean;
-      r.stats.count = static_cast<std::size_t>(
-          value("/sample_size").value_or(static_cast<double>(r.samples.size())));
-      r.stats.median = median ? *median : sampled ? fromSamples.median : *mean;
-      r.stats.min = value("/time/gpu/min").value_or(sampled ? fromSamples.min : r.stats.median);
-      r.stats.max = value("/time/gpu/max").value_or(sampled ? fromSamples.max : r.stats.median);
-      r.stats.stddev = absolute ? *absolute : relative ? *relative * *mean : fromSamples.stddev;
-      if (!median && !sampled)
-        notice += "; the file gives nvbench's mean, not a median, as the time";
-      r.converged = r.stats.relStddev() < kConvergedSpread;
-      if (const auto bandwidth = value("/bw/global/bytes_per_second")) {
-        r.bytes = static_cast<std::uint64_t>(std::llround(*bandwidth * *mean));
-        r.bandwidth = r.stats.median > 0 ? static_cast<double>(r.bytes) / r.stats.median : 0;
-      }
-      if (auto timing = summaries.find("kwb/timing"); timing != summaries.end()) {
-        const auto& v = timing->second;
-        if (auto f = v.find("l2_flush"); f != v.end())
-          r.flush = parseL2Flush(textOf(f->second)).value_or(r.flush);
-        if (auto o = v.find("event_overhead"); o != v.end())
-          r.eventOverhead = numberOf(o->second).value_or(0);
-        if (auto t = v.find("started_at"); t != v.end())
-          r.startedAt = static_cast<std::int64_t>(numberOf(t->second).value_or(0));
-      }
-      r.notice = notice;
-      out.runs.push_back(std::move(r));
+      if (auto run = runOfState(state, name, file, place))
+        out.runs.push_back(std::move(*run));
+      else
+        ++out.skipped;
     }
   }
   return out;

@@ -6,7 +6,9 @@
 #include <random>
 #include <vector>
 
+#include "core/enumnames.h"
 #include "core/error.h"
+#include "core/gpustate.h"
 
 namespace kwb {
 namespace {
@@ -18,11 +20,12 @@ double medianOf(std::vector<double>& values) {
   return (*middle + *std::max_element(values.begin(), middle)) / 2;
 }
 
-double smClock(const RunResult& run) {
-  for (const char* name : {"gpu.sm_clock", "gpu.sm_clock_measured"})
-    if (const Metric* m = run.metric(name)) return m->value;
-  return NAN;
-}
+constexpr EnumNames<VerdictKind, 4> kVerdictNames{{{
+    {VerdictKind::Faster, "FASTER"},
+    {VerdictKind::Slower, "SLOWER"},
+    {VerdictKind::Same, "SAME"},
+    {VerdictKind::Unsure, "UNSURE"},
+}}};
 
 std::vector<std::string> timingCaveats(const RunResult& baseline, const RunResult& candidate) {
   std::vector<std::string> caveats;
@@ -49,13 +52,7 @@ std::vector<std::string> timingCaveats(const RunResult& baseline, const RunResul
 }  // namespace
 
 std::string_view toString(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::Faster: return "FASTER";
-    case VerdictKind::Slower: return "SLOWER";
-    case VerdictKind::Same: return "SAME";
-    case VerdictKind::Unsure: break;
-  }
-  return "UNSURE";
+  return kVerdictNames.name(kind);
 }
 
 Verdict compareSamples(std::span<const double> baseline, std::span<const double> candidate,
@@ -95,10 +92,16 @@ Interval medianInterval(std::span<const double> samples) {
   const std::size_t n = sorted.size();
   if (n == 0) return {};
   if (n < 6) return {sorted.front(), sorted.back()};
-  const double half = 0.98 * std::sqrt(static_cast<double>(n));
-  const auto low = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - half)));
-  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil(n / 2.0 + half)));
+  const double middle = static_cast<double>(n) / 2, half = 0.98 * std::sqrt(2 * middle);
+  const auto low = static_cast<std::size_t>(std::max(0.0, std::floor(middle - half)));
+  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil(middle + half)));
   return {sorted[low], sorted[high]};
+}
+
+Interval rateInterval(double rate, double median, const Interval& time) {
+  if (time.low <= 0) return {rate, rate};
+  const double work = rate * median;
+  return {work / time.high, work / time.low};
 }
 
 std::vector<bool> tiedWithBest(std::span<const double> values,
@@ -127,10 +130,9 @@ std::string describe(const Verdict& v) {
 
 Verdict compareRuns(const RunResult& baseline, const RunResult& candidate, double band) {
   Verdict v = compareSamples(baseline.samples, candidate.samples, band);
-  const double before = smClock(baseline), after = smClock(candidate);
-  if (std::isfinite(before) && std::isfinite(after) && before > 0 &&
-      std::abs(after / before - 1) > band) {
-    v.clockRatio = after / before;
+  const auto before = smClockOf(baseline), after = smClockOf(candidate);
+  if (before && after && *before > 0 && std::abs(*after / *before - 1) > band) {
+    v.clockRatio = *after / *before;
     // A kernel bound by its SM clock takes time inversely to it.
     v.explainedByClocks =
         v.kind != VerdictKind::Same && std::abs(v.ratio * *v.clockRatio - 1) <= band;

@@ -46,6 +46,10 @@ struct Interval {
 };
 Interval medianInterval(std::span<const double> samples);
 
+// The interval of a rate (bandwidth: bytes over the median time) from its time's interval; the
+// rate alone where the time has none.
+Interval rateInterval(double rate, double median, const Interval& time);
+
 // Which values cannot be told from the best (the highest `value`): those whose interval overlaps
 // the best one's. Charts mark them; where all are, the chart's whole range is noise.
 std::vector<bool> tiedWithBest(std::span<const double> values, std::span<const Interval> intervals);

@@ -22,8 +22,9 @@ ImportOutcome importNvbench(RunStore& target, const std::string& path) {
   Transaction transaction(target.database());
   for (const auto& device : file.devices) target.upsertDevice(device);
   std::set<std::string> present;
-  target.forEach({.family = kImportedFamily},
-                 [&](RunRecord&& r) { present.insert(runIdentity(r.result)); });
+  HistoryFilter imported;
+  imported.family = kImportedFamily;
+  target.forEach(imported, [&](RunRecord&& r) { present.insert(runIdentity(r.result)); });
   for (std::size_t i = 0; i < file.runs.size(); ++i) {
     RunResult& run = file.runs[i];
     if (run.startedAt == 0) run.startedAt = modifiedMs + static_cast<std::int64_t>(i);

@@ -23,10 +23,13 @@ __global__ void readAll(const uint4* data, std::size_t count, unsigned* sink) {
 L2Flusher::L2Flusher(std::int64_t l2Bytes)
     : buffer_(static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, 1 << 20))) {}
 
-std::string L2Flusher::kernelSymbol() {
-  const char* name = nullptr;
-  KWB_CUDA_CHECK(cudaFuncGetName(&name, reinterpret_cast<const void*>(readAll)));
-  return name;
+const std::string& L2Flusher::kernelSymbol() {
+  static const std::string symbol = [] {
+    const char* name = nullptr;
+    KWB_CUDA_CHECK(cudaFuncGetName(&name, reinterpret_cast<const void*>(readAll)));
+    return std::string(name);
+  }();
+  return symbol;
 }
 
 void L2Flusher::enqueue(cudaStream_t stream) const {

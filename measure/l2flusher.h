@@ -21,7 +21,7 @@ class L2Flusher {
   // Enqueues the write and the read: two operations on the stream.
   void enqueue(cudaStream_t stream) const;
   // The mangled name of the read's kernel, so that traces can leave it out.
-  static std::string kernelSymbol();
+  static const std::string& kernelSymbol();
   std::size_t bytes() const { return buffer_.bytes(); }
 
  private:

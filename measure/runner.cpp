@@ -58,6 +58,9 @@ Runner::Runner(int ordinal) : device_(queryDevice(ordinal)) {
   timer_ = std::make_unique<Timer>(stream_, device_.l2Bytes);
   profiler_ = makeKernelProfiler(device_);
   stateSampler_ = makeGpuStateSampler(device_, stream_);
+  int peakKhz = 0;
+  if (cudaDeviceGetAttribute(&peakKhz, cudaDevAttrClockRate, ordinal) == cudaSuccess)
+    smClockMaxMhz_ = peakKhz / 1000.0;
 }
 
 Runner::~Runner() {
@@ -269,10 +272,7 @@ void Runner::time(Workload& workload, const std::vector<void*>& pointers, const 
       gpuStateMetrics(states, stateSampler_->source(), result.throttledSamples.size());
   result.metrics.insert(result.metrics.end(), state.begin(), state.end());
   // The clock the readings are held against in the quality panel.
-  int peakKhz = 0;
-  if (cudaDeviceGetAttribute(&peakKhz, cudaDevAttrClockRate, device_.ordinal) == cudaSuccess &&
-      peakKhz > 0)
-    result.metrics.push_back({"gpu.sm_clock_max", peakKhz / 1000.0, "MHz", ""});
+  if (smClockMaxMhz_ > 0) result.metrics.push_back({"gpu.sm_clock_max", smClockMaxMhz_, "MHz", ""});
   hostTimes(workload, pointers, result);
 }
 

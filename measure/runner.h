@@ -93,6 +93,7 @@ class Runner {
   void waitForCheckedCall(double seconds, Prepared& prepared);
 
   DeviceInfo device_;
+  double smClockMaxMhz_ = 0;  // the device's maximum SM clock; 0 where it does not say
   bool hung_ = false;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<Timer> timer_;

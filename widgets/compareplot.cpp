@@ -62,9 +62,27 @@ ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   redraw();
 }
 
-void ComparePlot::setRows(HistorySelection rows, std::map<std::int64_t, RunResult> runs) {
+void ComparePlot::setRows(HistorySelection rows, const std::map<std::int64_t, RunResult>& runs) {
   rows_ = std::move(rows);
-  runs_ = std::move(runs);
+  // Judged once here, not on every redraw: a verdict is a bootstrap of both runs' samples.
+  judged_.clear();
+  const RunResult* reference = nullptr;  // the first run with samples
+  for (const HistoryRow* row : rows_.rows) {
+    const auto full = runs.find(row->id);
+    if (full == runs.end() || full->second.samples.size() < 2 || judged_.contains(row->id))
+      continue;
+    Judged judged{medianInterval(full->second.samples), tr("reference")};
+    if (!reference) {
+      reference = &full->second;
+    } else {
+      const Verdict v = compareRuns(*reference, full->second);
+      judged.verdict = QString("%1x %2")
+                           .arg(v.ratio, 0, 'f', 3)
+                           .arg(QString::fromStdString(std::string(toString(v.kind))));
+      if (v.explainedByClocks) judged.verdict += tr(" (clocks)");
+    }
+    judged_.emplace(row->id, std::move(judged));
+  }
   redraw();
 }
 
@@ -90,12 +108,6 @@ void ComparePlot::redraw() {
   plot_->clearPlottables();
   for (QCPItemText* item : verdicts_) plot_->removeItem(item);
   verdicts_.clear();
-  // The first run with samples is what the others are judged against.
-  const RunResult* reference = nullptr;
-  for (const HistoryRow* r : rows_.rows)
-    if (auto it = runs_.find(r->id);
-        !reference && it != runs_.end() && it->second.samples.size() > 1)
-      reference = &it->second;
   struct Mark {
     double x, top;
     QString text;
@@ -155,34 +167,25 @@ void ComparePlot::redraw() {
       const HistoryRow& row = *r;
       const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
       x[d] << ++position;
-      const auto full = runs_.find(row.id);
-      const bool sampled = full != runs_.end() && full->second.samples.size() > 1;
+      const auto judged = judged_.find(row.id);
+      const bool sampled = judged != judged_.end();
       // The bar's spread: its median's 95 % interval where the samples are here, else min to max.
-      const Interval time =
-          sampled ? medianInterval(full->second.samples) : Interval{row.min, row.max};
+      const Interval time = sampled ? judged->second.time : Interval{row.min, row.max};
       if (runtime) {
         y[d] << row.median * 1e6;
         low[d] << (row.median - time.low) * 1e6;
         high[d] << (time.high - row.median) * 1e6;
       } else {
-        const double bytes = row.bandwidth * row.median;
+        const Interval rate = sampled ? rateInterval(row.bandwidth, row.median, time)
+                                      : Interval{row.bandwidth, row.bandwidth};
         y[d] << row.bandwidth * 1e-9;
-        low[d] << (sampled && time.high > 0 ? row.bandwidth - bytes / time.high : 0) * 1e-9;
-        high[d] << (sampled && time.low > 0 ? bytes / time.low - row.bandwidth : 0) * 1e-9;
+        low[d] << (row.bandwidth - rate.low) * 1e-9;
+        high[d] << (rate.high - row.bandwidth) * 1e-9;
         if (row.ceilingFraction > 0)
           ceiling = std::max(ceiling, row.bandwidth / row.ceilingFraction);
       }
-      if (sampled && reference) {
-        QString text = tr("reference");
-        if (&full->second != reference) {
-          const Verdict v = compareRuns(*reference, full->second);
-          text = QString("%1x %2")
-                     .arg(v.ratio, 0, 'f', 3)
-                     .arg(QString::fromStdString(std::string(toString(v.kind))));
-          if (v.explainedByClocks) text += tr(" (clocks)");
-        }
-        marks.push_back({position, y[d].back() + high[d].back(), text});
-      }
+      if (sampled)
+        marks.push_back({position, y[d].back() + high[d].back(), judged->second.verdict});
     }
     ticker->addTick((first + position) / 2, labels[static_cast<qsizetype>(g)]);
     if (byDevice) position += 0.5;  // a gap between configurations

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/runresult.h"
+#include "core/verdict.h"
 
 #include "widgets/historyrow.h"
 #include "widgets/plotstyle.h"
@@ -27,7 +28,7 @@ class ComparePlot : public QWidget {
  public:
   explicit ComparePlot(QWidget* parent = nullptr);
   // `runs`: the full runs (samples and clocks) of some or all rows, by run id.
-  void setRows(HistorySelection rows, std::map<std::int64_t, RunResult> runs = {});
+  void setRows(HistorySelection rows, const std::map<std::int64_t, RunResult>& runs = {});
   void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
   int barCount() const;               // over every device's bars
@@ -40,7 +41,11 @@ class ComparePlot : public QWidget {
   QCPItemStraightLine* ceiling_;
   QCPItemText* ceilingLabel_;
   HistorySelection rows_;
-  std::map<std::int64_t, RunResult> runs_;
+  struct Judged {
+    Interval time;    // the 95 % interval of the run's median
+    QString verdict;  // against the first run with samples, or "reference" for it
+  };
+  std::map<std::int64_t, Judged> judged_;  // the rows whose samples were given, by run id
   std::vector<QCPItemText*> verdicts_;
   ChartMetric metric_ = ChartMetric::Bandwidth;
 };

@@ -95,13 +95,10 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
     label->setBrush(QColor(0, 0, 0, 110));  // readable on light and dark cells alike
     labels_.push_back(label);
     ++cells_;
-    // The bandwidth's interval, from the median's: bytes over the time's interval.
-    const Interval time = medianInterval(run.samples);
-    const double bytes = run.bandwidth * run.stats.median;
     cells.emplace_back(x, y);
     bandwidths.push_back(run.bandwidth);
-    intervals.push_back(time.low > 0 ? Interval{bytes / time.high, bytes / time.low}
-                                     : Interval{run.bandwidth, run.bandwidth});
+    intervals.push_back(
+        rateInterval(run.bandwidth, run.stats.median, medianInterval(run.samples)));
   }
   const std::vector<bool> tied = tiedWithBest(bandwidths, intervals);
   const double best =

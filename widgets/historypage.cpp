@@ -178,7 +178,7 @@ void HistoryPage::compareSelection() {
     } catch (const Error& e) {
       emit status(QString::fromStdString(e.what()));
     }
-  comparePlot_->setRows(std::move(rows), std::move(runs));
+  comparePlot_->setRows(std::move(rows), runs);
   ui_->chartTabs->setCurrentWidget(comparePlot_);
   emit plotted();
 }

@@ -126,10 +126,8 @@ void SweepPlot::setRuns(const std::vector<RunResult>& runs, const QString& param
                                               : medianInterval(run.samples);
     d.low << (run.stats.median - time.low) * kMicro;
     d.high << (time.high - run.stats.median) * kMicro;
-    const double bytes = run.bandwidth * run.stats.median;
     bandwidths.push_back(run.bandwidth);
-    intervals.push_back(time.low > 0 ? Interval{bytes / time.high, bytes / time.low}
-                                     : Interval{run.bandwidth, run.bandwidth});
+    intervals.push_back(rateInterval(run.bandwidth, run.stats.median, time));
     d.bandwidth << run.bandwidth * kGiga;
     allX << px;
     ceiling = std::max(ceiling, run.ceilingBandwidth);

@@ -141,7 +141,7 @@ class HistoryModelTest : public QObject {
       r.code = KernelCode{"copy_vectorized.cu", "aaaa", "source", "spec"};
       store.insertRun(r);
     }
-    for (const auto [answer, sameSource] :
+    for (const auto& [answer, sameSource] :
          {std::pair{QMessageBox::Yes, true}, std::pair{QMessageBox::No, false}}) {
       HistoryPage page(path);
       waitLoaded(*page.model());
