@@ -59,7 +59,8 @@ TEST(MeasurementQuality, EachDoubtIsSaidInASentence) {
   EXPECT_TRUE(says(q, "older write-only L2 flush"));
   EXPECT_TRUE(says(q, "events' own time was subtracted"));
   RunResult loose = steadyRun();
-  for (std::size_t i = 0; i < loose.samples.size(); ++i) loose.samples[i] *= 1 + 0.1 * static_cast<double>(i % 7);
+  for (std::size_t i = 0; i < loose.samples.size(); ++i)
+    loose.samples[i] *= 1 + 0.1 * static_cast<double>(i % 7);
   loose.stats = summarize(loose.samples);
   EXPECT_TRUE(says(assessQuality(loose), "the median is known to -+"));
   run.samples.resize(4);
