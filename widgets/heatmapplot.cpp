@@ -97,8 +97,7 @@ void HeatmapPlot::setRuns(const std::vector<RunResult>& runs, const QString& xPa
     ++cells_;
     cells.emplace_back(x, y);
     bandwidths.push_back(run.bandwidth);
-    intervals.push_back(
-        rateInterval(run.bandwidth, run.stats.median, medianInterval(run.samples)));
+    intervals.push_back(rateInterval(run.bandwidth, run.stats.median, medianInterval(run.samples)));
   }
   const std::vector<bool> tied = tiedWithBest(bandwidths, intervals);
   const double best =
