@@ -103,6 +103,12 @@ struct RunResult {
     if (problem.has(name)) return problem.get(name);
     return launch.has(name) ? launch.get(name) : std::string();
   }
+  // Problem and launch parameters together, as a variant resolves them.
+  ParamSet params() const {
+    ParamSet all = problem;
+    for (const auto& [name, value] : launch.values()) all.set(name, value);
+    return all;
+  }
   double ceilingFraction() const { return ceilingBandwidth > 0 ? bandwidth / ceilingBandwidth : 0; }
   double peakFraction() const { return peakBandwidth > 0 ? bandwidth / peakBandwidth : 0; }
 };

@@ -40,6 +40,23 @@ bool needsEnergy(TuneObjective objective) {
   return objective == TuneObjective::Energy || objective == TuneObjective::TimeAndEnergy;
 }
 
+TuneMeasurement tuneMeasurementOf(const RunResult& run, std::optional<std::int64_t> runId,
+                                  bool cached) {
+  TuneMeasurement m;
+  m.runId = runId;
+  m.cached = cached;
+  if (run.status != RunStatus::Ok) {
+    m.outcome = TuneMeasurement::Outcome::Failed;
+    m.error = run.error.empty() ? std::string(toString(run.status)) : run.error;
+    return m;
+  }
+  m.median = run.stats.median;
+  m.bandwidth = run.bandwidth;
+  m.samples = run.samples;
+  if (const Metric* power = run.metric("gpu.power")) m.energy = power->value * run.stats.median;
+  return m;
+}
+
 std::optional<double> tuneScore(TuneObjective objective, const TuneMeasurement& m) {
   if (m.outcome != TuneMeasurement::Outcome::Ok || m.median <= 0) return std::nullopt;
   switch (objective) {

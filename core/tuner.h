@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/runresult.h"
 #include "core/tunespace.h"
 #include "core/tunestrategy.h"
 #include "core/verdict.h"
@@ -34,6 +35,10 @@ struct TuneMeasurement {
   std::optional<std::int64_t> runId;
   bool cached = false;  // found in the history, not run
 };
+
+// A run as a tuning sees it; energy per call from the mean power while it was timed.
+TuneMeasurement tuneMeasurementOf(const RunResult& run, std::optional<std::int64_t> runId,
+                                  bool cached);
 
 // The score a tuning minimizes; none for a point that did not run or lacks what it needs.
 std::optional<double> tuneScore(TuneObjective objective, const TuneMeasurement& m);

@@ -121,12 +121,8 @@ std::size_t TuneStrategy::neighbour(std::size_t from) {
   const std::size_t a = pickAxis(rng_);
   const std::size_t count = axes[a].values.size();
   if (count == 1) return from;
-  if (std::bernoulli_distribution(0.2)(rng_)) {
-    p[a] = std::uniform_int_distribution<std::size_t>(0, count - 1)(rng_);
-  } else {
-    const bool up = p[a] == 0 || (p[a] + 1 < count && std::bernoulli_distribution(0.5)(rng_));
-    p[a] = up ? p[a] + 1 : p[a] - 1;
-  }
+  const bool up = p[a] == 0 || (p[a] + 1 < count && std::bernoulli_distribution(0.5)(rng_));
+  p[a] = up ? p[a] + 1 : p[a] - 1;
   return space_.index(p);
 }
 

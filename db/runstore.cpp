@@ -214,6 +214,14 @@ std::int64_t RunStore::createSweep(const std::string& family, const std::string&
   return db_->lastInsertId();
 }
 
+std::optional<SweepRecord> RunStore::sweep(std::int64_t id) {
+  auto s = db_->prepare("SELECT family, variant, base, axes FROM sweeps WHERE id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return SweepRecord{id, s.text(0), s.text(1), nlohmann::json::parse(s.text(2), nullptr, false),
+                     nlohmann::json::parse(s.text(3), nullptr, false)};
+}
+
 std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t> sweepId) {
   Transaction transaction(*db_);
   auto s = db_->prepare(

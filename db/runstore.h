@@ -20,6 +20,15 @@ namespace kwb {
 
 class Database;
 
+// A sweep's or a tuning's row: what it ran over, as given.
+struct SweepRecord {
+  std::int64_t id = 0;
+  std::string family;
+  std::string variant;
+  nlohmann::json base;
+  nlohmann::json axes;
+};
+
 struct Note {
   std::int64_t id = 0;
   std::string text;
@@ -42,6 +51,7 @@ class RunStore {
 
   std::int64_t createSweep(const std::string& family, const std::string& variant,
                            const nlohmann::json& base, const nlohmann::json& axes);
+  std::optional<SweepRecord> sweep(std::int64_t id);
   // The run's device must have been upserted; its samples and metrics are stored with it.
   std::int64_t insertRun(const RunResult& result, std::optional<std::int64_t> sweepId = {});
 

@@ -64,6 +64,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->required()
       ->allow_extra_args(false);
 
+  TuneCliOptions tuneOptions;
+  auto* tune = app.add_subcommand(
+      "tune", "search a space of configurations for the best, on the GPU or over a stored sweep");
+  addTuneOptions(*tune, tuneOptions);
+
   MeasureCliOptions sassOptions;
   bool sassSummary = false;
   auto* sass = app.add_subcommand(
@@ -247,6 +252,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       return runOptions.sanitize ? sanitizeCommand(context, runOptions)
                                  : runCommand(context, runOptions, {});
     if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
+    if (tune->parsed()) return tuneCommand(context, tuneOptions);
     if (sass->parsed()) return sassCommand(context, sassOptions, sassSummary);
     if (history->parsed())
       return regressions ? regressionsCommand(context, regressionBand)

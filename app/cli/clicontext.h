@@ -64,8 +64,27 @@ CLI::Validator positiveNumber(double most);
 CLI::Validator text(std::size_t longest);
 
 // The family, variant and parameters of a command about one configuration (run, sweep, sass).
-void addKernelOptions(CLI::App& command, MeasureCliOptions& options);
-void addMeasureOptions(CLI::App& command, MeasureCliOptions& options);
+void addKernelOptions(CLI::App& command, MeasureCliOptions& options, bool required = true);
+// The timing budget per run is `budgetOption` (tune's own --budget is the whole tuning's).
+void addMeasureOptions(CLI::App& command, MeasureCliOptions& options,
+                       const std::string& budgetOption = "--budget", bool kernelRequired = true);
+
+// `kwb tune`: the space, the strategy and when to stop, besides how to measure each point.
+struct TuneCliOptions : MeasureCliOptions {
+  std::vector<std::string> axes;
+  std::vector<std::string> restrictions;
+  std::string strategy = "annealing";
+  std::string objective = "time";
+  std::string searchBudget;  // "200" evaluations or "90s", "3m"; empty: no limit
+  std::size_t patience = 0;
+  std::size_t confirm = 5;
+  std::uint64_t searchSeed = 1;
+  bool rerun = false;
+  std::optional<std::int64_t> replay;
+  std::string output;  // the result as JSON
+  std::string header;  // the best as a C++ header
+};
+void addTuneOptions(CLI::App& command, TuneCliOptions& options);
 
 struct FilterCliOptions {
   std::string family, variant, dtype, device, status, tag, text, since, until;
@@ -80,6 +99,9 @@ int listCommand(CliContext& context, const std::string& family);
 int listMetricsCommand(CliContext& context);
 int runCommand(CliContext& context, const MeasureCliOptions& options,
                const std::vector<std::string>& sweepAxes);
+// Searches a space of configurations for the best (or, with --replay, a stored sweep's runs);
+// the best few are measured again and compared, and the ones tied with the best are listed.
+int tuneCommand(CliContext& context, const TuneCliOptions& options);
 int historyCommand(CliContext& context, const FilterCliOptions& options);
 int exportCommand(CliContext& context, const FilterCliOptions& options, const std::string& format,
                   const std::string& output, bool withSamples);

@@ -115,21 +115,22 @@ JobOptions MeasureCliOptions::jobOptions() const {
   return job;
 }
 
-void addKernelOptions(CLI::App& command, MeasureCliOptions& o) {
+void addKernelOptions(CLI::App& command, MeasureCliOptions& o, bool required) {
   command
       .add_option("family", o.family, "kernel family (see `kwb list`), or a kernel file (FILE.cu)")
-      ->required();
+      ->required(required);
   command.add_option("variant", o.variant, "variant of the family (none after a kernel file)");
   command.add_option("params", o.params, "parameters as name=value (same as -p)");
   command.add_option("-p,--param", o.optionParams, "a parameter, name=value; repeat for more")
       ->allow_extra_args(false);
 }
 
-void addMeasureOptions(CLI::App& command, MeasureCliOptions& o) {
-  addKernelOptions(command, o);
+void addMeasureOptions(CLI::App& command, MeasureCliOptions& o, const std::string& budgetOption,
+                       bool kernelRequired) {
+  addKernelOptions(command, o, kernelRequired);
   command.add_option("--mode", o.mode, "cold: L2 flushed before each sample; hot: back to back")
       ->capture_default_str();
-  command.add_option("--budget", o.budget, "seconds of timing per run at most")
+  command.add_option(budgetOption, o.budget, "seconds of timing per run at most")
       ->capture_default_str()
       ->check(positiveNumber(3600));
   command.add_option("--min-samples", o.minSamples, "samples per run at least (>= 10)")

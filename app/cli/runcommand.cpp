@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/interruptscope.h"
 #include "app/cli/metricstable.h"
 #include "app/cli/table.h"
 #include "core/format.h"
@@ -26,23 +26,6 @@
 
 namespace kwb {
 namespace {
-
-std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) {
-  gInterrupted = true;
-}
-
-// Ctrl-C stops the runs between samples while it lives; the previous handler comes back after.
-class InterruptScope {
- public:
-  InterruptScope() : previous_(std::signal(SIGINT, onInterrupt)) { gInterrupted = false; }
-  ~InterruptScope() { std::signal(SIGINT, previous_); }
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-
- private:
-  void (*previous_)(int);
-};
 
 struct Completed {
   RunResult result;
@@ -211,7 +194,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   try {
     InterruptScope interrupts;
     // The ceiling first: the header names it, and each row prints as its point finishes.
-    const CopyCeiling ceiling = executor.ceiling(&gInterrupted, events);
+    const CopyCeiling ceiling = executor.ceiling(&InterruptScope::interrupted(), events);
     if (!json) {
       context.out << info.family << "/" << info.name
                   << (options.isFile() ? " (" + options.family + ")" : "") << " on " << device.name
@@ -220,7 +203,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
                   << formatBandwidth(device.peakBandwidth) << "\n";
       table.printHeader(context.out);
     }
-    executor.runPoints(kernel, points, job, sweepId, &gInterrupted, events);
+    executor.runPoints(kernel, points, job, sweepId, &InterruptScope::interrupted(), events);
   } catch (const Error& error) {
     if (error.kind() == ErrorKind::Cuda && executor.runner().hung()) {
       // The failed run is stored; leaving normally would wait for the kernel forever.

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/tuner.h"
+
+namespace kwb {
+
+// A finished tuning as it is printed, saved and exported.
+struct TuneReport {
+  std::string family;
+  std::string variant;
+  std::string kernelFile;  // a user's kernel file; empty for a built-in variant
+  // A kernel file's parameters in the spec's order, with how each reaches the code
+  // ("template", "define", "argument").
+  std::vector<std::pair<std::string, std::string>> bindings;
+  std::string device;
+  TuneStrategyKind strategy = TuneStrategyKind::Exhaustive;
+  TuneObjective objective = TuneObjective::Time;
+  std::uint64_t seed = 1;
+  std::optional<std::int64_t> sweepId;  // where the runs are filed, or the sweep replayed
+  bool replayed = false;
+  const TuneSpace* space = nullptr;
+  TuneOutcome outcome;
+  std::vector<TuneFinalist> finalists;  // best first
+};
+
+nlohmann::json tuneReportJson(const TuneReport& report);
+
+// A C++ header of the best configuration's values as constants a program can include; for a
+// kernel file also the defines and template arguments to compile it with. Error(Usage) where
+// no configuration ran.
+std::string tuneHeader(const TuneReport& report);
+
+}  // namespace kwb
