@@ -112,7 +112,7 @@ std::string tuneHeader(const TuneReport& r) {
   const std::string kernel = r.kernelFile.empty() ? r.family + "/" + r.variant : r.kernelFile;
   std::ostringstream h;
   h << "// The best configuration of " << kernel << " on " << r.device << " by "
-    << toString(r.objective) << ", found by Kernel Workbench (" << toString(r.strategy)
+    << toString(r.objective) << ",\n// found by Kernel Workbench (" << toString(r.strategy)
     << " search, " << r.outcome.evaluations.size()
     << " evaluations): " << formatSeconds(best.measurement.median) << " median.\n";
   std::size_t tied = 0;
@@ -129,19 +129,18 @@ std::string tuneHeader(const TuneReport& r) {
   }
   h << "}  // namespace kwb_tuned::" << identifier(r.family + "_" + r.variant) << "\n";
 
-  std::string templateArgs;
   std::ostringstream defines;
-  for (const auto& [name, binding] : r.bindings) {
-    if (!params.has(name)) continue;
-    if (binding == "template")
-      templateArgs += (templateArgs.empty() ? "" : ", ") + params.get(name);
-    else if (binding == "define")
+  for (const auto& name : r.defines)
+    if (params.has(name))
       defines << "#ifndef " << name << "\n#define " << name << " " << params.get(name)
               << "\n#endif\n";
-  }
   if (!defines.str().empty()) h << "\n// The kernel file's defines.\n" << defines.str();
-  if (!templateArgs.empty())
-    h << "\n// The kernel's template arguments: <" << templateArgs << ">\n";
+  for (const auto& [name, args] : r.templates) {
+    std::string instance;
+    for (const auto& arg : args)
+      instance += (instance.empty() ? "" : ", ") + (params.has(arg) ? params.get(arg) : arg);
+    h << "\n// The kernel to instantiate: " << name << "<" << instance << ">\n";
+  }
   return h.str();
 }
 

@@ -17,9 +17,10 @@ struct TuneReport {
   std::string family;
   std::string variant;
   std::string kernelFile;  // a user's kernel file; empty for a built-in variant
-  // A kernel file's parameters in the spec's order, with how each reaches the code
-  // ("template", "define", "argument").
-  std::vector<std::pair<std::string, std::string>> bindings;
+  // A kernel file's parameters that are compiled in as defines, and its templated kernels: each
+  // one's name and template arguments (parameter names or numbers), as its spec gives them.
+  std::vector<std::string> defines;
+  std::vector<std::pair<std::string, std::vector<std::string>>> templates;
   std::string device;
   TuneStrategyKind strategy = TuneStrategyKind::Exhaustive;
   TuneObjective objective = TuneObjective::Time;

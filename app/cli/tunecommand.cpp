@@ -16,6 +16,7 @@
 #include "db/runstore.h"
 #include "db/tunehistory.h"
 #include "kernels/registry.h"
+#include "kernels/user/kernelfile.h"
 #include "kernels/user/uservariant.h"
 #include "measure/devicequery.h"
 #include "measure/runner.h"
@@ -57,6 +58,17 @@ struct Session {
   TuneReport report;
 };
 
+// The report's kernel file, its defines and its templated kernels, for the header export.
+void describeKernelFile(TuneReport& report, const KernelFile& file) {
+  report.kernelFile = file.path;
+  for (const auto& p : file.spec.params)
+    if (p.binding == ParamBinding::Define) report.defines.push_back(p.spec.name);
+  for (const auto& launch : file.spec.launches)
+    if (!launch.templateArgs.empty())
+      report.templates.emplace_back(launch.kernel.substr(0, launch.kernel.find('<')),
+                                    launch.templateArgs);
+}
+
 std::string tuneKey(const std::vector<SweepAxis>& axes, const RawParams& raw) {
   std::string key;
   for (const auto& axis : axes)
@@ -92,7 +104,14 @@ void replaySession(Session& s, RunStore& store, const TuneCliOptions& o, bool wi
   s.report.variant = recorded->variant;
   s.report.sweepId = recorded->id;
   s.report.replayed = true;
-  if (!recorded->runs.empty()) s.report.device = recorded->runs.begin()->second.deviceName;
+  if (recorded->runs.empty()) return;
+  const RunRecord& first = recorded->runs.begin()->second;
+  s.report.device = first.deviceName;
+  // A kernel file's runs keep its text: its spec says how the parameters reach the code.
+  if (first.result.code) {
+    const KernelCode code = store.kernelCode(first.id);
+    describeKernelFile(s.report, kernelFileOf(code.file, code.source));
+  }
 }
 
 std::string formatRatio(double ratio) {
@@ -227,14 +246,8 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
     s.report.family = info.family;
     s.report.variant = info.name;
     s.report.device = device.name;
-    if (const auto* user = dynamic_cast<const UserVariant*>(kernel.get())) {
-      s.report.kernelFile = user->file().path;
-      for (const auto& p : user->file().spec.params)
-        s.report.bindings.emplace_back(p.spec.name, p.binding == ParamBinding::Template ? "template"
-                                                    : p.binding == ParamBinding::Define
-                                                        ? "define"
-                                                        : "argument");
-    }
+    if (const auto* user = dynamic_cast<const UserVariant*>(kernel.get()))
+      describeKernelFile(s.report, user->file());
     std::map<std::size_t, std::int64_t> cached;
     if (store && !o.rerun) {
       const TuneIdentity identity{info.family,

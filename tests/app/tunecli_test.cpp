@@ -153,6 +153,16 @@ TEST_F(TuneCliTest, AnnealingComesWithinTwoPercentOfTheBestInATenthOfEachRecorde
     }
     EXPECT_GE(reached, 6u) << "sweep " << sweep << ": " << reached << " of 10 seeds";
   }
+
+  // A kernel file's best comes with what to compile it with, read from the stored spec.
+  const std::string header = dir.file("matmul.h");
+  replayFixture({"--replay", "2", "--strategy", "exhaustive", "--header", header});
+  std::stringstream h;
+  h << std::ifstream(header).rdbuf();
+  EXPECT_NE(h.str().find("// The kernel to instantiate: matmul_blocked<64, 64, 32, 4, 4>"),
+            std::string::npos)
+      << h.str();
+  EXPECT_NE(h.str().find("inline constexpr long long BK = 32;"), std::string::npos);
 }
 
 TEST_F(TuneCliTest, MistakesAreOneSentence) {
