@@ -137,7 +137,7 @@ void printProgress(std::ostream& err, const TuneSpace& space, const TuneOutcome&
   err << "\n";
 }
 
-void printReport(std::ostream& out, const TuneReport& r, const TuneLimits& limits) {
+void printReport(std::ostream& out, const TuneReport& r) {
   const TuneSpace& space = *r.space;
   const TuneOutcome& outcome = r.outcome;
   out << (r.kernelFile.empty() ? r.family + "/" + r.variant : r.kernelFile) << " on " << r.device
@@ -151,7 +151,6 @@ void printReport(std::ostream& out, const TuneReport& r, const TuneLimits& limit
   if (!outcome.evaluations.empty())
     out << ", " << formatSeconds(outcome.evaluations.back().elapsed);
   out << "\n";
-  (void)limits;
   if (r.finalists.empty()) {
     out << "no configuration ran\n";
     return;
@@ -188,6 +187,14 @@ void printReport(std::ostream& out, const TuneReport& r, const TuneLimits& limit
                     : std::to_string(tied) +
                           " configurations cannot be told apart: any of them "
                           "is the best\n");
+  if (needsEnergy(r.objective)) {
+    out << "Pareto front of time and energy (no other point is better in both):\n";
+    for (const std::size_t i : paretoFront(outcome.evaluations)) {
+      const TuneEvaluation& e = outcome.evaluations[i];
+      out << "  " << space.describe(e.index) << ": " << formatSeconds(e.measurement.median) << ", "
+          << formatMetricValue(*e.measurement.energy, "J") << "\n";
+    }
+  }
   if (!r.replayed && r.sweepId)
     out << "runs filed under sweep " << *r.sweepId << " (replay: kwb tune --replay " << *r.sweepId
         << " --strategy NAME)\n";
@@ -291,6 +298,15 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
       return runOnce(*s.space->params(index), confirmJob);
     };
   }
+  if (needsEnergy(*objective))
+    s.evaluate = [measure = s.evaluate](std::size_t index, const ParamSet& params) {
+      TuneMeasurement m = measure(index, params);
+      if (m.outcome == TuneMeasurement::Outcome::Ok && !m.energy)
+        throw Error(ErrorKind::Usage,
+                    "the energy objective needs the GPU's power readings (NVML), and this run "
+                    "has none: this host or this build of kwb reads no power; tune for time");
+      return m;
+    };
   s.report.strategy = *strategy;
   s.report.objective = *objective;
   s.report.seed = o.searchSeed;
@@ -326,7 +342,7 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
   if (context.global.json)
     context.out << tuneReportJson(s.report).dump(2) << "\n";
   else
-    printReport(context.out, s.report, limits);
+    printReport(context.out, s.report);
   if (InterruptScope::interrupted()) return kExitCancelled;
   return s.report.finalists.empty() ? kExitFailed : kExitOk;
 }

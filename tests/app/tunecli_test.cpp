@@ -45,6 +45,8 @@ class TuneCliTest : public ::testing::Test {
         for (int i = -15; i < 15; ++i) r.samples.push_back(median * (1 + 0.0005 * i));
         r.stats = summarize(r.samples);
         r.bandwidth = static_cast<double>(r.bytes) / r.stats.median;
+        // Bigger blocks draw more power here: the fastest point is not the most frugal.
+        r.metrics.push_back({"gpu.power", 200.0 + block / 4.0, "W", ""});
         store.insertRun(r, sweepId);
       }
   }
@@ -107,6 +109,22 @@ TEST_F(TuneCliTest, RestrictionsAndBudgetsHold) {
   }
 }
 
+TEST_F(TuneCliTest, TimeAndEnergyTogetherListTheParetoFront) {
+  const auto result = replay({"--strategy", "exhaustive", "--objective", "time,energy"});
+  const auto& front = result["pareto_front"];
+  ASSERT_GE(front.size(), 2u);
+  for (const auto& p : front)
+    for (const auto& e : result["evaluations"]) {
+      const double t = e["median_s"], j = e["energy_j"];
+      const bool better = t <= p["median_s"].get<double>() && j <= p["energy_j"].get<double>() &&
+                          (t < p["median_s"].get<double>() || j < p["energy_j"].get<double>());
+      EXPECT_FALSE(better) << p.dump() << " is beaten by " << e.dump();
+    }
+  const Outcome text = run({"tune", "--replay", std::to_string(sweepId), "--strategy", "exhaustive",
+                            "--objective", "time,energy"});
+  EXPECT_NE(text.out.find("Pareto front of time and energy"), std::string::npos) << text.out;
+}
+
 TEST_F(TuneCliTest, ExportsTheBestAsJsonAndAsAHeader) {
   const std::string json = dir.file("best.json");
   const std::string header = dir.file("best.h");
@@ -152,6 +170,18 @@ TEST_F(TuneCliTest, AnnealingComesWithinTwoPercentOfTheBestInATenthOfEachRecorde
       reached += tuned["evaluations"].back()["best_score"].get<double>() <= best * 1.02;
     }
     EXPECT_GE(reached, 6u) << "sweep " << sweep << ": " << reached << " of 10 seeds";
+  }
+
+  // The H100's runs read no power (no NVML in that build): energy cannot be the objective.
+  {
+    std::istringstream in;
+    std::ostringstream out, err;
+    EXPECT_EQ(
+        runCli({"--db", fixture, "tune", "--replay", "1", "--objective", "energy"}, in, out, err),
+        kExitBadInput);
+    EXPECT_NE(err.str().find("the energy objective needs the GPU's power readings"),
+              std::string::npos)
+        << err.str();
   }
 
   // A kernel file's best comes with what to compile it with, read from the stored spec.
