@@ -16,15 +16,18 @@ using nlohmann::json;
 namespace {
 
 // Indexed by Type.
-constexpr std::array<std::string_view, 14> kTypeNames{
-    "hello", "list",   "devices",  "resolve",  "resolved", "run",  "sweep",
-    "sass",  "cancel", "shutdown", "progress", "result",   "done", "error"};
+constexpr std::array<std::string_view, 16> kTypeNames{
+    "hello",  "list",     "devices",  "resolve", "resolved", "run",   "sweep", "sass",
+    "cancel", "shutdown", "progress", "result",  "done",     "error", "tune",  "tuned"};
 
 std::optional<Type> parseType(std::string_view name) {
   const auto it = std::find(kTypeNames.begin(), kTypeNames.end(), name);
   if (it == kTypeNames.end()) return std::nullopt;
   return static_cast<Type>(it - kTypeNames.begin());
 }
+
+constexpr std::string_view kTuneNames =
+    "axes, restrictions, strategy, objective, budget, patience, confirm, search_seed, rerun";
 
 constexpr std::string_view kOptionNames =
     "mode, budget_s, min_samples, max_samples, target_rsd, seed, verify_only, metrics, tags, "
@@ -174,6 +177,15 @@ struct RequestEncoder {
     out["axes"] = r.axes;
     out["options"] = options(r.options);
   }
+  void operator()(const TuneRequest& r) const {
+    put(out, r.kernel);
+    out["tune"] = {{"axes", r.tune.axes},           {"restrictions", r.tune.restrictions},
+                   {"strategy", r.tune.strategy},   {"objective", r.tune.objective},
+                   {"budget", r.tune.searchBudget}, {"patience", r.tune.patience},
+                   {"confirm", r.tune.confirm},     {"search_seed", r.tune.searchSeed},
+                   {"rerun", r.tune.rerun}};
+    out["options"] = options(r.options);
+  }
   void operator()(const CancelRequest& r) const { out["target"] = r.target; }
 };
 
@@ -214,6 +226,7 @@ struct ReplyEncoder {
     out["completed"] = d.completed;
     out["cancelled"] = d.cancelled;
   }
+  void operator()(const Tuned& t) const { out["report"] = t.report; }
   void operator()(const Failure& f) const {
     out["code"] = toString(f.kind);
     out["message"] = f.message;
@@ -236,12 +249,13 @@ struct Envelope {
 };
 
 // The types of each side, in the order of its body's alternatives.
-constexpr Type kRequestTypes[] = {Type::Run,     Type::Sweep, Type::Sass,   Type::Resolve,
-                                  Type::Devices, Type::List,  Type::Cancel, Type::Shutdown};
+constexpr Type kRequestTypes[] = {Type::Run,     Type::Sweep,    Type::Sass,
+                                  Type::Resolve, Type::Devices,  Type::List,
+                                  Type::Cancel,  Type::Shutdown, Type::Tune};
 static_assert(std::size(kRequestTypes) == std::variant_size_v<RequestBody>);
-constexpr Type kReplyTypes[] = {Type::Hello,    Type::List, Type::Devices,
-                                Type::Resolved, Type::Sass, Type::Progress,
-                                Type::Result,   Type::Done, Type::Error};
+constexpr Type kReplyTypes[] = {Type::Hello, Type::List,     Type::Devices, Type::Resolved,
+                                Type::Sass,  Type::Progress, Type::Result,  Type::Done,
+                                Type::Error, Type::Tuned};
 static_assert(std::size(kReplyTypes) == std::variant_size_v<ReplyBody>);
 
 // Whether name is one of the comma-separated words of list.
@@ -309,6 +323,24 @@ Kernel kernelOf(const Fields& f) {
   return k;
 }
 
+TuneSettings tuneSettingsOf(const Fields& request) {
+  TuneSettings t;
+  const Fields f = request.object("tune");
+  for (const auto& [name, value] : f.raw().items())
+    if (!listed(kTuneNames, name))
+      f.fail(name, "is not a tuning setting; allowed: " + std::string(kTuneNames));
+  t.axes = f.strings("axes");
+  if (f.find("restrictions")) t.restrictions = f.strings("restrictions");
+  t.strategy = f.string("strategy", t.strategy);
+  t.objective = f.string("objective", t.objective);
+  t.searchBudget = f.string("budget", t.searchBudget);
+  t.patience = f.number<std::size_t>("patience", t.patience);
+  t.confirm = f.number<std::size_t>("confirm", t.confirm);
+  t.searchSeed = f.number<std::uint64_t>("search_seed", t.searchSeed);
+  t.rerun = f.boolean("rerun", t.rerun);
+  return t;
+}
+
 MeasureSettings settingsOf(const Fields& request) {
   MeasureSettings s;
   if (!request.find("options")) return s;
@@ -345,7 +377,7 @@ Type Request::type() const {
 
 bool Request::isJob() const {
   return std::holds_alternative<RunRequest>(body) || std::holds_alternative<SweepRequest>(body) ||
-         std::holds_alternative<SassRequest>(body);
+         std::holds_alternative<TuneRequest>(body) || std::holds_alternative<SassRequest>(body);
 }
 
 const Kernel* Request::kernel() const {
@@ -353,6 +385,7 @@ const Kernel* Request::kernel() const {
   if (const auto* r = std::get_if<SassRequest>(&body)) return &r->kernel;
   if (const auto* r = std::get_if<RunRequest>(&body)) return &r->kernel;
   if (const auto* r = std::get_if<SweepRequest>(&body)) return &r->kernel;
+  if (const auto* r = std::get_if<TuneRequest>(&body)) return &r->kernel;
   return nullptr;
 }
 
@@ -388,6 +421,7 @@ Request decodeRequest(std::string_view line) {
           SweepRequest{kernelOf(f), f.find("axes") ? f.strings("axes") : std::vector<std::string>{},
                        settingsOf(f)};
       break;
+    case Type::Tune: r.body = TuneRequest{kernelOf(f), tuneSettingsOf(f), settingsOf(f)}; break;
     default: r.body = CancelRequest{f.string("target")}; break;
   }
   return r;
@@ -427,6 +461,12 @@ Reply decodeReply(std::string_view line) {
     case Type::Done:
       r.body = Done{f.number<std::size_t>("completed"), f.boolean("cancelled")};
       break;
+    case Type::Tuned: {
+      const json& report = f.required("report");
+      if (!report.is_object()) f.fail("report", "must be an object");
+      r.body = Tuned{report};
+      break;
+    }
     default: {
       const std::string code = f.string("code");
       const auto kind = parseErrorKind(code);

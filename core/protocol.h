@@ -7,11 +7,14 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/deviceinfo.h"
 #include "core/error.h"
 #include "core/measuresettings.h"
 #include "core/runresult.h"
 #include "core/sass.h"
+#include "core/tunesettings.h"
 #include "core/validation.h"
 #include "core/variantinfo.h"
 
@@ -37,6 +40,8 @@ enum class Type {
   Result,
   Done,
   Error,
+  Tune,
+  Tuned,
 };
 std::string_view toString(Type type);
 
@@ -91,20 +96,28 @@ struct SweepRequest {
   std::vector<std::string> axes;  // one or two axis texts, "waves=1:8"
   MeasureSettings options;
 };
+// A tuning (docs/tuning.md): every fresh run comes as a result, progress says the best so far,
+// and a "tuned" reply carries the whole report before "done".
+struct TuneRequest {
+  Kernel kernel;
+  TuneSettings tune;
+  MeasureSettings options;
+};
 struct CancelRequest {
   std::string target;
 };
 struct ShutdownRequest {};
 
-using RequestBody = std::variant<RunRequest, SweepRequest, SassRequest, ResolveRequest,
-                                 DevicesRequest, ListRequest, CancelRequest, ShutdownRequest>;
+using RequestBody =
+    std::variant<RunRequest, SweepRequest, SassRequest, ResolveRequest, DevicesRequest, ListRequest,
+                 CancelRequest, ShutdownRequest, TuneRequest>;
 struct Request {
   std::string id;
   RequestBody body;
   Type type() const;
-  // Run, sweep and sass requests are jobs: they run on the GPU, one at a time.
+  // Run, sweep, tune and sass requests are jobs: they run on the GPU, one at a time.
   bool isJob() const;
-  // The configuration of a resolve, sass, run or sweep request; null for the others.
+  // The configuration of a resolve, sass, run, sweep or tune request; null for the others.
   const Kernel* kernel() const;
 };
 
@@ -147,6 +160,9 @@ struct Done {
   std::size_t completed = 0;
   bool cancelled = false;
 };
+struct Tuned {  // a tuning's report, as `kwb tune --json` prints it
+  nlohmann::json report;
+};
 struct Failure {  // "error"
   ErrorKind kind = ErrorKind::Internal;
   std::string message;
@@ -155,7 +171,7 @@ struct Failure {  // "error"
 };
 
 using ReplyBody = std::variant<Hello, Catalog, DeviceList, Resolved, SassListing, Progress, Result,
-                               Done, Failure>;
+                               Done, Failure, Tuned>;
 struct Reply {
   std::string id;  // the request it answers; empty for hello and for lines that had none
   ReplyBody body;

@@ -104,6 +104,21 @@ nlohmann::json tuneReportJson(const TuneReport& r) {
           {"pareto_front", front}};
 }
 
+std::string tuneProgressText(const TuneSpace& space, const TuneOutcome& sofar) {
+  std::ostringstream text;
+  const TuneEvaluation& e = sofar.evaluations.back();
+  text << space.describe(e.index) << ": ";
+  if (e.measurement.outcome == TuneMeasurement::Outcome::Ok)
+    text << formatSeconds(e.measurement.median) << (e.measurement.cached ? " (history)" : "");
+  else
+    text << "did not run: " << e.measurement.error;
+  if (sofar.best) {
+    const TuneEvaluation& b = sofar.evaluations[*sofar.best];
+    text << " | best " << formatSeconds(b.measurement.median) << " " << space.describe(b.index);
+  }
+  return text.str();
+}
+
 std::string tuneHeader(const TuneReport& r) {
   if (r.finalists.empty())
     throw Error(ErrorKind::Usage, "no configuration ran, so there is no best to export");

@@ -34,6 +34,10 @@ struct TuneReport {
 
 nlohmann::json tuneReportJson(const TuneReport& report);
 
+// "block_size=256 waves=4: 12.3 us | best 11.9 us block_size=512 waves=2": the newest
+// evaluation and the best so far, as progress lines say them.
+std::string tuneProgressText(const TuneSpace& space, const TuneOutcome& sofar);
+
 // A C++ header of the best configuration's values as constants a program can include; for a
 // kernel file also the defines and template arguments to compile it with. Error(Usage) where
 // no configuration ran.

@@ -12,6 +12,7 @@
 #include "app/cli/jobexecutor.h"
 #include "core/measuresettings.h"
 #include "core/protocol.h"
+#include "core/tunesettings.h"
 #include "core/validation.h"
 #include "core/verdict.h"
 #include "db/historyfilter.h"
@@ -70,16 +71,7 @@ void addMeasureOptions(CLI::App& command, MeasureCliOptions& options,
                        const std::string& budgetOption = "--budget", bool kernelRequired = true);
 
 // `kwb tune`: the space, the strategy and when to stop, besides how to measure each point.
-struct TuneCliOptions : MeasureCliOptions {
-  std::vector<std::string> axes;
-  std::vector<std::string> restrictions;
-  std::string strategy = "annealing";
-  std::string objective = "time";
-  std::string searchBudget;  // "200" evaluations or "90s", "3m"; empty: no limit
-  std::size_t patience = 0;
-  std::size_t confirm = 5;
-  std::uint64_t searchSeed = 1;
-  bool rerun = false;
+struct TuneCliOptions : MeasureCliOptions, TuneSettings {
   std::optional<std::int64_t> replay;
   std::string output;  // the result as JSON
   std::string header;  // the best as a C++ header

@@ -8,6 +8,7 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
 #include "app/cli/table.h"
+#include "app/cli/tunejob.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/tuneexport.h"
@@ -24,32 +25,6 @@
 namespace kwb {
 namespace {
 
-// A confirming run times this many times longer than a point of the search, with at least
-// kConfirmSamples samples, so that the verdicts between the leaders rest on enough of them.
-constexpr double kConfirmBudgetFactor = 5;
-constexpr std::size_t kConfirmSamples = 50;
-
-TuneLimits limitsOf(const TuneCliOptions& o) {
-  TuneLimits limits;
-  limits.patience = o.patience;
-  const std::string& b = o.searchBudget;
-  if (b.empty()) return limits;
-  const char unit = b.back();
-  if (unit == 's' || unit == 'm') {
-    const auto number = parseInteger(b.substr(0, b.size() - 1));
-    if (number && *number > 0) {
-      limits.seconds = static_cast<double>(*number) * (unit == 'm' ? 60 : 1);
-      return limits;
-    }
-  } else if (const auto number = parseInteger(b); number && *number > 0) {
-    limits.evaluations = static_cast<std::size_t>(*number);
-    return limits;
-  }
-  throw Error(ErrorKind::Usage, "--budget '" + b +
-                                    "' is neither a number of evaluations (200) nor a time "
-                                    "(90s, 3m)");
-}
-
 // The space, the way to measure a point and the report's kernel fields: on the GPU or replayed.
 struct Session {
   std::unique_ptr<TuneSpace> space;
@@ -57,17 +32,6 @@ struct Session {
   std::function<TuneMeasurement(std::size_t)> remeasure;
   TuneReport report;
 };
-
-// The report's kernel file, its defines and its templated kernels, for the header export.
-void describeKernelFile(TuneReport& report, const KernelFile& file) {
-  report.kernelFile = file.path;
-  for (const auto& p : file.spec.params)
-    if (p.binding == ParamBinding::Define) report.defines.push_back(p.spec.name);
-  for (const auto& launch : file.spec.launches)
-    if (!launch.templateArgs.empty())
-      report.templates.emplace_back(launch.kernel.substr(0, launch.kernel.find('<')),
-                                    launch.templateArgs);
-}
 
 std::string tuneKey(const std::vector<SweepAxis>& axes, const RawParams& raw) {
   std::string key;
@@ -77,6 +41,7 @@ std::string tuneKey(const std::vector<SweepAxis>& axes, const RawParams& raw) {
 }
 
 void replaySession(Session& s, RunStore& store, const TuneCliOptions& o, bool withMetrics) {
+  s.report.seed = o.searchSeed;
   auto recorded = std::make_shared<RecordedSweep>(recordedSweep(store, *o.replay));
   const auto axes = recorded->axes;
   s.space = std::make_unique<TuneSpace>(
@@ -122,19 +87,9 @@ std::string formatRatio(double ratio) {
 
 void printProgress(std::ostream& err, const TuneSpace& space, const TuneOutcome& sofar,
                    const TuneLimits& limits) {
-  const TuneEvaluation& e = sofar.evaluations.back();
   err << "[" << sofar.evaluations.size();
   if (limits.evaluations) err << "/" << limits.evaluations;
-  err << "] " << space.describe(e.index) << ": ";
-  if (e.measurement.outcome == TuneMeasurement::Outcome::Ok)
-    err << formatSeconds(e.measurement.median) << (e.measurement.cached ? " (history)" : "");
-  else
-    err << "did not run: " << e.measurement.error;
-  if (sofar.best) {
-    const TuneEvaluation& b = sofar.evaluations[*sofar.best];
-    err << " | best " << formatSeconds(b.measurement.median) << " " << space.describe(b.index);
-  }
-  err << "\n";
+  err << "] " << tuneProgressText(space, sofar) << "\n";
 }
 
 void printReport(std::ostream& out, const TuneReport& r) {
@@ -206,145 +161,69 @@ void writeFile(const std::string& path, const std::string& text) {
   if (!file) throw Error(ErrorKind::Usage, "cannot write " + path);
 }
 
+// Writes and prints the report; the exit status.
+int finish(CliContext& context, const TuneCliOptions& o, const TuneReport& report) {
+  if (!o.output.empty()) writeFile(o.output, tuneReportJson(report).dump(2) + "\n");
+  if (!o.header.empty()) writeFile(o.header, tuneHeader(report));
+  if (context.global.json)
+    context.out << tuneReportJson(report).dump(2) << "\n";
+  else
+    printReport(context.out, report);
+  if (InterruptScope::interrupted()) return kExitCancelled;
+  return report.finalists.empty() ? kExitFailed : kExitOk;
+}
+
 }  // namespace
 
 int tuneCommand(CliContext& context, const TuneCliOptions& o) {
-  const auto strategy = parseTuneStrategy(o.strategy);
-  if (!strategy)
-    throw paramError("strategy", "'" + o.strategy +
-                                     "' is none of exhaustive, random, annealing, genetic, model");
-  const auto objective = parseTuneObjective(o.objective);
-  if (!objective)
-    throw paramError("objective",
-                     "'" + o.objective + "' is none of time, bandwidth, energy, time,energy");
-  const TuneLimits limits = limitsOf(o);
+  const TunePlan plan = planTuning(o);
   if (o.replay && (!o.family.empty() || !o.axes.empty()))
     throw Error(ErrorKind::Usage,
                 "--replay searches the sweep's own parameters: give no kernel and no -s");
   if (!o.replay && (o.family.empty() || o.axes.empty()))
     throw Error(ErrorKind::Usage, "tune needs a kernel and at least one -s name=values");
 
-  std::unique_ptr<RunStore> store;
-  if (!context.global.noStore || o.replay) store = context.openStore();
-  Session s;
-  std::unique_ptr<JobExecutor> executor;
-  JobOptions job;
-  JobOptions confirmJob;
+  const bool showProgress = !context.global.json || isatty(STDERR_FILENO);
+  std::unique_ptr<TuneSpace> replaySpace;
+  const TuneSpace* space = nullptr;
+  const auto progress = [&](const TuneOutcome& sofar) {
+    if (showProgress) printProgress(context.err, *space, sofar, plan.limits);
+  };
+  TuneReport report;
   if (o.replay) {
-    replaySession(s, *store, o, needsEnergy(*objective));
-  } else {
-    const auto kernel = variantFor(o.kernel());
-    const VariantInfo& info = kernel->info();
-    std::vector<SweepAxis> axes;
-    for (const auto& text : o.axes) axes.push_back(parseSweepAxis(text, info.params));
-    s.space = std::make_unique<TuneSpace>(
-        o.rawParams(), std::move(axes), o.restrictions,
-        [kernel](const RawParams& raw) { return resolveFor(*kernel, raw); });
-    job = o.jobOptions();
-    job.tags.push_back("tune");
-    confirmJob = job;
-    confirmJob.timing.budgetSeconds *= kConfirmBudgetFactor;
-    confirmJob.timing.minSamples = std::max(confirmJob.timing.minSamples, kConfirmSamples);
-    confirmJob.tags.back() = "tune:confirm";
-
-    if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
-    executor = std::make_unique<JobExecutor>(store.get(), context.global.device);
-    const DeviceInfo& device = executor->device();
-    s.report.family = info.family;
-    s.report.variant = info.name;
-    s.report.device = device.name;
-    if (const auto* user = dynamic_cast<const UserVariant*>(kernel.get()))
-      describeKernelFile(s.report, user->file());
-    std::map<std::size_t, std::int64_t> cached;
-    if (store && !o.rerun) {
-      const TuneIdentity identity{info.family,
-                                  info.name,
-                                  device.uuid,
-                                  kAppVersion,
-                                  kernel->code() ? kernel->code()->hash : std::string(),
-                                  job.timing.mode};
-      cached = measuredPoints(*store, *s.space, identity);
-    }
-    if (store)
-      s.report.sweepId = store->createSweep(info.family, info.name, toJson(ParamSet(o.rawParams())),
-                                            tuneSweepAxes(*s.space, o.strategy, o.objective));
-    const auto runOnce = [&, kernel](const ParamSet& params, const JobOptions& options) {
-      TuneMeasurement m;
-      JobEvents events;
-      events.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t> id) {
-        m = tuneMeasurementOf(r, id, false);
-      };
-      try {
-        executor->runPoints(kernel, {params}, options, s.report.sweepId,
-                            &InterruptScope::interrupted(), events);
-      } catch (const Error& error) {
-        if (error.kind() == ErrorKind::Cuda && executor->runner().hung()) {
-          context.err << "kwb: " << printable(error.what()) << "\n";
-          context.err.flush();
-          std::_Exit(kExitFailed);  // the kernel still holds the device
-        }
-        if (error.kind() != ErrorKind::Param) throw;
-        m.outcome = TuneMeasurement::Outcome::Rejected;
-        m.error = error.what();
-      }
-      return m;
-    };
-    s.evaluate = [&, cached, runOnce](std::size_t index, const ParamSet& params) {
-      if (const auto hit = cached.find(index); hit != cached.end())
-        return tuneMeasurementOf(store->run(hit->second)->result, hit->second, true);
-      return runOnce(params, job);
-    };
-    s.remeasure = [&, runOnce](std::size_t index) {
-      return runOnce(*s.space->params(index), confirmJob);
-    };
-  }
-  if (needsEnergy(*objective))
-    s.evaluate = [measure = s.evaluate](std::size_t index, const ParamSet& params) {
-      TuneMeasurement m = measure(index, params);
-      if (m.outcome == TuneMeasurement::Outcome::Ok && !m.energy)
-        throw Error(ErrorKind::Usage,
-                    "the energy objective needs the GPU's power readings (NVML), and this run "
-                    "has none: this host or this build of kwb reads no power; tune for time");
-      return m;
-    };
-  s.report.strategy = *strategy;
-  s.report.objective = *objective;
-  s.report.seed = o.searchSeed;
-  s.report.space = s.space.get();
-
-  {
+    const auto store = context.openStore();
+    Session s;
+    replaySession(s, *store, o, needsEnergy(plan.objective));
+    replaySpace = std::move(s.space);
+    space = replaySpace.get();
+    report = std::move(s.report);
+    report.space = space;
     InterruptScope interrupts;
-    if (executor) executor->ceiling(&InterruptScope::interrupted(), {});
-    auto search = makeTuneStrategy(*strategy, *s.space, o.searchSeed);
-    const bool showProgress = !context.global.json || isatty(STDERR_FILENO);
-    s.report.outcome =
-        Tuner(*s.space, *search, *objective, limits)
-            .run(s.evaluate, &InterruptScope::interrupted(), [&](const TuneOutcome& sofar) {
-              if (showProgress) printProgress(context.err, *s.space, sofar, limits);
-            });
-    if (!InterruptScope::interrupted()) {
-      try {
-        s.report.finalists = confirmLeaders(
-            s.report.outcome, *objective, o.confirm ? o.confirm : 1,
-            o.confirm ? s.remeasure : [&](std::size_t index) {
-              for (const auto& e : s.report.outcome.evaluations)
-                if (e.index == index) return e.measurement;
-              return TuneMeasurement{};
-            });
-      } catch (const Error& error) {
-        if (error.kind() != ErrorKind::Cancelled) throw;
-      }
-    }
+    searchAndConfirm(report, plan, o.confirm, s.evaluate, s.remeasure,
+                     &InterruptScope::interrupted(), progress);
+    return finish(context, o, report);
   }
-
-  if (!o.output.empty()) writeFile(o.output, tuneReportJson(s.report).dump(2) + "\n");
-  if (!o.header.empty()) writeFile(o.header, tuneHeader(s.report));
-  if (context.global.json)
-    context.out << tuneReportJson(s.report).dump(2) << "\n";
-  else
-    printReport(context.out, s.report);
-  if (InterruptScope::interrupted()) return kExitCancelled;
-  return s.report.finalists.empty() ? kExitFailed : kExitOk;
+  {
+    GpuTuning tuning(variantFor(o.kernel()), o.rawParams(), o, o.jobOptions());
+    space = &tuning.space();
+    // Everything above needs no GPU; from here on the device is needed.
+    if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
+    std::unique_ptr<RunStore> store;
+    if (!context.global.noStore) store = context.openStore();
+    JobExecutor executor(store.get(), context.global.device);
+    try {
+      InterruptScope interrupts;
+      report = tuning.run(executor, store.get(), &InterruptScope::interrupted(), progress, {});
+    } catch (const Error& error) {
+      if (error.kind() == ErrorKind::Cuda && executor.runner().hung()) {
+        context.err << "kwb: " << printable(error.what()) << "\n";
+        context.err.flush();
+        std::_Exit(kExitFailed);  // the kernel still holds the device
+      }
+      throw;
+    }
+    return finish(context, o, report);
+  }
 }
 
 }  // namespace kwb

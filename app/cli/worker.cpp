@@ -13,6 +13,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/sasslookup.h"
+#include "app/cli/tunejob.h"
 #include "core/jsoncodec.h"
 #include "core/protocol.h"
 #include "core/version.h"
@@ -27,12 +28,13 @@ namespace {
 
 struct Job {
   std::string id;
-  protocol::Type type;  // Run, Sweep or Sass
+  protocol::Type type;  // Run, Sweep, Tune or Sass
   std::shared_ptr<const Variant> kernel;
   std::vector<ParamSet> points;
   JobOptions options;
   nlohmann::json base;
   nlohmann::json axes;
+  std::unique_ptr<GpuTuning> tuning;  // a tune request's
   std::atomic<bool> cancel{false};
 };
 
@@ -43,7 +45,7 @@ JobOptions jobOptionsOf(const MeasureSettings& settings) {
   return o.jobOptions();
 }
 
-// Reads a run, sweep or sass request into a validated job; throws Error(Usage/Param) as the
+// Reads a run, sweep, tune or sass request into a validated job; throws Error(Usage/Param) as the
 // CLI does.
 std::shared_ptr<Job> parseJob(const protocol::Request& request) {
   auto job = std::make_shared<Job>();
@@ -55,6 +57,11 @@ std::shared_ptr<Job> parseJob(const protocol::Request& request) {
   job->options = jobOptionsOf(run ? run->options : sweep ? sweep->options : MeasureSettings{});
   job->kernel = variantFor(kernel);
   job->base = toJson(ParamSet(kernel.params));
+  if (const auto* tune = std::get_if<protocol::TuneRequest>(&request.body)) {
+    job->tuning = std::make_unique<GpuTuning>(job->kernel, kernel.params, tune->tune,
+                                              jobOptionsOf(tune->options));
+    return job;
+  }
   if (sweep) {
     job->points = expandFor(*job->kernel, kernel.params, sweep->axes);
     job->axes = sweep->axes;
@@ -227,6 +234,20 @@ class Worker {
       if (job.type == protocol::Type::Sass) {
         send({job.id, protocol::SassListing{lookUpSass(executor_.runner(), cache_.get(), job.kernel,
                                                        job.points.front())}});
+        return;
+      }
+      if (job.tuning) {
+        const TuneSpace& space = job.tuning->space();
+        const std::size_t total = job.tuning->evaluationsAtMost();
+        const TuneReport report = job.tuning->run(
+            executor_, store_, &job.cancel,
+            [&](const TuneOutcome& sofar) {
+              send({job.id, protocol::Progress{sofar.evaluations.size(), total, 0,
+                                               tuneProgressText(space, sofar)}});
+            },
+            events);
+        send({job.id, protocol::Tuned{tuneReportJson(report)}});
+        send({job.id, protocol::Done{completed, job.cancel.load()}});
         return;
       }
       std::optional<std::int64_t> sweepId;

@@ -102,6 +102,32 @@ TEST(Worker, SassRequestsAreCheckedAtOnceAndNeedADevice) {
   EXPECT_EQ(reply["code"], "no_device");
 }
 
+TEST(Worker, TuneRequestsAreCheckedAtOnceAndNeedADevice) {
+  WorkerHarness worker;
+  TuneSettings bad;
+  bad.axes = {"block_size=64,128"};
+  bad.strategy = "bayes";
+  worker.send(protocol::Request{"bad", protocol::TuneRequest{{"copy", "vectorized", {}}, bad, {}}});
+  auto refused = worker.output().waitFor(WorkerHarness::is("error", "bad"));
+  ASSERT_FALSE(refused.is_null());
+  EXPECT_EQ(refused["param"], "strategy");
+  TuneSettings restricted;
+  restricted.axes = {"block_size=64,128"};
+  restricted.restrictions = {"threads < 4"};
+  worker.send(
+      protocol::Request{"r", protocol::TuneRequest{{"copy", "vectorized", {}}, restricted, {}}});
+  refused = worker.output().waitFor(WorkerHarness::is("error", "r"));
+  ASSERT_FALSE(refused.is_null());
+  EXPECT_NE(refused["message"].get<std::string>().find("threads"), std::string::npos);
+  if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  TuneSettings good;
+  good.axes = {"block_size=64,128"};
+  worker.send(protocol::Request{"t", protocol::TuneRequest{{"copy", "vectorized", {}}, good, {}}});
+  auto reply = worker.output().waitFor(WorkerHarness::is("error", "t"));
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["code"], "no_device");
+}
+
 TEST(Worker, RunWithoutAGpuEndsInOneErrorAndTheWorkerLivesOn) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
   WorkerHarness worker;

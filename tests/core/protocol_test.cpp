@@ -85,9 +85,34 @@ TEST(Protocol, EveryRequestRoundTrips) {
   expectSame(sweep.options, settings());
   EXPECT_EQ(std::get<CancelRequest>(roundTrip<Request>({"c", CancelRequest{"w"}}).body).target,
             "w");
+  TuneSettings t;
+  t.axes = {"block_size=32:1024:*2", "pack_size=1,2,4"};
+  t.restrictions = {"block_size * pack_size <= 2048"};
+  t.strategy = "genetic";
+  t.objective = "time,energy";
+  t.searchBudget = "90s";
+  t.patience = 20;
+  t.confirm = 3;
+  t.searchSeed = 7;
+  t.rerun = true;
+  const auto tune =
+      std::get<TuneRequest>(roundTrip<Request>({"t", TuneRequest{kernel(), t, settings()}}).body);
+  expectSame(tune.kernel, kernel());
+  expectSame(tune.options, settings());
+  EXPECT_EQ(tune.tune.axes, t.axes);
+  EXPECT_EQ(tune.tune.restrictions, t.restrictions);
+  EXPECT_EQ(tune.tune.strategy, "genetic");
+  EXPECT_EQ(tune.tune.objective, "time,energy");
+  EXPECT_EQ(tune.tune.searchBudget, "90s");
+  EXPECT_EQ(tune.tune.patience, 20u);
+  EXPECT_EQ(tune.tune.confirm, 3u);
+  EXPECT_EQ(tune.tune.searchSeed, 7u);
+  EXPECT_TRUE(tune.tune.rerun);
 }
 
 TEST(Protocol, EveryReplyRoundTrips) {
+  const nlohmann::json tuned{{"strategy", "annealing"}, {"evaluations", {1, 2}}};
+  EXPECT_EQ(std::get<Tuned>(roundTrip<Reply>({"t", Tuned{tuned}}).body).report, tuned);
   const auto hello = std::get<Hello>(roundTrip<Reply>({"", Hello{"1.2.3"}}).body);
   EXPECT_EQ(hello.appVersion, "1.2.3");
   EXPECT_EQ(hello.protocol, kVersion);
@@ -203,6 +228,13 @@ TEST(Protocol, DecodeErrorsNameTheField) {
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"sweep","family":"copy","variant":"memcpy","axes":[1]})"),
             "axes");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"cancel","id":"c"})"), "target");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"tune","family":"copy","variant":"memcpy"})"), "tune");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"tune","family":"copy","variant":"memcpy","tune":{}})"),
+            "tune.axes");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"tune","family":"copy","variant":"memcpy",)"
+                    R"("tune":{"axes":[],"budget_s":3}})"),
+            "tune.budget_s");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"tuned","id":"t","report":[]})", false), "report");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"done","id":"r","completed":1})", false), "cancelled");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"progress","id":"r","done":"1","total":2,"eta_s":0,)"
                     R"("text":""})",

@@ -12,6 +12,8 @@
 
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
+#include "app/workerharness.h"
+#include "core/protocol.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
 
@@ -105,6 +107,37 @@ TEST_F(TuneGpu, AKilledTuningResumesFromTheHistory) {
   EXPECT_EQ(resumed["evaluations"].size(), 10u);
   EXPECT_EQ(resumed["cache_hits"].get<std::size_t>(), stored);
   EXPECT_EQ(runsTagged("tune"), 10u);  // no point measured twice
+}
+
+TEST_F(TuneGpu, TheWorkerTunesWithAResultPerRunAndTheReportAtTheEnd) {
+  RunStore store(db());
+  testing::WorkerHarness worker(&store);
+  TuneSettings settings;
+  settings.axes = {"block_size=128,256", "vector_bytes=8,16"};
+  settings.strategy = "exhaustive";
+  settings.confirm = 2;
+  MeasureSettings brief;
+  brief.budget = 0.05;
+  worker.send(protocol::Request{
+      "t", protocol::TuneRequest{{"copy", "vectorized", {{"n", "2^22"}}}, settings, brief}});
+  std::size_t from = 0;
+  const auto tuned = worker.output().waitFor(testing::WorkerHarness::is("tuned", "t"), &from, 120);
+  ASSERT_FALSE(tuned.is_null());
+  const auto done = worker.output().waitFor(testing::WorkerHarness::is("done", "t"), &from);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done["cancelled"].get<bool>());
+  EXPECT_EQ(done["completed"], 6);  // four points and the two leaders measured again
+  const auto& report = tuned["report"];
+  EXPECT_EQ(report["evaluations"].size(), 4u);
+  EXPECT_EQ(report["finalists"].size(), 2u);
+  std::size_t results = 0, progress = 0;
+  for (const auto& line : worker.output().lines()) {
+    const auto message = nlohmann::json::parse(line);
+    results += message["type"] == "result" && message["id"] == "t";
+    progress += message["type"] == "progress" && message["id"] == "t" && message["total"] == 4;
+  }
+  EXPECT_EQ(results, 6u);
+  EXPECT_EQ(progress, 4u);  // one per evaluation, with the best so far
 }
 
 }  // namespace
