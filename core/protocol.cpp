@@ -16,9 +16,9 @@ using nlohmann::json;
 namespace {
 
 // Indexed by Type.
-constexpr std::array<std::string_view, 16> kTypeNames{
-    "hello",  "list",     "devices",  "resolve", "resolved", "run",   "sweep", "sass",
-    "cancel", "shutdown", "progress", "result",  "done",     "error", "tune",  "tuned"};
+constexpr std::array<std::string_view, 17> kTypeNames{
+    "hello",    "list",     "devices", "resolve", "resolved", "run",  "sweep", "sass",     "cancel",
+    "shutdown", "progress", "result",  "done",    "error",    "tune", "tuned", "evaluated"};
 
 std::optional<Type> parseType(std::string_view name) {
   const auto it = std::find(kTypeNames.begin(), kTypeNames.end(), name);
@@ -227,6 +227,10 @@ struct ReplyEncoder {
     out["cancelled"] = d.cancelled;
   }
   void operator()(const Tuned& t) const { out["report"] = t.report; }
+  void operator()(const Evaluated& e) const {
+    out["number"] = e.number;
+    out["evaluation"] = e.evaluation;
+  }
   void operator()(const Failure& f) const {
     out["code"] = toString(f.kind);
     out["message"] = f.message;
@@ -253,9 +257,9 @@ constexpr Type kRequestTypes[] = {Type::Run,     Type::Sweep,    Type::Sass,
                                   Type::Resolve, Type::Devices,  Type::List,
                                   Type::Cancel,  Type::Shutdown, Type::Tune};
 static_assert(std::size(kRequestTypes) == std::variant_size_v<RequestBody>);
-constexpr Type kReplyTypes[] = {Type::Hello, Type::List,     Type::Devices, Type::Resolved,
-                                Type::Sass,  Type::Progress, Type::Result,  Type::Done,
-                                Type::Error, Type::Tuned};
+constexpr Type kReplyTypes[] = {Type::Hello, Type::List,     Type::Devices,  Type::Resolved,
+                                Type::Sass,  Type::Progress, Type::Result,   Type::Done,
+                                Type::Error, Type::Tuned,    Type::Evaluated};
 static_assert(std::size(kReplyTypes) == std::variant_size_v<ReplyBody>);
 
 // Whether name is one of the comma-separated words of list.
@@ -461,6 +465,12 @@ Reply decodeReply(std::string_view line) {
     case Type::Done:
       r.body = Done{f.number<std::size_t>("completed"), f.boolean("cancelled")};
       break;
+    case Type::Evaluated: {
+      const json& evaluation = f.required("evaluation");
+      if (!evaluation.is_object()) f.fail("evaluation", "must be an object");
+      r.body = Evaluated{f.number<std::size_t>("number"), evaluation};
+      break;
+    }
     case Type::Tuned: {
       const json& report = f.required("report");
       if (!report.is_object()) f.fail("report", "must be an object");

@@ -42,6 +42,7 @@ enum class Type {
   Error,
   Tune,
   Tuned,
+  Evaluated,
 };
 std::string_view toString(Type type);
 
@@ -160,6 +161,10 @@ struct Done {
   std::size_t completed = 0;
   bool cancelled = false;
 };
+struct Evaluated {         // one evaluation of a tuning, as its report lists them
+  std::size_t number = 0;  // 1 for the first
+  nlohmann::json evaluation;
+};
 struct Tuned {  // a tuning's report, as `kwb tune --json` prints it
   nlohmann::json report;
 };
@@ -171,7 +176,7 @@ struct Failure {  // "error"
 };
 
 using ReplyBody = std::variant<Hello, Catalog, DeviceList, Resolved, SassListing, Progress, Result,
-                               Done, Failure, Tuned>;
+                               Done, Failure, Tuned, Evaluated>;
 struct Reply {
   std::string id;  // the request it answers; empty for hello and for lines that had none
   ReplyBody body;

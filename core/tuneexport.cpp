@@ -41,7 +41,23 @@ nlohmann::json measurementJson(const TuneMeasurement& m) {
   return j;
 }
 
+nlohmann::json evaluationJson(const TuneSpace& space, const TuneEvaluation& e,
+                              std::optional<double> best) {
+  nlohmann::json item = measurementJson(e.measurement);
+  item["params"] = tunedValues(space, e.index);
+  item["score"] = e.score ? nlohmann::json(*e.score) : nlohmann::json(nullptr);
+  item["best_score"] = best ? nlohmann::json(*best) : nlohmann::json(nullptr);
+  item["elapsed_s"] = e.elapsed;
+  return item;
+}
+
 }  // namespace
+
+nlohmann::json tuneEvaluationJson(const TuneSpace& space, const TuneOutcome& sofar) {
+  const auto& best = sofar.best;
+  return evaluationJson(space, sofar.evaluations.back(),
+                        best ? sofar.evaluations[*best].score : std::nullopt);
+}
 
 nlohmann::json tuneReportJson(const TuneReport& r) {
   const TuneSpace& space = *r.space;
@@ -55,12 +71,7 @@ nlohmann::json tuneReportJson(const TuneReport& r) {
   std::optional<double> best;
   for (const auto& e : r.outcome.evaluations) {
     if (e.score && (!best || *e.score < *best)) best = e.score;
-    nlohmann::json item = measurementJson(e.measurement);
-    item["params"] = tunedValues(space, e.index);
-    item["score"] = e.score ? nlohmann::json(*e.score) : nlohmann::json(nullptr);
-    item["best_score"] = best ? nlohmann::json(*best) : nlohmann::json(nullptr);
-    item["elapsed_s"] = e.elapsed;
-    evaluations.push_back(std::move(item));
+    evaluations.push_back(evaluationJson(space, e, best));
   }
   nlohmann::json finalists = nlohmann::json::array();
   for (const auto& f : r.finalists) {

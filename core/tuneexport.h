@@ -34,6 +34,10 @@ struct TuneReport {
 
 nlohmann::json tuneReportJson(const TuneReport& report);
 
+// The newest evaluation as the report lists each one (tuned values, median, score, the best
+// score so far, run id, from the history or not), for live views.
+nlohmann::json tuneEvaluationJson(const TuneSpace& space, const TuneOutcome& sofar);
+
 // "block_size=256 waves=4: 12.3 us | best 11.9 us block_size=512 waves=2": the newest
 // evaluation and the best so far, as progress lines say them.
 std::string tuneProgressText(const TuneSpace& space, const TuneOutcome& sofar);

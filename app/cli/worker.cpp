@@ -242,6 +242,8 @@ class Worker {
         const TuneReport report = job.tuning->run(
             executor_, store_, &job.cancel,
             [&](const TuneOutcome& sofar) {
+              send({job.id, protocol::Evaluated{sofar.evaluations.size(),
+                                                tuneEvaluationJson(space, sofar)}});
               send({job.id, protocol::Progress{sofar.evaluations.size(), total, 0,
                                                tuneProgressText(space, sofar)}});
             },

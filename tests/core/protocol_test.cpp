@@ -113,6 +113,11 @@ TEST(Protocol, EveryRequestRoundTrips) {
 TEST(Protocol, EveryReplyRoundTrips) {
   const nlohmann::json tuned{{"strategy", "annealing"}, {"evaluations", {1, 2}}};
   EXPECT_EQ(std::get<Tuned>(roundTrip<Reply>({"t", Tuned{tuned}}).body).report, tuned);
+  const nlohmann::json evaluation{{"params", {{"block_size", "256"}}}, {"median_s", 1e-5}};
+  const auto evaluated =
+      std::get<Evaluated>(roundTrip<Reply>({"t", Evaluated{3, evaluation}}).body);
+  EXPECT_EQ(evaluated.number, 3u);
+  EXPECT_EQ(evaluated.evaluation, evaluation);
   const auto hello = std::get<Hello>(roundTrip<Reply>({"", Hello{"1.2.3"}}).body);
   EXPECT_EQ(hello.appVersion, "1.2.3");
   EXPECT_EQ(hello.protocol, kVersion);
@@ -235,6 +240,8 @@ TEST(Protocol, DecodeErrorsNameTheField) {
                     R"("tune":{"axes":[],"budget_s":3}})"),
             "tune.budget_s");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"tuned","id":"t","report":[]})", false), "report");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"evaluated","id":"t","number":1,"evaluation":3})", false),
+            "evaluation");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"done","id":"r","completed":1})", false), "cancelled");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"progress","id":"r","done":"1","total":2,"eta_s":0,)"
                     R"("text":""})",

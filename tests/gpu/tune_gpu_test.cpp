@@ -130,14 +130,21 @@ TEST_F(TuneGpu, TheWorkerTunesWithAResultPerRunAndTheReportAtTheEnd) {
   const auto& report = tuned["report"];
   EXPECT_EQ(report["evaluations"].size(), 4u);
   EXPECT_EQ(report["finalists"].size(), 2u);
-  std::size_t results = 0, progress = 0;
+  std::size_t results = 0, progress = 0, evaluated = 0;
   for (const auto& line : worker.output().lines()) {
     const auto message = nlohmann::json::parse(line);
-    results += message["type"] == "result" && message["id"] == "t";
-    progress += message["type"] == "progress" && message["id"] == "t" && message["total"] == 4;
+    if (message["id"] != "t") continue;
+    results += message["type"] == "result";
+    progress += message["type"] == "progress" && message["total"] == 4;
+    if (message["type"] == "evaluated") {
+      ++evaluated;
+      EXPECT_EQ(message["number"], evaluated);
+      EXPECT_EQ(message["evaluation"], report["evaluations"][evaluated - 1]);
+    }
   }
   EXPECT_EQ(results, 6u);
-  EXPECT_EQ(progress, 4u);  // one per evaluation, with the best so far
+  EXPECT_EQ(progress, 4u);   // one per evaluation, with the best so far
+  EXPECT_EQ(evaluated, 4u);  // the same as the report lists
 }
 
 }  // namespace
