@@ -79,6 +79,10 @@ nlohmann::json tuneReportJson(const TuneReport& r) {
     item["params"] = tunedValues(space, f.index);
     item["all_params"] = space.params(f.index)->values();
     item["tied_with_best"] = f.tied;
+    if (!f.measurement.samples.empty()) {
+      const Interval interval = medianInterval(f.measurement.samples);
+      item["interval_s"] = {interval.low, interval.high};
+    }
     if (f.againstBest)
       item["against_best"] = {{"verdict", toString(f.againstBest->kind)},
                               {"ratio", f.againstBest->ratio},

@@ -40,6 +40,7 @@
 #include "widgets/sassview.h"
 #include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
+#include "widgets/tunepage.h"
 #include "widgets/workerclient.h"
 
 namespace kwb {
@@ -117,6 +118,14 @@ void MainWindow::buildUi() {
   ui_->viewTabs->addTab(source_, tr("Source"));
   ui_->viewTabs->addTab(sass_, tr("SASS"));
   ui_->viewTabs->addTab(lesson_, tr("Lesson"));
+  tune_ = new TunePage(worker_, ui_->viewTabs);
+  ui_->viewTabs->addTab(tune_, tr("Tune"));
+  tune_->setKernelSource([this] { return currentKernel(); });
+  connect(tune_, &TunePage::applyRequested, this, [this](const RawParams& best) {
+    for (const auto& [name, value] : best)
+      ui_->launchEditor->setValue(name, QString::fromStdString(value));
+    statusBar()->showMessage(tr("The best configuration is in the launch editor."), 8000);
+  });
   connect(lesson_, &LessonPage::runRequested, this,
           [this](const Lesson& l) { startLesson(QString::fromStdString(l.id), -1); });
   connect(lesson_, &LessonPage::exerciseRequested, this, &MainWindow::openExercise);
@@ -276,8 +285,9 @@ void MainWindow::openKernelWhenReady(const QString& path, QStringList sweepAxes)
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_},    {"heatmap", heatmap_}, {"results", resultsPage_}, {"history", history_},
-      {"source", source_}, {"sass", sass_},       {"lesson", lesson_},       {"editor", editor_}};
+      {"sweep", plot_},      {"heatmap", heatmap_}, {"results", resultsPage_},
+      {"history", history_}, {"source", source_},   {"sass", sass_},
+      {"lesson", lesson_},   {"editor", editor_},   {"tune", tune_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -313,6 +323,7 @@ void MainWindow::onVariantSelected() {
     ui_->teachesLabel->setText(QString::fromStdString(variant->teaches));
     ui_->problemEditor->setSpecs(withRole(variant->params, ParamRole::Problem));
     ui_->launchEditor->setSpecs(withRole(variant->params, ParamRole::Launch));
+    tune_->setParams(withRole(variant->params, ParamRole::Launch));
   }
   updateButtons();
   ui_->derivedLabel->clear();

@@ -29,6 +29,7 @@ class JobSession;
 class KernelEditor;
 class MyKernels;
 class KernelTreeModel;
+class TunePage;
 class ParamEditor;
 class ResultsModel;
 class ResultsPage;
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   // side by side (devices apart, for a workshop's merged histories).
   void showHistory(const QString& text, bool compare = false);
   HistoryPage* historyPage() const { return history_; }
+  TunePage* tunePage() const { return tune_; }
   SassView* sassView() const { return sass_; }
   // The hardware metrics the next run or sweep reads, as typed in the Measurement box.
   void setMetrics(const QString& text);
@@ -134,6 +136,7 @@ class MainWindow : public QMainWindow {
   HistoryPage* history_;
   SourceView* source_;
   SassView* sass_;
+  TunePage* tune_ = nullptr;
   LessonPage* lesson_;
   KernelEditor* editor_;
   MyKernels* myKernels_;

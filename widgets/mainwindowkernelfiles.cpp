@@ -24,6 +24,7 @@
 #include "widgets/mykernels.h"
 #include "widgets/parameditor.h"
 #include "widgets/sourceview.h"
+#include "widgets/tunepage.h"
 #include "widgets/workerclient.h"
 
 namespace kwb {
@@ -116,6 +117,7 @@ void MainWindow::readEditedSpec() {
   if (!keep) {
     ui_->problemEditor->setSpecs(withRole(selected_->params, ParamRole::Problem));
     ui_->launchEditor->setSpecs(withRole(selected_->params, ParamRole::Launch));
+    tune_->setParams(withRole(selected_->params, ParamRole::Launch));
   }
   updateButtons();
   derivedDelay_->start();

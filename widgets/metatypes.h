@@ -9,12 +9,14 @@
 #include "core/deviceinfo.h"
 #include "core/runresult.h"
 #include "core/sass.h"
+#include "core/validation.h"
 #include "core/variantinfo.h"
 #include "db/historyfilter.h"
 #include "widgets/historyrow.h"
 
 Q_DECLARE_METATYPE(kwb::RunResult)
 Q_DECLARE_METATYPE(kwb::ParamSet)
+Q_DECLARE_METATYPE(kwb::RawParams)
 Q_DECLARE_METATYPE(kwb::SassReport)
 Q_DECLARE_METATYPE(kwb::HistoryFilter)
 Q_DECLARE_METATYPE(kwb::HistorySnapshot)

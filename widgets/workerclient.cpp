@@ -158,6 +158,10 @@ void WorkerClient::handle(const protocol::Reply& reply) {
   } else if (const auto* done = std::get_if<protocol::Done>(&reply.body)) {
     forget(id);
     emit jobDone(id, static_cast<int>(done->completed), done->cancelled);
+  } else if (const auto* evaluation = std::get_if<protocol::Evaluated>(&reply.body)) {
+    emit evaluated(id, static_cast<int>(evaluation->number), evaluation->evaluation);
+  } else if (const auto* tuning = std::get_if<protocol::Tuned>(&reply.body)) {
+    emit tuned(id, tuning->report);
   } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
     const QString code = qstr(std::string(toString(failure->kind)));
     if (failure->kind == ErrorKind::NoDevice) emit noDevice(qstr(failure->message));

@@ -66,6 +66,10 @@ class WorkerClient : public QObject {
   void resultReceived(const QString& id, int index, const kwb::RunResult& run, qint64 runId);
   void jobDone(const QString& id, int completed, bool cancelled);
   void sassReceived(const QString& id, const kwb::SassReport& report);
+  // A tuning's evaluation (number 1 first) and, before its jobDone, its whole report: JSON as
+  // `kwb tune --json` writes them (docs/tuning.md).
+  void evaluated(const QString& id, int number, const nlohmann::json& evaluation);
+  void tuned(const QString& id, const nlohmann::json& report);
   // A request refused or failed; param names the parameter at fault, if one is.
   void jobError(const QString& id, const QString& code, const QString& message,
                 const QString& param);

@@ -8,6 +8,7 @@
 #include "widgets/historypage.h"
 #include "widgets/mainwindow.h"
 #include "widgets/sassview.h"
+#include "widgets/tunepage.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -33,8 +34,13 @@ int main(int argc, char** argv) {
       "open the history filtered by this text, its runs compared side by side by device", "text");
   QCommandLineOption view("view",
                           "the view the screenshot shows: sweep, heatmap, results, history, "
-                          "source, sass, lesson or editor",
+                          "source, sass, lesson, editor or tune",
                           "name");
+  QCommandLineOption tune("tune",
+                          "tune this parameter over these values once the catalog is shown, "
+                          "name=values (repeat for more)",
+                          "axis");
+  QCommandLineOption tuneBudget("tune-budget", "the tuning's budget: evaluations or 90s", "budget");
   QCommandLineOption compare("compare", "the variant the SASS view compares with", "variant");
   QCommandLineOption metrics("metrics",
                              "hardware metrics for the sweep: sets (memory, occupancy, ...) or "
@@ -55,7 +61,7 @@ int main(int argc, char** argv) {
                              "lesson has no baseline",
                              "value", "1");
   parser.addOptions({worker, db, select, kernel, sweep, history, historyCompare, view, compare,
-                     metrics, screenshot, report, reportPages, lesson, predict});
+                     metrics, screenshot, report, reportPages, lesson, predict, tune, tuneBudget});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
@@ -75,6 +81,17 @@ int main(int argc, char** argv) {
         qWarning("the selected family has no variant '%s'", qPrintable(variant));
     });
   }
+  if (parser.isSet(tune)) {
+    const QStringList axes = parser.values(tune);
+    const QString budget = parser.value(tuneBudget);
+    QObject::connect(&window, &kwb::MainWindow::catalogShown, &window, [&window, axes, budget] {
+      window.showView("tune");
+      for (const QString& axis : axes)
+        window.tunePage()->tune(axis.section('=', 0, 0), axis.section('=', 1));
+      if (!budget.isEmpty()) window.tunePage()->setBudget(budget);
+      window.tunePage()->start();
+    });
+  }
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot), shown = parser.value(view);
     // Copies, not references: the connections outlive this block.
@@ -82,7 +99,7 @@ int main(int argc, char** argv) {
       if (!shown.isEmpty() && !window.showView(shown))
         qWarning(
             "no view '%s'; the views are sweep, heatmap, results, history, source, sass, "
-            "lesson, editor",
+            "lesson, editor, tune",
             qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {
@@ -97,6 +114,8 @@ int main(int argc, char** argv) {
       QObject::connect(window.sassView(), &kwb::SassView::settled, &window, grab);
       QObject::connect(&window, &kwb::MainWindow::catalogShown, &window,
                        [&window] { window.showView("sass"); });
+    } else if (parser.isSet(tune)) {
+      QObject::connect(window.tunePage(), &kwb::TunePage::finished, &window, grab);
     } else if (parser.isSet(sweep) || parser.isSet(lesson)) {
       QObject::connect(&window, &kwb::MainWindow::jobEnded, &window, grab);
     } else {
