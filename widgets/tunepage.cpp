@@ -127,7 +127,8 @@ TunePage::TunePage(WorkerClient* worker, QWidget* parent)
   finalists_->setObjectName("tuneFinalists");
   finalists_->setHorizontalHeaderLabels({tr("rank"), tr("configuration"), tr("median"),
                                          tr("95% interval"), tr("against the best"), tr("tied")});
-  finalists_->horizontalHeader()->setSectionResizeMode(ConfigurationColumn, QHeaderView::Stretch);
+  finalists_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  finalists_->horizontalHeader()->setStretchLastSection(true);
   finalists_->verticalHeader()->hide();
   finalists_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   auto* right = new QSplitter(Qt::Vertical, this);
@@ -291,7 +292,6 @@ void TunePage::showReport(const nlohmann::json& report) {
     finalists_->setItem(row, TiedColumn,
                         readOnly(f.value("tied_with_best", false) ? tr("yes") : tr("no")));
   }
-  finalists_->resizeColumnsToContents();
   int tied = 0;
   for (const auto& f : finalists) tied += f.value("tied_with_best", false);
   const QString space = tr("%1 of %2 points valid")
