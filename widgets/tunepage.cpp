@@ -292,6 +292,16 @@ void TunePage::showReport(const nlohmann::json& report) {
     finalists_->setItem(row, TiedColumn,
                         readOnly(f.value("tied_with_best", false) ? tr("yes") : tr("no")));
   }
+  // A stopped tuning measured no finalists: its best evaluation is still the best known.
+  if (finalists.empty()) {
+    const nlohmann::json* best = nullptr;
+    for (const auto& e : report["evaluations"])
+      if (e.is_object() && !e.value("score", nlohmann::json()).is_null() &&
+          (!best || e["score"].get<double>() < (*best)["score"].get<double>()))
+        best = &e;
+    if (best)
+      for (const auto& [name, value] : (*best)["params"].items()) best_[name] = value;
+  }
   int tied = 0;
   for (const auto& f : finalists) tied += f.value("tied_with_best", false);
   const QString space = tr("%1 of %2 points valid")
@@ -301,7 +311,10 @@ void TunePage::showReport(const nlohmann::json& report) {
                                   .arg(report["evaluations"].size())
                                   .arg(report.value("cache_hits", 0))
                                   .arg(qstr(report.value("stopped", "")));
-  status_->setText(finalists.empty() ? tr("%1; %2. No configuration ran.").arg(space, evaluations)
+  const QString unconfirmed = best_.empty()
+                                  ? tr("No configuration ran.")
+                                  : tr("Not measured again: Apply takes the best point found.");
+  status_->setText(finalists.empty() ? tr("%1; %2. %3").arg(space, evaluations, unconfirmed)
                    : tied > 1 ? tr("%1; %2. %3 configurations cannot be told apart from the best.")
                                     .arg(space, evaluations)
                                     .arg(tied)

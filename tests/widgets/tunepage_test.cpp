@@ -99,6 +99,24 @@ class TunePageTest : public QObject {
     QCOMPARE(values.at("pack_size"), std::string("4"));
   }
 
+  void aStoppedTuningsBestPointCanStillBeApplied() {
+    WorkerClient worker(KWB_EXECUTABLE, {"--no-store"});
+    TunePage page(&worker);
+    const nlohmann::json report{{"space", {{"points", 6}, {"valid", 6}}},
+                                {"evaluations",
+                                 {evaluation(2e-5, 2e-5, "64"), evaluation(1e-5, 1e-5, "256"),
+                                  evaluation(3e-5, 1e-5, "1024")}},
+                                {"stopped", "stopped"},
+                                {"finalists", nlohmann::json::array()}};
+    page.showReport(report);
+    QVERIFY2(page.status().contains("Apply takes the best point found"), qPrintable(page.status()));
+    QSignalSpy applied(&page, &TunePage::applyRequested);
+    for (auto* button : page.findChildren<QPushButton*>())
+      if (button->text() == "Apply the best") button->click();
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(applied.at(0).at(0).value<RawParams>().at("block_size"), std::string("256"));
+  }
+
   void aTuningWithoutAGpuEndsInOneSentence() {
     WorkerClient worker(KWB_EXECUTABLE, {"--no-store"});
     TunePage page(&worker);
