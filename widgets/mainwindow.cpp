@@ -380,6 +380,8 @@ void MainWindow::updateButtons() {
   ui_->runButton->setEnabled(ready);
   ui_->sweepButton->setEnabled(ready && axes && !axes->empty());
   ui_->stopButton->setEnabled(!idle);
+  tune_->setReady(hasDevice_ && selected_ && ui_->problemEditor->isValid() &&
+                  ui_->launchEditor->isValid());
 }
 
 MeasureSettings MainWindow::measureSettings(const std::string& metrics) const {

@@ -207,6 +207,11 @@ void TunePage::setBudget(const QString& budget) {
   budget_->setText(budget);
 }
 
+void TunePage::setReady(bool ready) {
+  ready_ = ready;
+  updateButtons();
+}
+
 TuneSettings TunePage::settings() const {
   TuneSettings t;
   for (int row = 0; row < space_->rowCount(); ++row)
@@ -330,7 +335,7 @@ void TunePage::end(const QString& status) {
 }
 
 void TunePage::updateButtons() {
-  startButton_->setEnabled(!running() && space_->rowCount() > 0);
+  startButton_->setEnabled(ready_ && !running() && space_->rowCount() > 0);
   stopButton_->setEnabled(running());
   applyButton_->setEnabled(!running() && !best_.empty());
 }

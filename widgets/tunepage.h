@@ -53,6 +53,8 @@ class TunePage : public QWidget {
   // Ticks a parameter's row and sets its values (scripted use and tests).
   void tune(const QString& param, const QString& values);
   void setBudget(const QString& budget);
+  // Whether the window has a device and a valid configuration: Tune is offered only then.
+  void setReady(bool ready);
   TuneSettings settings() const;
   bool running() const { return !job_.isEmpty(); }
 
@@ -96,6 +98,7 @@ class TunePage : public QWidget {
   QString job_;
   RawParams best_;
   int evaluations_ = 0;
+  bool ready_ = false;
 };
 
 }  // namespace kwb

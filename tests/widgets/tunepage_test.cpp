@@ -39,6 +39,12 @@ class TunePageTest : public QObject {
     QCOMPARE(page.space()->item(0, TunePage::ValuesColumn)->text(), QString("32:1024:*2"));
     QCOMPARE(page.space()->item(1, TunePage::ValuesColumn)->text(), QString("1,2,4,8"));
     QVERIFY(page.settings().axes.empty());  // nothing ticked yet
+    QPushButton* tuneButton = nullptr;
+    for (auto* button : page.findChildren<QPushButton*>())
+      if (button->text() == "Tune") tuneButton = button;
+    QVERIFY(tuneButton && !tuneButton->isEnabled());  // no device said to be there yet
+    page.setReady(true);
+    QVERIFY(tuneButton->isEnabled());
     page.tune("pack_size", "2,4");
     QCOMPARE(page.settings().axes, std::vector<std::string>{"pack_size=2,4"});
   }
