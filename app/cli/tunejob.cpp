@@ -106,6 +106,8 @@ GpuTuning::GpuTuning(std::shared_ptr<const Variant> kernel, const RawParams& bas
       job_(job) {
   if (settings.axes.empty())
     throw Error(ErrorKind::Usage, "a tuning needs at least one tuned parameter (-s name=values)");
+  if (job.verifyOnly)
+    throw Error(ErrorKind::Usage, "--verify-only times nothing, and a tuning needs times");
   std::vector<SweepAxis> axes;
   for (const auto& text : settings.axes)
     axes.push_back(parseSweepAxis(text, kernel_->info().params));

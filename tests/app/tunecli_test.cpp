@@ -209,6 +209,8 @@ TEST_F(TuneCliTest, MistakesAreOneSentence) {
   bad({"tune", "--replay", std::to_string(sweepId), "--restrict", "threads < 4"},
       "threads, which is not a parameter");
   bad({"tune", "copy", "vectorized", "-s", "block_size=64,100"}, "100 is not a multiple of 32");
+  bad({"tune", "copy", "vectorized", "-s", "block_size=64,128", "--verify-only"},
+      "a tuning needs times");
   if (deviceCount() == 0) {
     const Outcome o = run({"tune", "copy", "vectorized", "-s", "block_size=64,128"});
     EXPECT_EQ(o.code, kExitNoDevice);
