@@ -97,7 +97,15 @@ nlohmann::json tuneReportJson(const TuneReport& r) {
                      {"median_s", e.measurement.median},
                      {"energy_j", *e.measurement.energy}});
   }
-  return {{"kernel", {{"family", r.family}, {"variant", r.variant}, {"file", r.kernelFile}}},
+  nlohmann::json templates = nlohmann::json::array();
+  for (const auto& [name, args] : r.templates)
+    templates.push_back({{"name", name}, {"args", args}});
+  return {{"kernel",
+           {{"family", r.family},
+            {"variant", r.variant},
+            {"file", r.kernelFile},
+            {"defines", r.defines},
+            {"templates", templates}}},
           {"device", r.device},
           {"strategy", toString(r.strategy)},
           {"objective", toString(r.objective)},
@@ -134,42 +142,53 @@ std::string tuneProgressText(const TuneSpace& space, const TuneOutcome& sofar) {
   return text.str();
 }
 
-std::string tuneHeader(const TuneReport& r) {
-  if (r.finalists.empty())
+std::string tuneHeader(const nlohmann::json& report) {
+  const auto& finalists = report["finalists"];
+  if (finalists.empty())
     throw Error(ErrorKind::Usage, "no configuration ran, so there is no best to export");
-  const TuneFinalist& best = r.finalists.front();
-  const ParamSet params = *r.space->params(best.index);
-  const std::string kernel = r.kernelFile.empty() ? r.family + "/" + r.variant : r.kernelFile;
+  const auto& best = finalists.front();
+  const auto& k = report["kernel"];
+  const std::string family = k.value("family", ""), variant = k.value("variant", "");
+  const std::string file = k.value("file", "");
+  const std::string kernel = file.empty() ? family + "/" + variant : file;
   std::ostringstream h;
-  h << "// The best configuration of " << kernel << " on " << r.device << " by "
-    << toString(r.objective) << ",\n// found by Kernel Workbench (" << toString(r.strategy)
-    << " search, " << r.outcome.evaluations.size()
-    << " evaluations): " << formatSeconds(best.measurement.median) << " median.\n";
+  h << "// The best configuration of " << kernel << " on " << report.value("device", "") << " by "
+    << report.value("objective", "") << ",\n// found by Kernel Workbench ("
+    << report.value("strategy", "") << " search, " << report["evaluations"].size()
+    << " evaluations): " << formatSeconds(best.value("median_s", 0.0)) << " median.\n";
   std::size_t tied = 0;
-  for (const auto& f : r.finalists) tied += f.tied && &f != &best;
+  for (std::size_t i = 1; i < finalists.size(); ++i)
+    tied += finalists[i].value("tied_with_best", false);
   if (tied)
     h << "// " << tied << (tied == 1 ? " other configuration" : " other configurations")
       << " could not be told apart from it; the JSON result lists them.\n";
-  h << "#pragma once\n\nnamespace kwb_tuned::" << identifier(r.family + "_" + r.variant) << " {\n";
-  for (const auto& [name, value] : params.values()) {
-    if (const auto number = parseInteger(value))
+  const std::string space = identifier(family + "_" + variant);
+  h << "#pragma once\n\nnamespace kwb_tuned::" << space << " {\n";
+  const auto& params = best["all_params"];
+  for (const auto& [name, value] : params.items()) {
+    const std::string text = value.get<std::string>();
+    if (const auto number = parseInteger(text))
       h << "inline constexpr long long " << identifier(name) << " = " << *number << ";\n";
     else
-      h << "inline constexpr const char* " << identifier(name) << " = \"" << value << "\";\n";
+      h << "inline constexpr const char* " << identifier(name) << " = \"" << text << "\";\n";
   }
-  h << "}  // namespace kwb_tuned::" << identifier(r.family + "_" + r.variant) << "\n";
+  h << "}  // namespace kwb_tuned::" << space << "\n";
 
   std::ostringstream defines;
-  for (const auto& name : r.defines)
-    if (params.has(name))
-      defines << "#ifndef " << name << "\n#define " << name << " " << params.get(name)
-              << "\n#endif\n";
+  for (const auto& name : k.value("defines", nlohmann::json::array()))
+    if (params.contains(name))
+      defines << "#ifndef " << name.get<std::string>() << "\n#define " << name.get<std::string>()
+              << " " << params[name.get<std::string>()].get<std::string>() << "\n#endif\n";
   if (!defines.str().empty()) h << "\n// The kernel file's defines.\n" << defines.str();
-  for (const auto& [name, args] : r.templates) {
+  for (const auto& t : k.value("templates", nlohmann::json::array())) {
     std::string instance;
-    for (const auto& arg : args)
-      instance += (instance.empty() ? "" : ", ") + (params.has(arg) ? params.get(arg) : arg);
-    h << "\n// The kernel to instantiate: " << name << "<" << instance << ">\n";
+    for (const auto& arg : t["args"]) {
+      const std::string a = arg.get<std::string>();
+      instance +=
+          (instance.empty() ? "" : ", ") + (params.contains(a) ? params[a].get<std::string>() : a);
+    }
+    h << "\n// The kernel to instantiate: " << t["name"].get<std::string>() << "<" << instance
+      << ">\n";
   }
   return h.str();
 }

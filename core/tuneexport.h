@@ -43,8 +43,9 @@ nlohmann::json tuneEvaluationJson(const TuneSpace& space, const TuneOutcome& sof
 std::string tuneProgressText(const TuneSpace& space, const TuneOutcome& sofar);
 
 // A C++ header of the best configuration's values as constants a program can include; for a
-// kernel file also the defines and template arguments to compile it with. Error(Usage) where
-// no configuration ran.
-std::string tuneHeader(const TuneReport& report);
+// kernel file also the defines and template arguments to compile it with. From the report's
+// JSON, so that the window, which holds only that, writes the same. Error(Usage) where no
+// configuration ran.
+std::string tuneHeader(const nlohmann::json& report);
 
 }  // namespace kwb

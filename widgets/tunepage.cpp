@@ -2,6 +2,8 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,7 +16,9 @@
 
 #include <qcustomplot.h>
 
+#include "core/error.h"
 #include "core/format.h"
+#include "core/tuneexport.h"
 #include "core/tuner.h"
 #include "widgets/plotstyle.h"
 #include "widgets/workerclient.h"
@@ -66,6 +70,7 @@ TunePage::TunePage(WorkerClient* worker, QWidget* parent)
       startButton_(new QPushButton(tr("Tune"), this)),
       stopButton_(new QPushButton(tr("Stop"), this)),
       applyButton_(new QPushButton(tr("Apply the best"), this)),
+      exportButton_(new QPushButton(tr("Export..."), this)),
       status_(new QLabel(this)),
       plot_(new QCustomPlot(this)),
       finalists_(new QTableWidget(0, FinalistColumnCount, this)) {
@@ -97,6 +102,7 @@ TunePage::TunePage(WorkerClient* worker, QWidget* parent)
   buttons->addWidget(startButton_);
   buttons->addWidget(stopButton_);
   buttons->addWidget(applyButton_);
+  buttons->addWidget(exportButton_);
   buttons->addStretch();
   auto* left = new QWidget(this);
   auto* leftLayout = new QVBoxLayout(left);
@@ -145,6 +151,12 @@ TunePage::TunePage(WorkerClient* worker, QWidget* parent)
   connect(startButton_, &QPushButton::clicked, this, &TunePage::start);
   connect(stopButton_, &QPushButton::clicked, this, &TunePage::stop);
   connect(applyButton_, &QPushButton::clicked, this, [this] { emit applyRequested(best_); });
+  connect(exportButton_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the tuning"), "tuned.h",
+        tr("C++ header of the best (*.h *.hpp);;The whole result as JSON (*.json)"));
+    if (!path.isEmpty()) exportResult(path);
+  });
   connect(worker_, &WorkerClient::evaluated, this,
           [this](const QString& id, int number, const nlohmann::json& evaluation) {
             if (id == job_) showEvaluation(number, evaluation);
@@ -245,6 +257,7 @@ void TunePage::start() {
   plot_->replot();
   finalists_->setRowCount(0);
   best_.clear();
+  report_ = nlohmann::json();
   evaluations_ = 0;
   status_->setText(tr("Tuning: the space is checked, then the points run..."));
   job_ = worker_->submit(protocol::TuneRequest{kernel_(), t, measure});
@@ -271,7 +284,28 @@ void TunePage::showEvaluation(int number, const nlohmann::json& evaluation) {
   plot_->replot();
 }
 
+bool TunePage::exportResult(const QString& path) {
+  std::string text;
+  try {
+    text =
+        path.endsWith(".json", Qt::CaseInsensitive) ? report_.dump(2) + "\n" : tuneHeader(report_);
+  } catch (const Error& e) {
+    status_->setText(qstr(e.what()));
+    return false;
+  }
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+      file.write(text.data(), static_cast<qint64>(text.size())) !=
+          static_cast<qint64>(text.size())) {
+    status_->setText(tr("Could not write %1: %2").arg(path, file.errorString()));
+    return false;
+  }
+  status_->setText(tr("Wrote %1.").arg(path));
+  return true;
+}
+
 void TunePage::showReport(const nlohmann::json& report) {
+  report_ = report;
   const auto& finalists = report["finalists"];
   finalists_->setRowCount(static_cast<int>(finalists.size()));
   best_.clear();
@@ -338,6 +372,8 @@ void TunePage::updateButtons() {
   startButton_->setEnabled(ready_ && !running() && space_->rowCount() > 0);
   stopButton_->setEnabled(running());
   applyButton_->setEnabled(!running() && !best_.empty());
+  exportButton_->setEnabled(!running() && report_.contains("finalists") &&
+                            !report_["finalists"].empty());
 }
 
 }  // namespace kwb

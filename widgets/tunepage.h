@@ -62,6 +62,10 @@ class TunePage : public QWidget {
   void showEvaluation(int number, const nlohmann::json& evaluation);
   void showReport(const nlohmann::json& report);
 
+  // Writes the last report as JSON (.json) or the best as a C++ header (any other name); false
+  // with the reason in the status where it cannot.
+  bool exportResult(const QString& path);
+
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* space() const { return space_; }
   QTableWidget* finalists() const { return finalists_; }
@@ -92,11 +96,13 @@ class TunePage : public QWidget {
   QPushButton* startButton_;
   QPushButton* stopButton_;
   QPushButton* applyButton_;
+  QPushButton* exportButton_;
   QLabel* status_;
   QCustomPlot* plot_;
   QTableWidget* finalists_;
   QString job_;
   RawParams best_;
+  nlohmann::json report_;  // the last tuning's
   int evaluations_ = 0;
   bool ready_ = false;
 };

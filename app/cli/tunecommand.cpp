@@ -160,7 +160,7 @@ void writeFile(const std::string& path, const std::string& text) {
 // Writes and prints the report; the exit status.
 int finish(CliContext& context, const TuneCliOptions& o, const TuneReport& report) {
   if (!o.output.empty()) writeFile(o.output, tuneReportJson(report).dump(2) + "\n");
-  if (!o.header.empty()) writeFile(o.header, tuneHeader(report));
+  if (!o.header.empty()) writeFile(o.header, tuneHeader(tuneReportJson(report)));
   if (context.global.json)
     context.out << tuneReportJson(report).dump(2) << "\n";
   else

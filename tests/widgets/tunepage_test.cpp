@@ -1,6 +1,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -67,23 +68,27 @@ class TunePageTest : public QObject {
     WorkerClient worker(KWB_EXECUTABLE, {"--no-store"});
     TunePage page(&worker);
     page.setParams(specs());
-    const nlohmann::json report{{"space", {{"points", 24}, {"valid", 20}}},
-                                {"evaluations", nlohmann::json::array({1, 2, 3})},
-                                {"cache_hits", 1},
-                                {"stopped", "evaluation budget spent"},
-                                {"finalists",
-                                 {{{"params", {{"block_size", "256"}, {"pack_size", "4"}}},
-                                   {"median_s", 1e-5},
-                                   {"interval_s", {0.99e-5, 1.01e-5}},
-                                   {"tied_with_best", true}},
-                                  {{"params", {{"block_size", "512"}, {"pack_size", "4"}}},
-                                   {"median_s", 1.001e-5},
-                                   {"tied_with_best", true},
-                                   {"against_best", {{"verdict", "SAME"}, {"ratio", 1.001}}}},
-                                  {{"params", {{"block_size", "64"}, {"pack_size", "1"}}},
-                                   {"median_s", 2e-5},
-                                   {"tied_with_best", false},
-                                   {"against_best", {{"verdict", "SLOWER"}, {"ratio", 2.0}}}}}}};
+    const nlohmann::json report{
+        {"kernel", {{"family", "elementwise"}, {"variant", "packed"}}},
+        {"device", "Test GPU"},
+        {"space", {{"points", 24}, {"valid", 20}}},
+        {"evaluations", nlohmann::json::array({1, 2, 3})},
+        {"cache_hits", 1},
+        {"stopped", "evaluation budget spent"},
+        {"finalists",
+         {{{"params", {{"block_size", "256"}, {"pack_size", "4"}}},
+           {"all_params", {{"block_size", "256"}, {"pack_size", "4"}, {"n", "1048576"}}},
+           {"median_s", 1e-5},
+           {"interval_s", {0.99e-5, 1.01e-5}},
+           {"tied_with_best", true}},
+          {{"params", {{"block_size", "512"}, {"pack_size", "4"}}},
+           {"median_s", 1.001e-5},
+           {"tied_with_best", true},
+           {"against_best", {{"verdict", "SAME"}, {"ratio", 1.001}}}},
+          {{"params", {{"block_size", "64"}, {"pack_size", "1"}}},
+           {"median_s", 2e-5},
+           {"tied_with_best", false},
+           {"against_best", {{"verdict", "SLOWER"}, {"ratio", 2.0}}}}}}};
     page.showReport(report);
     QCOMPARE(page.finalists()->rowCount(), 3);
     QCOMPARE(page.finalists()->item(0, TunePage::ConfigurationColumn)->text(),
@@ -103,6 +108,17 @@ class TunePageTest : public QObject {
     const auto values = applied.at(0).at(0).value<RawParams>();
     QCOMPARE(values.at("block_size"), std::string("256"));
     QCOMPARE(values.at("pack_size"), std::string("4"));
+
+    // The result exports as JSON or as a header of the best, as `kwb tune` writes them.
+    QTemporaryDir dir;
+    QVERIFY(page.exportResult(dir.filePath("tuned.json")));
+    QFile json(dir.filePath("tuned.json"));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QCOMPARE(nlohmann::json::parse(json.readAll().toStdString())["finalists"].size(), 3u);
+    QVERIFY(page.exportResult(dir.filePath("tuned.h")));
+    QFile header(dir.filePath("tuned.h"));
+    QVERIFY(header.open(QIODevice::ReadOnly));
+    QVERIFY(header.readAll().contains("inline constexpr long long block_size = 256;"));
   }
 
   void aStoppedTuningsBestPointCanStillBeApplied() {
