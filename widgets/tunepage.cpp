@@ -137,14 +137,16 @@ TunePage::TunePage(WorkerClient* worker, QWidget* parent)
   finalists_->horizontalHeader()->setStretchLastSection(true);
   finalists_->verticalHeader()->hide();
   finalists_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  auto* right = new QSplitter(Qt::Vertical, this);
-  right->addWidget(plot_);
-  right->addWidget(finalists_);
-  right->setStretchFactor(0, 2);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(left);
-  split->addWidget(right);
-  split->setStretchFactor(1, 2);
+  // The finalists take the whole width below: their configurations are long.
+  auto* top = new QSplitter(Qt::Horizontal, this);
+  top->addWidget(left);
+  top->addWidget(plot_);
+  top->setStretchFactor(1, 2);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(top);
+  split->addWidget(finalists_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(split);
 
