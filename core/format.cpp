@@ -43,6 +43,12 @@ std::string formatPercent(double fraction) {
   return text;
 }
 
+std::string formatRatio(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3fx", ratio);
+  return text;
+}
+
 std::string formatMetricValue(double value, const std::string& unit) {
   if (!std::isfinite(value)) return "-";
   char text[48];

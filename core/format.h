@@ -11,6 +11,8 @@ std::string formatSeconds(double seconds);
 std::string formatBandwidth(double bytesPerSecond);
 std::string formatBytes(double bytes);
 std::string formatPercent(double fraction);
+// A ratio of two times, three decimals: "0.970x".
+std::string formatRatio(double ratio);
 // A metric's value in its unit: bytes as formatBytes, "%" with one decimal, "s" and "ns" as
 // formatSeconds, whole numbers with thousands separators, ratios with three decimals, other
 // units (MHz, W, J) with one decimal below 100 and none above.

@@ -108,12 +108,17 @@ std::optional<std::size_t> TuneSpace::find(const ParamSet& params) const {
   return i;
 }
 
-std::string TuneSpace::describe(std::size_t index) const {
-  const TunePoint p = point(index);
+std::string tunedValuesText(const std::vector<SweepAxis>& axes,
+                            const std::function<std::string(const std::string& param)>& valueOf) {
   std::string text;
-  for (std::size_t a = 0; a < axes_.size(); ++a)
-    text += (a ? " " : "") + axes_[a].param + "=" + axes_[a].values[p[a]];
+  for (const auto& axis : axes)
+    text += (text.empty() ? "" : " ") + axis.param + "=" + valueOf(axis.param);
   return text;
+}
+
+std::string TuneSpace::describe(std::size_t index) const {
+  const RawParams values = raw(point(index));
+  return tunedValuesText(axes_, [&](const std::string& param) { return values.at(param); });
 }
 
 }  // namespace kwb

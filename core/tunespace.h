@@ -19,6 +19,11 @@ inline constexpr std::size_t kMaxTunePoints = 1'000'000;
 // A point of a space: for each tuned parameter, the index of its value.
 using TunePoint = std::vector<std::size_t>;
 
+// "block_size=256 pack_size=4": each axis's parameter with the value valueOf gives it, in the
+// axes' order; the text a space describes its points by and a replay finds its runs by.
+std::string tunedValuesText(const std::vector<SweepAxis>& axes,
+                            const std::function<std::string(const std::string& param)>& valueOf);
+
 // The configurations a tuning may try: the cartesian product of its axes (any number of tuned
 // parameters, each parsed as a sweep axis) over fixed base values, less the points that break a
 // restriction (the user's expressions over parameter values, such as "block_size * unroll <=

@@ -78,9 +78,8 @@ RecordedSweep recordedSweep(RunStore& store, std::int64_t sweepId) {
     }
   for (auto& axis : recorded.axes) orderValues(axis.values);
   for (auto& run : runs) {
-    std::string key;
-    for (const auto& axis : recorded.axes)
-      key += (key.empty() ? "" : " ") + axis.param + "=" + run.result.param(axis.param);
+    const std::string key = tunedValuesText(
+        recorded.axes, [&](const std::string& param) { return run.result.param(param); });
     // Newest first: a point run twice keeps its newest run.
     recorded.runs.try_emplace(key, std::move(run));
   }

@@ -322,9 +322,8 @@ void TunePage::showReport(const nlohmann::json& report) {
           qstr(formatSeconds(f["interval_s"][0]) + " - " + formatSeconds(f["interval_s"][1]));
     QString verdict = row == 0 ? tr("best") : "-";
     if (f.contains("against_best"))
-      verdict = QString("%1x %2")
-                    .arg(f["against_best"]["ratio"].get<double>(), 0, 'f', 3)
-                    .arg(qstr(f["against_best"]["verdict"]));
+      verdict = qstr(formatRatio(f["against_best"]["ratio"].get<double>()) + " " +
+                     f["against_best"]["verdict"].get<std::string>());
     finalists_->setItem(row, RankColumn, readOnly(QString::number(row + 1)));
     finalists_->setItem(row, ConfigurationColumn, readOnly(configuration(f["params"])));
     finalists_->setItem(row, MedianColumn, readOnly(qstr(formatSeconds(median))));

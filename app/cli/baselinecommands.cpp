@@ -116,11 +116,11 @@ int regressionsCommand(CliContext& context, double band) {
     const Verdict v = compareRuns(baseline.result, newest.result, band);
     if (v.kind != VerdictKind::Slower || v.explainedByClocks) continue;
     found.push_back(verdictJson(v, pair.baselineId, pair.runId, band));
-    char ratio[32], interval[48];
-    std::snprintf(ratio, sizeof ratio, "%.3fx", v.ratio);
+    char interval[48];
     std::snprintf(interval, sizeof interval, "%.3f to %.3f", v.low, v.high);
     table.addRow({configuration(newest), std::to_string(pair.baselineId),
-                  std::to_string(pair.runId), ratio, interval, std::string(toString(v.kind))});
+                  std::to_string(pair.runId), formatRatio(v.ratio), interval,
+                  std::string(toString(v.kind))});
   }
   if (context.global.json)
     context.out << found.dump(2) << "\n";

@@ -1,7 +1,6 @@
 // `kwb tune`: a strategy searches a space of configurations, on the GPU or over a stored sweep.
 #include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 
 #include "app/cli/clicontext.h"
@@ -29,20 +28,14 @@ struct Session {
   TuneReport report;
 };
 
-std::string tuneKey(const std::vector<SweepAxis>& axes, const RawParams& raw) {
-  std::string key;
-  for (const auto& axis : axes)
-    key += (key.empty() ? "" : " ") + axis.param + "=" + raw.at(axis.param);
-  return key;
-}
-
 void replaySession(Session& s, RunStore& store, const TuneCliOptions& o, bool withMetrics) {
   s.report.seed = o.searchSeed;
   auto recorded = std::make_shared<RecordedSweep>(recordedSweep(store, *o.replay));
   const auto axes = recorded->axes;
   s.space = std::make_unique<TuneSpace>(
       RawParams{}, axes, o.restrictions, [recorded, axes](const RawParams& raw) {
-        const auto it = recorded->runs.find(tuneKey(axes, raw));
+        const auto it = recorded->runs.find(
+            tunedValuesText(axes, [&](const std::string& param) { return raw.at(param); }));
         if (it == recorded->runs.end() || it->second.result.status != RunStatus::Ok)
           throw paramError(axes.front().param, "this point has no good run in the sweep");
         return it->second.result.params();
@@ -73,12 +66,6 @@ void replaySession(Session& s, RunStore& store, const TuneCliOptions& o, bool wi
     const KernelCode code = store.kernelCode(first.id);
     describeKernelFile(s.report, kernelFileOf(code.file, code.source));
   }
-}
-
-std::string formatRatio(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3fx", ratio);
-  return text;
 }
 
 void printProgress(std::ostream& err, const TuneSpace& space, const TuneOutcome& sofar,

@@ -20,6 +20,12 @@ TEST(Format, MetricValuesInTheirUnits) {
   EXPECT_EQ(formatMetricValue(NAN, ""), "-");
 }
 
+TEST(Format, RatiosWithThreeDecimals) {
+  EXPECT_EQ(formatRatio(0.97), "0.970x");
+  EXPECT_EQ(formatRatio(1.0004), "1.000x");
+  EXPECT_EQ(formatRatio(12.3456), "12.346x");
+}
+
 TEST(Format, PrintableShowsControlBytesAndShortensLongRuns) {
   EXPECT_EQ(printable("block_size 64"), "block_size 64");
   EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1B[31mb");
