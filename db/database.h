@@ -28,6 +28,9 @@ class Database {
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
   std::int64_t lastInsertId() const;
+  // Changes when another connection commits (PRAGMA data_version): what this one read may be
+  // stale.
+  std::int64_t dataVersion();
   int changes() const;
   const std::string& path() const { return path_; }
 

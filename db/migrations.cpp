@@ -6,14 +6,20 @@
 
 #include "core/error.h"
 #include "db/database.h"
+#include "db/runtext.h"
 
 namespace kwb {
 namespace {
 
+struct Migration {
+  std::string_view sql;
+  void (*then)(Database&) = nullptr;  // what SQL alone cannot write, in the same transaction
+};
+
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<std::string_view, 5> kMigrations{
+constexpr std::array<Migration, 6> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
-    R"sql(
+    Migration{R"sql(
 CREATE TABLE devices (
   id INTEGER PRIMARY KEY,
   uuid TEXT NOT NULL UNIQUE,
@@ -105,16 +111,16 @@ CREATE TABLE notes (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX notes_by_run ON notes(run_id);
-)sql",
+)sql"},
     // v2: why part of a run was skipped (counters unreadable, say), and which timing samples
     // were taken while the GPU held its clocks down.
-    R"sql(
+    Migration{R"sql(
 ALTER TABLE runs ADD COLUMN notice TEXT NOT NULL DEFAULT '';
 ALTER TABLE samples ADD COLUMN throttled INTEGER NOT NULL DEFAULT 0;
-)sql",
+)sql"},
     // v3: kernels' machine code as cuobjdump printed it, per binary version and architecture,
     // so that showing it again needs neither the toolkit nor the wait.
-    R"sql(
+    Migration{R"sql(
 CREATE TABLE sass_listings (
   binary TEXT NOT NULL,
   arch TEXT NOT NULL,
@@ -123,10 +129,10 @@ CREATE TABLE sass_listings (
   stored_at INTEGER NOT NULL,
   PRIMARY KEY (binary, arch, symbol)
 ) WITHOUT ROWID;
-)sql",
+)sql"},
     // v4: the code of users' kernels, each version once by its SHA-256, and the file and version
     // each run ran.
-    R"sql(
+    Migration{R"sql(
 CREATE TABLE kernel_sources (
   hash TEXT PRIMARY KEY,
   source TEXT NOT NULL,
@@ -134,10 +140,10 @@ CREATE TABLE kernel_sources (
 ) WITHOUT ROWID;
 ALTER TABLE runs ADD COLUMN kernel_file TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
-)sql",
+)sql"},
     // v5: how each run was timed (runs before it flushed L2 by writing alone and kept the event
     // pair's own time in their samples), and the runs marked as their configuration's baseline.
-    R"sql(
+    Migration{R"sql(
 ALTER TABLE runs ADD COLUMN l2_flush TEXT NOT NULL DEFAULT 'write'
   CHECK (l2_flush IN ('none', 'write', 'write_read'));
 UPDATE runs SET l2_flush = 'none' WHERE mode = 'hot';
@@ -147,7 +153,37 @@ CREATE TABLE baselines (
   same_source INTEGER NOT NULL,
   marked_at INTEGER NOT NULL
 );
+)sql"},
+    // v6: what the history page needs at a million runs: an index for each column it sorts by,
+    // the run's tags in its row (kept by triggers) and a trigram index of the words its free-text
+    // filter finds a run by (written with each run: runtext.h).
+    Migration{R"sql(
+ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+UPDATE runs SET tags = (SELECT group_concat(tag, char(10)) FROM
+  (SELECT tag FROM tags t WHERE t.run_id = runs.id ORDER BY tag))
+  WHERE id IN (SELECT run_id FROM tags);
+CREATE TRIGGER tags_added AFTER INSERT ON tags BEGIN
+  UPDATE runs SET tags = (SELECT group_concat(tag, char(10)) FROM
+    (SELECT tag FROM tags t WHERE t.run_id = new.run_id ORDER BY tag)) WHERE id = new.run_id;
+END;
+CREATE TRIGGER tags_removed AFTER DELETE ON tags BEGIN
+  UPDATE runs SET tags = COALESCE((SELECT group_concat(tag, char(10)) FROM
+    (SELECT tag FROM tags t WHERE t.run_id = old.run_id ORDER BY tag)), '') WHERE id = old.run_id;
+END;
+CREATE VIRTUAL TABLE run_text USING fts5(text, tokenize = 'trigram', detail = 'none');
+CREATE TRIGGER run_text_removed AFTER DELETE ON runs BEGIN
+  DELETE FROM run_text WHERE rowid = old.id;
+END;
+CREATE INDEX runs_by_dtype ON runs(dtype);
+CREATE INDEX runs_by_problem ON runs(problem);
+CREATE INDEX runs_by_launch ON runs(launch);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE INDEX runs_by_median ON runs(time_median);
+CREATE INDEX runs_by_bandwidth ON runs(bandwidth);
+CREATE INDEX runs_by_ceiling ON runs(bandwidth / ceiling_bandwidth);
+CREATE INDEX runs_by_tags ON runs(tags);
 )sql",
+              indexStoredRunTexts},
 };
 
 }  // namespace
@@ -209,7 +245,9 @@ void checkHistoryFile(Database& db) {
 void migrate(Database& db) {
   for (int version = schemaVersion(db); version < latestSchemaVersion(); ++version) {
     Transaction transaction(db);
-    db.exec(kMigrations[static_cast<std::size_t>(version)]);
+    const Migration& step = kMigrations[static_cast<std::size_t>(version)];
+    db.exec(step.sql);
+    if (step.then) step.then(db);
     db.exec("PRAGMA user_version = " + std::to_string(version + 1));
     transaction.commit();
   }

@@ -1,12 +1,15 @@
 #include "db/runstore.h"
 
-#include <variant>
+#include <set>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "core/jsoncodec.h"
 #include "core/timeformat.h"
 #include "db/database.h"
+#include "db/filterterms.h"
 #include "db/migrations.h"
+#include "db/runtext.h"
 
 namespace kwb {
 namespace {
@@ -25,8 +28,7 @@ constexpr const char* kRunColumns =
     "r.peak_bandwidth AS peak_bandwidth, r.app_version AS app_version, "
     "r.started_at AS started_at, r.notice AS notice, r.kernel_file AS kernel_file, "
     "r.source_hash AS source_hash, r.l2_flush AS l2_flush, r.event_overhead AS event_overhead, "
-    "(SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM tags t WHERE t.run_id = r.id "
-    "ORDER BY tag)) AS tags";
+    "r.tags AS tags";
 
 ParamSet paramsOf(const Statement& s, std::string_view column) {
   return paramSetFromJson(nlohmann::json::parse(s.text(column)));
@@ -78,64 +80,12 @@ RunRecord readRun(const Statement& s) {
   return record;
 }
 
-std::string likePattern(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '%' || c == '_' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return "%" + escaped + "%";
-}
-
-// WHERE clause with numbered parameters (?1, ?2, ...) and the values they bind.
-struct Where {
-  std::string sql;
-  std::vector<std::variant<std::string, std::int64_t>> values;
-
-  std::string param(std::variant<std::string, std::int64_t> value) {
-    values.push_back(std::move(value));
-    return "?" + std::to_string(values.size());
-  }
-  void add(const std::string& clause) { sql += (sql.empty() ? " WHERE " : " AND ") + clause; }
-  void bind(Statement& s) const {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const int index = static_cast<int>(i + 1);
-      if (const auto* text = std::get_if<std::string>(&values[i]))
-        s.bind(index, std::string_view(*text));
-      else
-        s.bind(index, std::get<std::int64_t>(values[i]));
-    }
-  }
-};
-
-Where buildWhere(const HistoryFilter& f) {
-  Where w;
-  if (!f.family.empty()) w.add("r.family = " + w.param(f.family));
-  if (!f.variant.empty()) w.add("r.variant = " + w.param(f.variant));
-  if (!f.dtype.empty()) w.add("r.dtype = " + w.param(f.dtype));
-  if (!f.status.empty()) w.add("r.status = " + w.param(f.status));
-  if (!f.device.empty())
-    w.add("(d.uuid = " + w.param(f.device) + " OR d.name LIKE " + w.param(likePattern(f.device)) +
-          " ESCAPE '\\')");
-  if (!f.tag.empty())
-    w.add("EXISTS (SELECT 1 FROM tags t WHERE t.run_id = r.id AND t.tag = " + w.param(f.tag) + ")");
-  if (!f.text.empty()) {
-    const std::string p = w.param(likePattern(f.text));
-    w.add(
-        "(r.family || '/' || r.variant || ' ' || r.problem || ' ' || r.launch || ' ' || "
-        "r.error LIKE " +
-        p +
-        " ESCAPE '\\' OR EXISTS (SELECT 1 FROM tags t WHERE t.run_id = "
-        "r.id AND t.tag LIKE " +
-        p +
-        " ESCAPE '\\') OR EXISTS (SELECT 1 FROM notes n WHERE "
-        "n.run_id = r.id AND n.text LIKE " +
-        p + " ESCAPE '\\'))");
-  }
-  if (f.since) w.add("r.started_at >= " + w.param(*f.since));
-  if (f.until) w.add("r.started_at < " + w.param(*f.until));
-  if (f.sweepId) w.add("r.sweep_id = " + w.param(*f.sweepId));
-  return w;
+// Ids as a JSON array, for "IN (SELECT value FROM json_each(?))": one parameter for any number.
+std::string idList(std::span<const std::int64_t> ids) {
+  std::string list = "[";
+  for (const std::int64_t id : ids) list += std::to_string(id) + ",";
+  if (list.size() > 1) list.pop_back();
+  return list + "]";
 }
 
 }  // namespace
@@ -272,6 +222,8 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(":l2_flush", toString(r.flush));
   s.bind(":event_overhead", r.eventOverhead);
   s.run();
+  const std::int64_t id = db_->lastInsertId();
+  indexRunText(*db_, id, runSearchText(r));
   if (r.code && !r.code->source.empty()) {
     auto code =
         db_->prepare("INSERT OR IGNORE INTO kernel_sources (hash, source, spec) VALUES (?, ?, ?)");
@@ -280,7 +232,6 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
         .bind(3, std::string_view(r.code->spec));
     code.run();
   }
-  const std::int64_t id = db_->lastInsertId();
 
   std::vector<bool> throttled(r.samples.size());
   for (std::size_t k : r.throttledSamples)
@@ -312,23 +263,69 @@ std::vector<RunRecord> RunStore::query(const HistoryFilter& filter) {
 }
 
 void RunStore::forEach(const HistoryFilter& filter, const std::function<void(RunRecord&&)>& visit) {
-  const Where where = buildWhere(filter);
+  const auto terms = filterTerms(filter);
   std::string sql = std::string("SELECT ") + kRunColumns +
-                    " FROM runs r LEFT JOIN devices d ON d.id = r.device_id" + where.sql +
+                    " FROM runs r LEFT JOIN devices d ON d.id = r.device_id" + whereClause(terms) +
                     " ORDER BY r.started_at " + (filter.newestFirst ? "DESC" : "ASC") + ", r.id " +
                     (filter.newestFirst ? "DESC" : "ASC");
   if (filter.limit > 0)
     sql += " LIMIT " + std::to_string(filter.limit) + " OFFSET " + std::to_string(filter.offset);
   auto s = db_->prepare(sql);
-  where.bind(s);
+  bindValues(s, whereValues(terms));
   while (s.step()) visit(readRun(s));
 }
 
+std::vector<RunRecord> RunStore::runs(std::span<const std::int64_t> ids) {
+  std::unordered_map<std::int64_t, std::size_t> position;
+  for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+  auto s = db_->prepare(std::string("SELECT ") + kRunColumns +
+                        " FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id IN "
+                        "(SELECT value FROM json_each(?))");
+  const std::string list = idList(ids);
+  s.bind(1, std::string_view(list));
+  std::vector<std::optional<RunRecord>> found(ids.size());
+  while (s.step()) {
+    RunRecord record = readRun(s);
+    found[position.at(record.id)] = std::move(record);
+  }
+  std::vector<RunRecord> out;
+  for (auto& record : found)
+    if (record) out.push_back(std::move(*record));
+  return out;
+}
+
+void RunStore::forEachPoint(std::span<const std::int64_t> ids,
+                            const std::function<void(const RunPoint&)>& visit) {
+  auto s = db_->prepare(
+      "SELECT r.id, r.started_at, r.family, r.variant, COALESCE(d.name, ''), r.problem, r.launch, "
+      "r.sample_count, r.time_median, r.time_min, r.time_max, r.bandwidth, r.ceiling_bandwidth "
+      "FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id IN "
+      "(SELECT value FROM json_each(?))");
+  const std::string list = idList(ids);
+  s.bind(1, std::string_view(list));
+  RunPoint p;
+  while (s.step()) {
+    p.id = s.int64(0);
+    p.startedAt = s.int64(1);
+    p.family = s.text(2);
+    p.variant = s.text(3);
+    p.device = s.text(4);
+    p.problem = s.text(5);
+    p.launch = s.text(6);
+    p.samples = static_cast<std::size_t>(s.int64(7));
+    p.median = s.real(8);
+    p.min = s.real(9);
+    p.max = s.real(10);
+    p.bandwidth = s.real(11);
+    p.ceilingBandwidth = s.real(12);
+    visit(p);
+  }
+}
+
 std::size_t RunStore::count(const HistoryFilter& filter) {
-  const Where where = buildWhere(filter);
-  auto s = db_->prepare("SELECT count(*) FROM runs r LEFT JOIN devices d ON d.id = r.device_id" +
-                        where.sql);
-  where.bind(s);
+  const auto terms = filterTerms(filter);
+  auto s = db_->prepare("SELECT count(*) FROM runs r" + whereClause(terms));
+  bindValues(s, whereValues(terms));
   s.step();
   return static_cast<std::size_t>(s.int64(0));
 }
@@ -381,10 +378,23 @@ KernelCode RunStore::kernelCode(std::int64_t id) {
 std::vector<std::string> RunStore::distinct(const std::string& column) {
   if (column != "family" && column != "variant" && column != "dtype")
     throw Error(ErrorKind::Internal, "distinct() of unknown column " + column);
-  auto s = db_->prepare("SELECT DISTINCT " + column + " FROM runs ORDER BY 1");
-  std::vector<std::string> out;
-  while (s.step()) out.push_back(s.text(0));
-  return out;
+  // One index probe a value, not a walk over every run: a million runs hold a handful of
+  // kernels. Variants are found with their families, which lead the index that holds them.
+  const bool variants = column == "variant";
+  const std::string keys = variants ? "family, variant" : column;
+  auto first = db_->prepare("SELECT " + keys + " FROM runs ORDER BY " + keys + " LIMIT 1");
+  auto next = db_->prepare("SELECT " + keys + " FROM runs WHERE (" + keys + ") > (" +
+                           (variants ? "?, ?" : "?") + ") ORDER BY " + keys + " LIMIT 1");
+  std::set<std::string> out;
+  for (Statement* s = &first; s->step(); s = &next) {
+    std::vector<std::string> key{s->text(0)};
+    if (variants) key.push_back(s->text(1));
+    out.insert(key.back());
+    next.reset();
+    for (std::size_t k = 0; k < key.size(); ++k)
+      next.bind(static_cast<int>(k + 1), std::string_view(key[k]));
+  }
+  return {out.begin(), out.end()};
 }
 
 std::size_t RunStore::deleteRuns(std::span<const std::int64_t> ids) {

@@ -29,6 +29,16 @@ struct SweepRecord {
   nlohmann::json axes;
 };
 
+// A run as a plot of many runs needs it: its problem and launch as stored (JSON), so that reading
+// ten thousand of them parses neither.
+struct RunPoint {
+  std::int64_t id = 0;
+  std::int64_t startedAt = 0;
+  std::string family, variant, device, problem, launch;
+  std::size_t samples = 0;
+  double median = 0, min = 0, max = 0, bandwidth = 0, ceilingBandwidth = 0;
+};
+
 struct Note {
   std::int64_t id = 0;
   std::string text;
@@ -60,6 +70,11 @@ class RunStore {
   // holds them all.
   void forEach(const HistoryFilter& filter, const std::function<void(RunRecord&&)>& visit);
   std::size_t count(const HistoryFilter& filter);
+  // The runs with these ids, without samples, in the given order; ids of no run are left out.
+  std::vector<RunRecord> runs(std::span<const std::int64_t> ids);
+  // The runs with these ids as points, in no particular order.
+  void forEachPoint(std::span<const std::int64_t> ids,
+                    const std::function<void(const RunPoint&)>& visit);
   // One run in full: samples, metrics and, for a user kernel, its code included.
   std::optional<RunRecord> run(std::int64_t id);
   // The code a run of a kernel file ran. Throws Error(Usage) for no such run or a run of a

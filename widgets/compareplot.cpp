@@ -15,7 +15,7 @@ namespace kwb {
 namespace {
 
 // A run's settings as name=value words: element type, problem and launch.
-QStringList settingsOf(const HistoryRow& row) {
+QStringList settingsOf(const HistoryPoint& row) {
   QStringList words = (row.problem + " " + row.launch).split(' ', Qt::SkipEmptyParts);
   if (!row.dtype.isEmpty() && !words.contains("dtype=" + row.dtype)) words << "dtype=" + row.dtype;
   return words;
@@ -23,12 +23,12 @@ QStringList settingsOf(const HistoryRow& row) {
 
 // Labels that say what tells the bars apart: the kernel and the settings whose value differs
 // between them; the settings all of them share go to `shared`, once.
-QStringList distinguishingLabels(const std::vector<const HistoryRow*>& rows, QString& shared) {
+QStringList distinguishingLabels(const std::vector<const HistoryPoint*>& rows, QString& shared) {
   std::map<QString, QSet<QString>> values;
-  for (const HistoryRow* row : rows)
+  for (const HistoryPoint* row : rows)
     for (const QString& word : settingsOf(*row)) values[word.section('=', 0, 0)] << word;
   QStringList labels;
-  for (const HistoryRow* row : rows) {
+  for (const HistoryPoint* row : rows) {
     QStringList differing;
     for (const QString& word : settingsOf(*row))
       if (values[word.section('=', 0, 0)].size() > 1) differing << word;
@@ -62,27 +62,31 @@ ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   redraw();
 }
 
-void ComparePlot::setRows(HistorySelection rows, const std::map<std::int64_t, RunResult>& runs) {
-  rows_ = std::move(rows);
-  // Judged once here, not on every redraw: a verdict is a bootstrap of both runs' samples.
-  judged_.clear();
+ComparedRuns judgeRuns(const std::vector<HistoryPoint>& rows,
+                       const std::map<std::int64_t, RunResult>& runs) {
+  ComparedRuns judged;
   const RunResult* reference = nullptr;  // the first run with samples
-  for (const HistoryRow* row : rows_.rows) {
-    const auto full = runs.find(row->id);
-    if (full == runs.end() || full->second.samples.size() < 2 || judged_.contains(row->id))
-      continue;
-    Judged judged{medianInterval(full->second.samples), tr("reference")};
+  for (const HistoryPoint& row : rows) {
+    const auto full = runs.find(row.id);
+    if (full == runs.end() || full->second.samples.size() < 2 || judged.contains(row.id)) continue;
+    ComparedRun run{medianInterval(full->second.samples), ComparePlot::tr("reference")};
     if (!reference) {
       reference = &full->second;
     } else {
       const Verdict v = compareRuns(*reference, full->second);
-      judged.verdict = QString("%1x %2")
-                           .arg(v.ratio, 0, 'f', 3)
-                           .arg(QString::fromStdString(std::string(toString(v.kind))));
-      if (v.explainedByClocks) judged.verdict += tr(" (clocks)");
+      run.verdict = QString("%1x %2")
+                        .arg(v.ratio, 0, 'f', 3)
+                        .arg(QString::fromStdString(std::string(toString(v.kind))));
+      if (v.explainedByClocks) run.verdict += ComparePlot::tr(" (clocks)");
     }
-    judged_.emplace(row->id, std::move(judged));
+    judged.emplace(row.id, std::move(run));
   }
+  return judged;
+}
+
+void ComparePlot::setRows(std::vector<HistoryPoint> rows, ComparedRuns judged) {
+  rows_ = std::move(rows);
+  judged_ = std::move(judged);
   redraw();
 }
 
@@ -118,8 +122,8 @@ void ComparePlot::redraw() {
   // Runs from several devices (a workshop's merged histories): one colour and legend entry a
   // device, the runs of one configuration side by side under one label, and no single ceiling.
   QStringList devices;
-  for (const HistoryRow* r : rows_.rows)
-    if (r->median > 0 && !devices.contains(r->device)) devices << r->device;
+  for (const HistoryPoint& r : rows_)
+    if (r.median > 0 && !devices.contains(r.device)) devices << r.device;
   const bool byDevice = devices.size() > 1;
   std::vector<QCPBars*> bars;
   std::vector<QVector<double>> x(static_cast<std::size_t>(std::max<qsizetype>(devices.size(), 1)));
@@ -134,21 +138,21 @@ void ComparePlot::redraw() {
   }
   // Groups of bars under one label: a configuration's runs on every device, device by device; a
   // run alone where the runs come from one device.
-  std::vector<std::vector<const HistoryRow*>> groups;
+  std::vector<std::vector<const HistoryPoint*>> groups;
   QStringList keys;
-  for (const HistoryRow* r : rows_.rows) {
-    if (r->median <= 0) continue;
-    const QString key =
-        byDevice ? r->kernel + r->dtype + r->problem + r->launch : QString::number(groups.size());
+  for (const HistoryPoint& row : rows_) {
+    if (row.median <= 0) continue;
+    const QString key = byDevice ? row.kernel + row.dtype + row.problem + row.launch
+                                 : QString::number(groups.size());
     qsizetype g = keys.indexOf(key);
     if (g < 0) {
       g = keys.size();
       keys << key;
       groups.emplace_back();
     }
-    groups[static_cast<std::size_t>(g)].push_back(r);
+    groups[static_cast<std::size_t>(g)].push_back(&row);
   }
-  std::vector<const HistoryRow*> firsts;
+  std::vector<const HistoryPoint*> firsts;
   for (const auto& group : groups) firsts.push_back(group.front());
   QString shared;
   const QStringList labels = distinguishingLabels(firsts, shared);
@@ -159,12 +163,12 @@ void ComparePlot::redraw() {
   double position = 0;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto& group = groups[g];
-    std::stable_sort(group.begin(), group.end(), [&](const HistoryRow* a, const HistoryRow* b) {
+    std::stable_sort(group.begin(), group.end(), [&](const HistoryPoint* a, const HistoryPoint* b) {
       return devices.indexOf(a->device) < devices.indexOf(b->device);
     });
     const double first = position + 1;
-    for (const HistoryRow* r : group) {
-      const HistoryRow& row = *r;
+    for (const HistoryPoint* r : group) {
+      const HistoryPoint& row = *r;
       const auto d = static_cast<std::size_t>(byDevice ? devices.indexOf(row.device) : 0);
       x[d] << ++position;
       const auto judged = judged_.find(row.id);

@@ -8,7 +8,7 @@
 #include "core/runresult.h"
 #include "core/verdict.h"
 
-#include "widgets/historyrow.h"
+#include "widgets/historypoint.h"
 #include "widgets/plotstyle.h"
 
 class QCustomPlot;
@@ -16,6 +16,19 @@ class QCPItemStraightLine;
 class QCPItemText;
 
 namespace kwb {
+
+// A run's 95 % median interval, and its verdict against the first run with samples ("reference"
+// for that one).
+struct ComparedRun {
+  Interval time;
+  QString verdict;
+};
+using ComparedRuns = std::map<std::int64_t, ComparedRun>;
+
+// Judges the rows whose full runs (samples) are given: a bootstrap of two runs' samples each, so
+// the history does it off the GUI thread.
+ComparedRuns judgeRuns(const std::vector<HistoryPoint>& rows,
+                       const std::map<std::int64_t, RunResult>& runs);
 
 // Runs side by side as bars (bandwidth, or median runtime), each labelled with its kernel and
 // launch configuration: which variant or configuration wins, and by how much. Where the runs'
@@ -27,8 +40,8 @@ class ComparePlot : public QWidget {
 
  public:
   explicit ComparePlot(QWidget* parent = nullptr);
-  // `runs`: the full runs (samples and clocks) of some or all rows, by run id.
-  void setRows(HistorySelection rows, const std::map<std::int64_t, RunResult>& runs = {});
+  // `judged`: the rows judged by judgeRuns, by run id.
+  void setRows(std::vector<HistoryPoint> rows, ComparedRuns judged = {});
   void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
   int barCount() const;               // over every device's bars
@@ -40,12 +53,8 @@ class ComparePlot : public QWidget {
   QCustomPlot* plot_;
   QCPItemStraightLine* ceiling_;
   QCPItemText* ceilingLabel_;
-  HistorySelection rows_;
-  struct Judged {
-    Interval time;    // the 95 % interval of the run's median
-    QString verdict;  // against the first run with samples, or "reference" for it
-  };
-  std::map<std::int64_t, Judged> judged_;  // the rows whose samples were given, by run id
+  std::vector<HistoryPoint> rows_;
+  ComparedRuns judged_;
   std::vector<QCPItemText*> verdicts_;
   ChartMetric metric_ = ChartMetric::Bandwidth;
 };

@@ -4,19 +4,33 @@
 #include <utility>
 
 #include "core/resultcolumns.h"
-#include "widgets/historyloader.h"
 #include "widgets/metatypes.h"
 
 namespace kwb {
+namespace {
+
+constexpr int kPageRows = HistoryLoader::kPageRows;
+constexpr std::size_t kCachedPages = 64;
+
+}  // namespace
 
 HistoryModel::HistoryModel(const QString& databasePath, QObject* parent)
     : QAbstractTableModel(parent),
       loader_(new HistoryLoader(databasePath, generation_)),
-      rows_(std::make_shared<const std::vector<HistoryRow>>()) {
+      ids_(std::make_shared<const std::vector<std::int64_t>>()) {
   registerMetaTypes();
   loader_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, loader_, &QObject::deleteLater);
   connect(loader_, &HistoryLoader::loaded, this, &HistoryModel::onLoaded);
+  connect(loader_, &HistoryLoader::pageLoaded, this, &HistoryModel::onPage);
+  connect(loader_, &HistoryLoader::seriesLoaded, this,
+          [this](quint64 request, const std::shared_ptr<const HistorySeriesSet>& series) {
+            if (request == plotRequest_) emit seriesLoaded(*series);
+          });
+  connect(loader_, &HistoryLoader::comparisonLoaded, this,
+          [this](quint64 request, const std::shared_ptr<const HistoryComparison>& comparison) {
+            if (request == plotRequest_) emit comparisonLoaded(*comparison);
+          });
   connect(loader_, &HistoryLoader::choicesLoaded, this, &HistoryModel::choicesLoaded);
   connect(loader_, &HistoryLoader::changed, this, &HistoryModel::reload);
   connect(loader_, &HistoryLoader::exported, this, &HistoryModel::exported);
@@ -36,10 +50,16 @@ HistoryModel::~HistoryModel() {
 
 void HistoryModel::setFilter(const HistoryFilter& filter) {
   filter_ = filter;
-  reload();
+  query();
 }
 
 void HistoryModel::reload() {
+  query();
+  // The filter menus' values change only with the history.
+  QMetaObject::invokeMethod(loader_, [loader = loader_] { loader->loadChoices(); });
+}
+
+void HistoryModel::query() {
   loading_ = true;
   emit loadingChanged(true);
   // Queued into the loader's thread; the lambdas carry copies, never references to this model.
@@ -47,21 +67,65 @@ void HistoryModel::reload() {
                                       filter = filter_, column = sortColumn_, order = sortOrder_] {
     loader->load(generation, filter, column, order);
   });
-  QMetaObject::invokeMethod(loader_, [loader = loader_] { loader->loadChoices(); });
 }
 
-void HistoryModel::onLoaded(quint64 generation, const HistorySnapshot& rows, double seconds,
-                            bool complete) {
+void HistoryModel::onLoaded(quint64 generation, const HistoryIds& ids, const HistoryRows& firstPage,
+                            double seconds) {
   if (generation != *generation_) return;  // a newer request is on its way
   beginResetModel();
-  HistorySnapshot old = std::exchange(rows_, rows);
+  ids_ = ids;
+  auto old = std::exchange(pages_, {});
+  pages_[0] = {firstPage, ++clock_};
+  pending_.clear();
   endResetModel();
-  // Freeing 100 000 rows takes tens of milliseconds: the loader's thread does it.
+  // Thousands of cells are freed in the loader's thread, not while the window waits.
   QMetaObject::invokeMethod(loader_, [old = std::move(old)] {});
-  if (!complete) return;
   loading_ = false;
   emit loadingChanged(false);
-  emit loaded(static_cast<int>(rows_->size()), seconds);
+  emit loaded(static_cast<int>(ids_->size()), seconds);
+}
+
+void HistoryModel::requestPage(int page) const {
+  if (!pending_.insert(page).second) return;
+  const auto first = static_cast<std::size_t>(page) * kPageRows;
+  const auto last = std::min(ids_->size(), first + kPageRows);
+  std::vector<std::int64_t> ids(ids_->begin() + static_cast<std::ptrdiff_t>(first),
+                                ids_->begin() + static_cast<std::ptrdiff_t>(last));
+  QMetaObject::invokeMethod(
+      loader_, [loader = loader_, generation = generation_->load(), page, ids = std::move(ids)] {
+        loader->loadPage(generation, page, ids);
+      });
+}
+
+void HistoryModel::onPage(quint64 generation, int page, const HistoryRows& rows) {
+  if (generation != *generation_ || !pending_.erase(page)) return;
+  if (pages_.size() >= kCachedPages) {
+    const auto oldest = std::min_element(pages_.begin(), pages_.end(), [](auto& a, auto& b) {
+      return a.second.used < b.second.used;
+    });
+    pages_.erase(oldest);
+  }
+  pages_[page] = {rows, ++clock_};
+  const int first = page * kPageRows;
+  const int last = std::min(rowCount(), first + static_cast<int>(rows->size())) - 1;
+  if (last >= first) emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+const HistoryRow* HistoryModel::cachedRow(int row) const {
+  if (row < 0 || row >= rowCount()) return nullptr;
+  const int page = row / kPageRows;
+  const auto found = pages_.find(page);
+  if (found == pages_.end()) {
+    requestPage(page);
+    return nullptr;
+  }
+  found->second.used = ++clock_;
+  const auto offset = static_cast<std::size_t>(row % kPageRows);
+  const auto& rows = *found->second.rows;
+  // A page read after runs were deleted may be short; the reload after the change replaces it.
+  if (offset >= rows.size() || rows[offset].id != (*ids_)[static_cast<std::size_t>(row)])
+    return nullptr;
+  return &rows[offset];
 }
 
 void HistoryModel::deleteRuns(const QList<qint64>& ids) {
@@ -81,29 +145,27 @@ void HistoryModel::exportRuns(const QList<qint64>& ids, const QString& path, Exp
       loader_, [loader = loader_, ids, path, format] { loader->exportRuns(ids, path, format); });
 }
 
-void HistoryModel::sortRows(std::vector<HistoryRow>& rows, int column, Qt::SortOrder order) {
-  const auto c = static_cast<std::size_t>(column);
-  const bool numeric = column >= 0 && column < ColumnCount && historyColumns()[c]->numeric;
-  const auto key = [&](const HistoryRow& a, const HistoryRow& b) {
-    if (column == TimeColumn || column < 0 || column >= ColumnCount)
-      return a.startedAt < b.startedAt || (a.startedAt == b.startedAt && a.id < b.id);
-    return numeric ? a.sortValues[c] < b.sortValues[c] : a.cells[c] < b.cells[c];
-  };
-  if (order == Qt::AscendingOrder)
-    std::stable_sort(rows.begin(), rows.end(), key);
-  else
-    std::stable_sort(rows.begin(), rows.end(), [&](auto& a, auto& b) { return key(b, a); });
+void HistoryModel::requestSeries(std::vector<std::int64_t> ids) {
+  QMetaObject::invokeMethod(loader_, [loader = loader_, request = ++plotRequest_,
+                                      ids = std::move(ids)] { loader->loadSeries(request, ids); });
+}
+
+void HistoryModel::requestComparison(std::vector<std::int64_t> ids) {
+  QMetaObject::invokeMethod(loader_,
+                            [loader = loader_, request = ++plotRequest_, ids = std::move(ids)] {
+                              loader->loadComparison(request, ids);
+                            });
 }
 
 void HistoryModel::sort(int column, Qt::SortOrder order) {
   if (column == sortColumn_ && order == sortOrder_) return;
   sortColumn_ = column;
   sortOrder_ = order;
-  reload();
+  query();
 }
 
 int HistoryModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_->size());
+  return parent.isValid() ? 0 : static_cast<int>(ids_->size());
 }
 
 int HistoryModel::columnCount(const QModelIndex& parent) const {
@@ -113,13 +175,14 @@ int HistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant HistoryModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
-  const HistoryRow& r = row(index.row());
   const auto c = static_cast<std::size_t>(index.column());
-  if (role == IdRole) return QVariant::fromValue(static_cast<qint64>(r.id));
+  if (role == IdRole)
+    return QVariant::fromValue(static_cast<qint64>((*ids_)[static_cast<std::size_t>(index.row())]));
   if (role == Qt::TextAlignmentRole && historyColumns()[c]->numeric)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::DisplayRole) return r.cells[c];
-  return {};
+  if (role != Qt::DisplayRole) return {};
+  const HistoryRow* row = cachedRow(index.row());
+  return row ? row->cells[c] : QString();
 }
 
 QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -37,6 +37,7 @@ class HistoryPage : public QWidget {
   QCustomPlot* currentChart() const;
   // The selected runs' ids, in table order; all shown runs when none is selected.
   QList<qint64> selectedIds(bool allWhenNone) const;
+  // Read off the GUI thread; plotted() says when the chart shows them.
   void plotSelection();
   void compareSelection();
   // Filters the history by text and, once loaded, plots every matching run over time, or
@@ -54,7 +55,8 @@ class HistoryPage : public QWidget {
 
  private:
   void applyFilter();
-  HistorySelection selection() const;
+  // The selected runs' ids, in table order.
+  std::vector<std::int64_t> selection() const;
   void tagSelection();
   void annotateSelection();
   void showCode();

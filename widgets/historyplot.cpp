@@ -3,9 +3,6 @@
 #include <QDateTime>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <unordered_map>
-
 #include <qcustomplot.h>
 
 #include "widgets/plotstyle.h"
@@ -13,7 +10,6 @@
 namespace kwb {
 namespace {
 
-constexpr std::size_t kMaxSeries = 10;
 constexpr std::size_t kMaxPointsWithBars = 2000;
 constexpr std::size_t kMaxPointsWithMarkers = 300;
 constexpr std::size_t kMaxPointsAntialiased = 200;
@@ -49,8 +45,8 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
   redraw();
 }
 
-void HistoryPlot::setRows(HistorySelection rows) {
-  rows_ = std::move(rows);
+void HistoryPlot::setSeries(HistorySeriesSet series) {
+  series_ = std::move(series);
   redraw();
 }
 
@@ -73,50 +69,38 @@ void HistoryPlot::redraw() {
   plot_->clearPlottables();
   const bool runtime = metric_ == ChartMetric::Runtime;
   plot_->yAxis->setLabel(axisLabel(metric_));
-  std::unordered_map<int, std::vector<const HistoryRow*>> bySeries;
-  for (const HistoryRow* row : rows_.rows)
-    if (row->median > 0) bySeries[row->seriesId].push_back(row);
-  // The series with the most runs, at most kMaxSeries of them: more lines would not be readable.
-  std::vector<std::vector<const HistoryRow*>> series;
-  for (auto& entry : bySeries) series.push_back(std::move(entry.second));
-  std::sort(series.begin(), series.end(), [](const auto& a, const auto& b) {
-    return a.size() != b.size() ? a.size() > b.size() : a.front()->series < b.front()->series;
-  });
-  const std::size_t hidden = series.size() > kMaxSeries ? series.size() - kMaxSeries : 0;
-  series.resize(std::min(series.size(), kMaxSeries));
   std::size_t shown = 0;
-  for (const auto& s : series) shown += s.size();
+  for (const auto& series : series_.series) shown += static_cast<std::size_t>(series.at.size());
   const bool bars = shown <= kMaxPointsWithBars;
   // Thin, aliased lines take the raster engine's fast path, so that plotting thousands of runs
   // stays interactive; exports draw antialiased whatever the screen does (chartexport.cpp).
   const bool widePens = shown <= kMaxPointsAntialiased;
 
   int colour = 0;
-  for (auto& points : series) {
-    std::sort(points.begin(), points.end(),
-              [](auto* a, auto* b) { return a->startedAt < b->startedAt; });
-    QVector<double> x, y, low, high;
-    for (const HistoryRow* r : points) {
-      x << static_cast<double>(r->startedAt) / 1000.0;
+  for (const auto& series : series_.series) {
+    const auto n = series.at.size();
+    QVector<double> y(n), low(n), high(n);
+    for (qsizetype i = 0; i < n; ++i) {
+      const double median = series.median[i], fastest = series.min[i], slowest = series.max[i];
       if (runtime) {
-        y << r->median * 1e6;
-        low << (r->median - r->min) * 1e6;
-        high << (r->max - r->median) * 1e6;
+        y[i] = median * 1e6;
+        low[i] = (median - fastest) * 1e6;
+        high[i] = (slowest - median) * 1e6;
       } else {
         // Bandwidth at the slowest and fastest sample bound the median's bandwidth.
-        const double gb = r->bandwidth * 1e-9;
-        y << gb;
-        low << gb - gb * r->median / r->max;
-        high << gb * r->median / r->min - gb;
+        const double gb = series.bandwidth[i] * 1e-9;
+        y[i] = gb;
+        low[i] = gb - gb * median / slowest;
+        high[i] = gb * median / fastest - gb;
       }
     }
     QCPGraph* graph = plot_->addGraph();
-    graph->setName(QString("%1 (%2)").arg(points.front()->series).arg(points.size()));
+    graph->setName(QString("%1 (%2)").arg(series.name).arg(series.runs));
     graph->setPen(QPen(seriesColour(colour++), widePens ? 1.5 : 1.0));
     // Markers for readable numbers of runs; beyond that they cost more to draw than they tell.
-    if (points.size() <= kMaxPointsWithMarkers)
+    if (n <= qsizetype{kMaxPointsWithMarkers})
       graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-    graph->setData(x, y, true);
+    graph->setData(series.at, y, true);
     if (!bars) continue;
     auto* spread = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
     spread->setDataPlottable(graph);
@@ -125,13 +109,17 @@ void HistoryPlot::redraw() {
     spread->removeFromLegend();
   }
   QStringList note;
-  if (hidden > 0) note << tr("%n more series not shown: select fewer runs", nullptr, int(hidden));
+  if (series_.hidden > 0)
+    note << tr("%n more series not shown: select fewer runs", nullptr, int(series_.hidden));
+  if (series_.thinned)
+    note << tr("long series show the fastest and slowest run of each of %1 slices")
+                .arg(kMaxSeriesPoints / 2);
   if (!bars && shown > 0)
     note << tr("min-max bars are shown for up to %1 runs").arg(kMaxPointsWithBars);
   note_->setText(note.join("\n"));
   note_->setVisible(!note.isEmpty());
   plot_->setNotAntialiasedElements(widePens ? QCP::aeNone : QCP::aeAll);
-  plot_->legend->setVisible(!series.empty());
+  plot_->legend->setVisible(!series_.series.empty());
   plot_->rescaleAxes();
   padRanges(plot_);
   // Tick labels as fine as the span needs: seconds within a session, dates across months.

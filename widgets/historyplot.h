@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "widgets/historyrow.h"
+#include "widgets/historyseries.h"
 #include "widgets/plotstyle.h"
 
 class QCustomPlot;
@@ -22,7 +22,7 @@ class HistoryPlot : public QWidget {
 
  public:
   explicit HistoryPlot(QWidget* parent = nullptr);
-  void setRows(HistorySelection rows);
+  void setSeries(HistorySeriesSet series);
   void setMetric(ChartMetric metric);
   QCustomPlot* plot() const { return plot_; }
   // Series plotted and points in each, for tests.
@@ -35,7 +35,7 @@ class HistoryPlot : public QWidget {
   QCustomPlot* plot_;
   QSharedPointer<QCPAxisTickerDateTime> dateTicker_;
   QCPItemText* note_;  // what the plot leaves out, when it leaves something out
-  HistorySelection rows_;
+  HistorySeriesSet series_;
   ChartMetric metric_ = ChartMetric::Bandwidth;
 };
 

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-#include <QStringList>
 
 #include <array>
 #include <cstdint>
@@ -21,25 +20,10 @@ inline constexpr std::array<std::string_view, 11> kHistoryColumns{
     "started_at", "kernel",        "dtype",         "problem",          "launch", "device",
     "status",     "time_median_s", "bandwidth_Bps", "ceiling_fraction", "tags"};
 
-// One stored run as the history table and its plots need it: display text made once, numbers kept
-// as numbers. Far smaller than a RunRecord, so 100 000 of them fit comfortably in a snapshot.
+// One stored run as the history table shows it: the cells' text, made once off the GUI thread.
 struct HistoryRow {
-  // The table's cells and, for numeric columns, the values they sort by; kHistoryColumns' order.
-  std::array<QString, kHistoryColumns.size()> cells;
-  std::array<double, kHistoryColumns.size()> sortValues{};
   std::int64_t id = 0;
-  std::int64_t startedAt = 0;  // unix ms
-  // The plots' view of some cells (the same text, shared, not copied).
-  QString kernel;  // family/variant
-  QString dtype;
-  QString problem;  // "n=1048576 op=relu"
-  QString launch;
-  QString device;
-  QString series;    // kernel and problem: the runs a history plot follows over time
-  int seriesId = 0;  // the same number for the same series within one snapshot
-  double median = 0, min = 0, max = 0;  // seconds; 0 when not timed
-  double bandwidth = 0;
-  double ceilingFraction = 0;
+  std::array<QString, kHistoryColumns.size()> cells;
 };
 
 HistoryRow toHistoryRow(const RunRecord& record);
@@ -54,13 +38,8 @@ constexpr std::size_t historyColumn(std::string_view key) {
   return kHistoryColumns.size();
 }
 
-using HistorySnapshot = std::shared_ptr<const std::vector<HistoryRow>>;
-
-// Some rows of a snapshot, which the selection keeps alive: a selection of 100 000 runs is a
-// vector of pointers, not of copies.
-struct HistorySelection {
-  HistorySnapshot snapshot;
-  std::vector<const HistoryRow*> rows;
-};
+// What the loader hands the GUI: the filtered runs' ids in table order, and pages of rows.
+using HistoryIds = std::shared_ptr<const std::vector<std::int64_t>>;
+using HistoryRows = std::shared_ptr<const std::vector<HistoryRow>>;
 
 }  // namespace kwb

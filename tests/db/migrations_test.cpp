@@ -18,6 +18,14 @@ std::string firstValue(Database& db, const std::string& sql) {
   return s.step() ? s.text(0) : std::string();
 }
 
+// Takes a history back to version 5: what version 6 added, dropped.
+constexpr const char* kDropVersion6 =
+    "DROP TRIGGER tags_added; DROP TRIGGER tags_removed; DROP TRIGGER run_text_removed; "
+    "DROP TABLE run_text; DROP INDEX runs_by_dtype; DROP INDEX runs_by_problem; "
+    "DROP INDEX runs_by_launch; DROP INDEX runs_by_status; DROP INDEX runs_by_median; "
+    "DROP INDEX runs_by_bandwidth; DROP INDEX runs_by_ceiling; DROP INDEX runs_by_tags; "
+    "ALTER TABLE runs DROP COLUMN tags; ";
+
 TEST(Migrations, FreshDatabaseGetsTheLatestSchema) {
   TempDir dir;
   Database db(dir.file("h.sqlite"));
@@ -44,6 +52,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
     store.upsertDevice(testing::fakeDevice("GPU-aaaa", "NVIDIA H100 80GB HBM3"));
     store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
     store.database().exec(
+        std::string(kDropVersion6) +
         "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
         "DROP TABLE sass_listings; DROP TABLE kernel_sources; "
         "ALTER TABLE runs DROP COLUMN kernel_file; ALTER TABLE runs DROP COLUMN source_hash; "
@@ -76,6 +85,7 @@ TEST(Migrations, VersionFourRunsSayHowTheyWereTimed) {
     store.insertRun(cold);
     store.insertRun(hot);
     store.database().exec(
+        std::string(kDropVersion6) +
         "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
         "DROP TABLE baselines; PRAGMA user_version = 4");
   }
@@ -93,6 +103,32 @@ TEST(Migrations, VersionFourRunsSayHowTheyWereTimed) {
   ASSERT_TRUE(run);
   EXPECT_EQ(run->result.flush, L2Flush::WriteRead);
   EXPECT_DOUBLE_EQ(run->result.eventOverhead, 1.7e-6);
+}
+
+// Runs stored before version 6 are found by their words and tags, and sort by their tags.
+TEST(Migrations, VersionFiveRunsAreFoundByTextAndTags) {
+  TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    RunStore store(path);
+    store.upsertDevice(testing::fakeDevice("GPU-aaaa", "NVIDIA H100 80GB HBM3"));
+    store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
+    const auto tagged = store.insertRun(testing::fakeRun("vectorized", "f16", 2000));
+    store.addTag(tagged, "workshop");
+    store.addTag(tagged, "after");
+    store.database().exec(std::string(kDropVersion6) + "PRAGMA user_version = 5");
+  }
+  RunStore store(path);
+  EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());
+  EXPECT_EQ(firstValue(store.database(), "SELECT tags FROM runs WHERE id = 2"), "after\nworkshop");
+  HistoryFilter text;
+  text.text = "vectorized";
+  EXPECT_EQ(store.count(text), 1u);
+  text.text = "worksh";
+  EXPECT_EQ(store.count(text), 1u);
+  store.removeTag(2, "workshop");
+  EXPECT_EQ(store.count(text), 0u);
+  EXPECT_EQ(firstValue(store.database(), "SELECT tags FROM runs WHERE id = 2"), "after");
 }
 
 TEST(Migrations, AHistoryIsMarkedOursInWalModeWithForeignKeys) {

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include "core/stats.h"
 #include "widgets/chartexport.h"
 #include "widgets/compareplot.h"
@@ -43,8 +45,8 @@ class PlotsTest : public QObject {
     return r;
   }
 
-  static HistoryRow historyRow(std::int64_t id, int series, std::int64_t at, double seconds) {
-    HistoryRow row;
+  static HistoryPoint historyRow(std::int64_t id, int series, std::int64_t at, double seconds) {
+    HistoryPoint row;
     row.id = id;
     row.startedAt = at;
     row.kernel = "copy/vectorized";
@@ -158,44 +160,67 @@ class PlotsTest : public QObject {
 
   // With the runs' samples: the interval on every bar and the verdict against the first.
   void comparePlotShowsIntervalsAndVerdicts() {
-    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    std::vector<HistoryPoint> rows;
     std::map<std::int64_t, RunResult> runs;
     const double times[] = {10e-6, 11e-6, 10e-6};
     for (int i = 0; i < 3; ++i) {
-      rows->push_back(historyRow(i + 1, i, 1000, times[i]));
+      rows.push_back(historyRow(i + 1, i, 1000, times[i]));
       runs[i + 1] = steadyPoint(1 << 20, 256, times[i], 0.002);
     }
     ComparePlot plot;
     plot.setMetric(ChartMetric::Runtime);
-    plot.setRows({rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2]}}, runs);
+    plot.setRows(rows, judgeRuns(rows, runs));
     QCOMPARE(plot.verdictLabels(), QStringList({"reference", "1.100x SLOWER", "1.000x SAME"}));
     QVERIFY(plot.plot()->xAxis->label().contains("95 % interval"));
-    plot.setRows({rows, {&(*rows)[0], &(*rows)[1]}});  // without samples: no verdicts
+    plot.setRows({rows[0], rows[1]});  // without samples: no verdicts
     QVERIFY(plot.verdictLabels().isEmpty());
   }
 
   void historyPlotDrawsOneLinePerSeries() {
-    auto rows = std::make_shared<std::vector<HistoryRow>>();
-    for (int i = 0; i < 6; ++i) rows->push_back(historyRow(i, i % 2, 1000 * i, 1e-5));
-    HistorySelection selection{rows, {}};
-    for (const auto& row : *rows) selection.rows.push_back(&row);
+    std::vector<HistoryPoint> rows;
+    for (int i = 0; i < 6; ++i) rows.push_back(historyRow(i, i % 2, 1000 * i, 1e-5));
     HistoryPlot plot;
-    plot.setRows(selection);
+    plot.setSeries(historySeries(rows));
     QCOMPARE(plot.seriesCount(), 2);
     QCOMPARE(plot.pointCount(), 6);
   }
 
+  // A series too long to draw point by point keeps each slice's fastest and slowest run, in time
+  // order: an outlier anywhere stays on the chart.
+  void historySeriesThinsLongSeriesKeepingTheExtremes() {
+    std::vector<HistoryPoint> rows;
+    for (int i = 0; i < 10'000; ++i)
+      rows.push_back(historyRow(i, 0, 1000 * (10'000 - i), 1e-5 * (1 + 0.01 * (i % 7))));
+    rows[4321].median = 9e-5;  // one slow run
+    const HistorySeriesSet set = historySeries(rows, 10, 100);
+    QVERIFY(set.thinned);
+    QCOMPARE(set.series.size(), std::size_t{1});
+    const HistorySeries& s = set.series.front();
+    QCOMPARE(s.runs, std::size_t{10'000});
+    QCOMPARE(s.at.size(), 100);
+    QVERIFY(std::is_sorted(s.at.begin(), s.at.end()));
+    QCOMPARE(*std::max_element(s.median.begin(), s.median.end()), 9e-5);
+    QCOMPARE(*std::min_element(s.median.begin(), s.median.end()), 1e-5);
+    // The series with the most runs are kept; the rest are counted.
+    std::vector<HistoryPoint> many;
+    for (int i = 0; i < 30; ++i)
+      for (int k = 0; k <= i; ++k) many.push_back(historyRow(i * 100 + k, i, 1000 * k, 1e-5));
+    const HistorySeriesSet top = historySeries(many, 10, 100);
+    QCOMPARE(top.series.size(), std::size_t{10});
+    QCOMPARE(top.hidden, std::size_t{20});
+    QCOMPARE(top.series.front().runs, std::size_t{30});
+    QVERIFY(!top.thinned);
+  }
+
   void historyPlotReadsOutThePointUnderTheMouse() {
-    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    std::vector<HistoryPoint> rows;
     for (int i = 0; i < 3; ++i)
-      rows->push_back(historyRow(i, 0, 1'700'000'000'000 + 60'000 * i, 1e-5));
-    HistorySelection selection{rows, {}};
-    for (const auto& row : *rows) selection.rows.push_back(&row);
+      rows.push_back(historyRow(i, 0, 1'700'000'000'000 + 60'000 * i, 1e-5));
     HistoryPlot plot;
     plot.resize(700, 400);
     plot.show();
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    plot.setRows(selection);
+    plot.setSeries(historySeries(rows));
     QCustomPlot* chart = plot.plot();
     const double x = chart->xAxis->coordToPixel(1'700'000'060.0);
     const double y = chart->yAxis->coordToPixel(1000.0);  // 1e12 B/s
@@ -208,11 +233,10 @@ class PlotsTest : public QObject {
   }
 
   void comparePlotHasABarPerRun() {
-    auto rows = std::make_shared<std::vector<HistoryRow>>();
-    for (int i = 0; i < 3; ++i) rows->push_back(historyRow(i, i, 1000, 1e-5 * (i + 1)));
-    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[2]}};
+    std::vector<HistoryPoint> rows;
+    for (int i = 0; i < 3; ++i) rows.push_back(historyRow(i, i, 1000, 1e-5 * (i + 1)));
     ComparePlot plot;
-    plot.setRows(selection);
+    plot.setRows({rows[0], rows[2]});
     QCOMPARE(plot.barCount(), 2);
     QVERIFY(!plot.plot()->legend->visible());
   }
@@ -220,15 +244,14 @@ class PlotsTest : public QObject {
   // After `kwb db merge`, the same kernels on two attendees' GPUs: a colour and a legend entry
   // each, and each configuration's runs side by side under one label.
   void comparePlotColoursRunsByDevice() {
-    auto rows = std::make_shared<std::vector<HistoryRow>>();
+    std::vector<HistoryPoint> rows;
     for (int i = 0; i < 4; ++i) {
-      rows->push_back(historyRow(i, 0, 1000, 1e-5 * (i + 1)));
-      rows->back().device = i % 2 ? "NVIDIA L4" : "NVIDIA H100 80GB HBM3";
-      rows->back().launch = i < 2 ? "block_size=128" : "block_size=256";
+      rows.push_back(historyRow(i, 0, 1000, 1e-5 * (i + 1)));
+      rows.back().device = i % 2 ? "NVIDIA L4" : "NVIDIA H100 80GB HBM3";
+      rows.back().launch = i < 2 ? "block_size=128" : "block_size=256";
     }
-    HistorySelection selection{rows, {&(*rows)[0], &(*rows)[1], &(*rows)[2], &(*rows)[3]}};
     ComparePlot plot;
-    plot.setRows(selection);
+    plot.setRows(rows);
     QCOMPARE(plot.barCount(), 4);
     QVERIFY(plot.plot()->legend->visible());
     QCOMPARE(plot.plot()->plottable(0)->name(), QString("NVIDIA H100 80GB HBM3"));
