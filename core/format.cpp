@@ -53,6 +53,12 @@ std::string formatMetricValue(double value, const std::string& unit) {
   if (!std::isfinite(value)) return "-";
   char text[48];
   if (unit == "B") return formatBytes(value);
+  // A kernel call takes millijoules or less.
+  if (unit == "J" && value != 0 && std::fabs(value) < 1) {
+    const bool micro = std::fabs(value) < 1e-3;
+    std::snprintf(text, sizeof text, "%.2f %s", value * (micro ? 1e6 : 1e3), micro ? "uJ" : "mJ");
+    return text;
+  }
   if (unit == "%") {
     std::snprintf(text, sizeof text, "%.1f%%", value);
   } else if (unit == "s" || unit == "ns") {

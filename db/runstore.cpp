@@ -296,16 +296,32 @@ std::vector<RunRecord> RunStore::runs(std::span<const std::int64_t> ids) {
 
 void RunStore::forEachPoint(std::span<const std::int64_t> ids,
                             const std::function<void(const RunPoint&)>& visit) {
+  // Looked up one by one, a few thousand runs; many more are fewer steps read in one pass over
+  // the table, kept by a bitmap of their ids.
+  constexpr std::size_t kMostLookedUp = 20'000;
+  const bool scan = ids.size() > kMostLookedUp;
+  std::vector<bool> wanted;
+  if (scan)
+    for (const std::int64_t id : ids) {
+      if (id < 0) continue;
+      if (static_cast<std::size_t>(id) >= wanted.size())
+        wanted.resize(static_cast<std::size_t>(id) + 1);
+      wanted[static_cast<std::size_t>(id)] = true;
+    }
   auto s = db_->prepare(
-      "SELECT r.id, r.started_at, r.family, r.variant, COALESCE(d.name, ''), r.problem, r.launch, "
-      "r.sample_count, r.time_median, r.time_min, r.time_max, r.bandwidth, r.ceiling_bandwidth "
-      "FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id IN "
-      "(SELECT value FROM json_each(?))");
-  const std::string list = idList(ids);
-  s.bind(1, std::string_view(list));
+      std::string("SELECT r.id, r.started_at, r.family, r.variant, COALESCE(d.name, ''), "
+                  "r.problem, r.launch, r.sample_count, r.time_median, r.time_min, r.time_max, "
+                  "r.bandwidth, r.ceiling_bandwidth FROM runs r LEFT JOIN devices d ON d.id = "
+                  "r.device_id") +
+      (scan ? "" : " WHERE r.id IN (SELECT value FROM json_each(?))"));
+  const std::string list = scan ? std::string() : idList(ids);
+  if (!scan) s.bind(1, std::string_view(list));
   RunPoint p;
   while (s.step()) {
     p.id = s.int64(0);
+    if (scan && (static_cast<std::size_t>(p.id) >= wanted.size() ||
+                 !wanted[static_cast<std::size_t>(p.id)]))
+      continue;
     p.startedAt = s.int64(1);
     p.family = s.text(2);
     p.variant = s.text(3);

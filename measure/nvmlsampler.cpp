@@ -1,7 +1,8 @@
 #include "measure/nvmlsampler.h"
 
 #include <dlfcn.h>
-#include <nvml.h>
+
+#include "measure/nvmlapi.h"
 
 namespace kwb {
 namespace {
@@ -22,13 +23,13 @@ F symbol(void* library, const char* name) {
 // missing from an old driver, and its reading then stays NaN.
 struct NvmlSampler::Api {
   void* library = nullptr;
-  nvmlDevice_t device{};
-  decltype(&nvmlShutdown) shutdown = nullptr;
-  decltype(&nvmlDeviceGetClockInfo) clockInfo = nullptr;
-  decltype(&nvmlDeviceGetTemperature) temperature = nullptr;
-  decltype(&nvmlDeviceGetPowerUsage) powerUsage = nullptr;
-  decltype(&nvmlDeviceGetTotalEnergyConsumption) energy = nullptr;
-  decltype(&nvmlDeviceGetCurrentClocksEventReasons) reasons = nullptr;
+  nvml::Device device = nullptr;
+  nvml::Shutdown shutdown = nullptr;
+  nvml::ClockInfo clockInfo = nullptr;
+  nvml::Temperature temperature = nullptr;
+  nvml::PowerUsage powerUsage = nullptr;
+  nvml::TotalEnergy energy = nullptr;
+  nvml::EventReasons reasons = nullptr;
 
   ~Api() {
     if (shutdown) shutdown();
@@ -40,21 +41,23 @@ std::unique_ptr<NvmlSampler> NvmlSampler::create(const DeviceInfo& device) {
   auto api = std::make_unique<Api>();
   api->library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!api->library) return nullptr;
-  const auto init = symbol<decltype(&nvmlInit_v2)>(api->library, "nvmlInit_v2");
-  const auto byUuid =
-      symbol<decltype(&nvmlDeviceGetHandleByUUID)>(api->library, "nvmlDeviceGetHandleByUUID");
-  api->shutdown = symbol<decltype(&nvmlShutdown)>(api->library, "nvmlShutdown");
-  if (!init || !byUuid || !api->shutdown || init() != NVML_SUCCESS) {
+  const auto init = symbol<nvml::Init>(api->library, "nvmlInit_v2");
+  const auto byUuid = symbol<nvml::HandleByUuid>(api->library, "nvmlDeviceGetHandleByUUID");
+  api->shutdown = symbol<nvml::Shutdown>(api->library, "nvmlShutdown");
+  if (!init || !byUuid || !api->shutdown || init() != nvml::kSuccess) {
     api->shutdown = nullptr;
     return nullptr;
   }
-  if (byUuid(device.uuid.c_str(), &api->device) != NVML_SUCCESS) return nullptr;
+  if (byUuid(device.uuid.c_str(), &api->device) != nvml::kSuccess) return nullptr;
   api->clockInfo = symbol<decltype(api->clockInfo)>(api->library, "nvmlDeviceGetClockInfo");
   api->temperature = symbol<decltype(api->temperature)>(api->library, "nvmlDeviceGetTemperature");
   api->powerUsage = symbol<decltype(api->powerUsage)>(api->library, "nvmlDeviceGetPowerUsage");
   api->energy = symbol<decltype(api->energy)>(api->library, "nvmlDeviceGetTotalEnergyConsumption");
   api->reasons =
       symbol<decltype(api->reasons)>(api->library, "nvmlDeviceGetCurrentClocksEventReasons");
+  if (!api->reasons)  // its name before drivers of 2023
+    api->reasons =
+        symbol<decltype(api->reasons)>(api->library, "nvmlDeviceGetCurrentClocksThrottleReasons");
   return std::unique_ptr<NvmlSampler>(new NvmlSampler(std::move(api)));
 }
 
@@ -64,19 +67,19 @@ NvmlSampler::~NvmlSampler() = default;
 
 GpuStateSample NvmlSampler::sample() {
   GpuStateSample s;
-  const nvmlDevice_t d = api_->device;
+  const nvml::Device d = api_->device;
   unsigned int value = 0;
-  if (api_->clockInfo && api_->clockInfo(d, NVML_CLOCK_SM, &value) == NVML_SUCCESS)
+  if (api_->clockInfo && api_->clockInfo(d, nvml::kClockSm, &value) == nvml::kSuccess)
     s.smClockMhz = value;
-  if (api_->clockInfo && api_->clockInfo(d, NVML_CLOCK_MEM, &value) == NVML_SUCCESS)
+  if (api_->clockInfo && api_->clockInfo(d, nvml::kClockMemory, &value) == nvml::kSuccess)
     s.memClockMhz = value;
-  if (api_->temperature && api_->temperature(d, NVML_TEMPERATURE_GPU, &value) == NVML_SUCCESS)
+  if (api_->temperature && api_->temperature(d, nvml::kTemperatureGpu, &value) == nvml::kSuccess)
     s.temperatureC = value;
-  if (api_->powerUsage && api_->powerUsage(d, &value) == NVML_SUCCESS) s.powerW = value * 1e-3;
+  if (api_->powerUsage && api_->powerUsage(d, &value) == nvml::kSuccess) s.powerW = value * 1e-3;
   unsigned long long counter = 0;
-  if (api_->energy && api_->energy(d, &counter) == NVML_SUCCESS)
+  if (api_->energy && api_->energy(d, &counter) == nvml::kSuccess)
     s.energyJ = static_cast<double>(counter) * 1e-3;
-  if (api_->reasons && api_->reasons(d, &counter) == NVML_SUCCESS)
+  if (api_->reasons && api_->reasons(d, &counter) == nvml::kSuccess)
     s.throttled = (counter & kThrottleReasons) != 0;
   return s;
 }

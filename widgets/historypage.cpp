@@ -181,7 +181,11 @@ QCustomPlot* HistoryPage::currentChart() const {
 }
 
 void HistoryPage::plotSelection() {
-  model_->requestSeries(selection());
+  std::vector<std::int64_t> ids = selection();
+  // Reading them takes a second or more; the window goes on meanwhile.
+  if (ids.size() >= 100'000)
+    emit status(tr("Reading %n runs to plot...", nullptr, static_cast<int>(ids.size())));
+  model_->requestSeries(std::move(ids));
 }
 
 void HistoryPage::compareSelection() {

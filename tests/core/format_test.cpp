@@ -13,6 +13,9 @@ TEST(Format, MetricValuesInTheirUnits) {
   EXPECT_EQ(formatMetricValue(46110, "ns"), "46.11 us");
   EXPECT_EQ(formatMetricValue(4.6e-5, "s"), "46.00 us");
   EXPECT_EQ(formatMetricValue(5373952, ""), "5,373,952");
+  EXPECT_EQ(formatMetricValue(0.0123, "J"), "12.30 mJ");
+  EXPECT_EQ(formatMetricValue(4.5e-4, "J"), "450.00 uJ");
+  EXPECT_EQ(formatMetricValue(2.5, "J"), "2.5 J");
   EXPECT_EQ(formatMetricValue(1980, "MHz"), "1,980 MHz");
   EXPECT_EQ(formatMetricValue(31.25, ""), "31.250");
   EXPECT_EQ(formatMetricValue(1972.956, "MHz"), "1973 MHz");
