@@ -17,7 +17,7 @@ struct Migration {
 };
 
 // Each entry moves the schema up by one version. Never edit one that has shipped: add another.
-constexpr std::array<Migration, 6> kMigrations{
+constexpr std::array<Migration, 7> kMigrations{
     // v1: devices, copy ceilings, sweeps, runs with their samples, metrics, tags and notes.
     Migration{R"sql(
 CREATE TABLE devices (
@@ -184,6 +184,17 @@ CREATE INDEX runs_by_ceiling ON runs(bandwidth / ceiling_bandwidth);
 CREATE INDEX runs_by_tags ON runs(tags);
 )sql",
               indexStoredRunTexts},
+    // v7: the ceilings measured on each device (core/ceilings.h), kept as the copy ceiling is.
+    Migration{R"sql(
+CREATE TABLE device_ceilings (
+  device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value REAL NOT NULL,
+  sm_clock_mhz REAL NOT NULL,
+  measured_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, name, measured_at)
+) WITHOUT ROWID;
+)sql"},
 };
 
 }  // namespace

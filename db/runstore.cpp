@@ -477,4 +477,31 @@ std::optional<CopyCeiling> RunStore::latestCeiling(const std::string& deviceUuid
   return CopyCeiling{s.real(0), static_cast<std::uint64_t>(s.int64(1)), s.text(2), s.int64(3)};
 }
 
+void RunStore::saveDeviceCeilings(const std::string& deviceUuid,
+                                  const std::vector<DeviceCeiling>& ceilings) {
+  Transaction transaction(*db_);
+  auto s = db_->prepare(
+      "INSERT OR REPLACE INTO device_ceilings (device_id, name, value, sm_clock_mhz, measured_at) "
+      "VALUES ((SELECT id FROM devices WHERE uuid = ?), ?, ?, ?, ?)");
+  for (const DeviceCeiling& c : ceilings) {
+    s.bind(1, std::string_view(deviceUuid)).bind(2, std::string_view(c.name)).bind(3, c.value);
+    s.bind(4, c.smClockMhz).bind(5, c.measuredAt).run();
+    s.reset();
+  }
+  transaction.commit();
+}
+
+std::vector<DeviceCeiling> RunStore::deviceCeilings(const std::string& deviceUuid) {
+  auto s = db_->prepare(
+      "SELECT c.value, c.sm_clock_mhz, c.measured_at FROM device_ceilings c JOIN devices d ON "
+      "d.id = c.device_id WHERE d.uuid = ? AND c.name = ? ORDER BY c.measured_at DESC LIMIT 1");
+  std::vector<DeviceCeiling> out;
+  for (const CeilingSpec& spec : kCeilings) {
+    s.bind(1, std::string_view(deviceUuid)).bind(2, spec.name);
+    if (s.step()) out.push_back({std::string(spec.name), s.real(0), s.real(1), s.int64(2)});
+    s.reset();
+  }
+  return out;
+}
+
 }  // namespace kwb

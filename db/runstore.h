@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/ceilings.h"
 #include "core/deviceinfo.h"
 #include "core/paramset.h"
 #include "core/runrecord.h"
@@ -91,6 +92,11 @@ class RunStore {
 
   void saveCeiling(const std::string& deviceUuid, const CopyCeiling& ceiling);
   std::optional<CopyCeiling> latestCeiling(const std::string& deviceUuid);
+  // Ceilings measured on an upserted device (core/ceilings.h).
+  void saveDeviceCeilings(const std::string& deviceUuid,
+                          const std::vector<DeviceCeiling>& ceilings);
+  // The latest measurement of each ceiling of the device, in kCeilings' order.
+  std::vector<DeviceCeiling> deviceCeilings(const std::string& deviceUuid);
 
   Database& database() { return *db_; }
 

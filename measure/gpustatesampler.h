@@ -17,7 +17,7 @@ class GpuStateSampler {
   virtual GpuStateSource source() const = 0;
 };
 
-// NVML where this build found its header and the driver's library loads; otherwise a kernel
+// NVML where the driver's library loads (and the build has not left it out); otherwise a kernel
 // that measures the SM clock on `stream`.
 std::unique_ptr<GpuStateSampler> makeGpuStateSampler(const DeviceInfo& device, cudaStream_t stream);
 

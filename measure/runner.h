@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "core/ceilings.h"
 #include "core/deviceinfo.h"
 #include "core/metriccatalog.h"
 #include "core/paramset.h"
@@ -61,6 +62,11 @@ class Runner {
 
   // The best bandwidth of the copy variants on a large buffer: the device's practical ceiling.
   CopyCeiling measureCopyCeiling(const std::atomic<bool>* cancel = nullptr);
+  // Every ceiling of core/ceilings.h that this device has, each the best of ten timed launches of
+  // its micro-kernel with the SM clock it ran at; DRAM's is the copy ceiling (measured here).
+  std::vector<DeviceCeiling> measureCeilings(const std::atomic<bool>* cancel = nullptr);
+  // The SM clock's maximum, MHz; 0 where the device does not say.
+  double smClockMaxMhz() const { return smClockMaxMhz_; }
 
   // False once the CUDA context is broken (an illegal address, say) or a kernel hangs: the
   // process must end, without waiting for the device (std::_Exit).

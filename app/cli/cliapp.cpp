@@ -39,6 +39,12 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->check(wholeNumber(0, 1023));
 
   auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
+  bool ceilings = false, remeasure = false;
+  devices->add_flag("--ceilings", ceilings,
+                    "the --device's bandwidths (DRAM, L2, shared memory) and FMA throughputs "
+                    "(FP32, FP16, BF16, FP64) measured by micro-kernels, beside the datasheet's; "
+                    "measured once and kept in the history");
+  devices->add_flag("--remeasure", remeasure, "with --ceilings: measure them again");
   std::string listFamily;
   auto* list =
       app.add_subcommand("list", "list kernel families and variants, or one family's parameters");
@@ -245,7 +251,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   }
 
   try {
-    if (devices->parsed()) return devicesCommand(context);
+    if (devices->parsed())
+      return ceilings || remeasure ? ceilingsCommand(context, remeasure) : devicesCommand(context);
     if (list->parsed())
       return listMetrics ? listMetricsCommand(context) : listCommand(context, listFamily);
     if (run->parsed())

@@ -87,6 +87,9 @@ void addFilterOptions(CLI::App& command, FilterCliOptions& options, std::size_t 
 
 // The commands; each returns the process exit code and throws kwb::Error for the common paths.
 int devicesCommand(CliContext& context);
+// The device's measured ceilings (measured and kept the first time, or again with remeasure)
+// beside its datasheet's figures.
+int ceilingsCommand(CliContext& context, bool remeasure);
 int listCommand(CliContext& context, const std::string& family);
 int listMetricsCommand(CliContext& context);
 int runCommand(CliContext& context, const MeasureCliOptions& options,

@@ -18,9 +18,10 @@ std::string firstValue(Database& db, const std::string& sql) {
   return s.step() ? s.text(0) : std::string();
 }
 
-// Takes a history back to version 5: what version 6 added, dropped.
-constexpr const char* kDropVersion6 =
-    "DROP TRIGGER tags_added; DROP TRIGGER tags_removed; DROP TRIGGER run_text_removed; "
+// Takes a history back to version 5: what versions 6 and 7 added, dropped.
+constexpr const char* kDropSinceVersion6 =
+    "DROP TABLE device_ceilings; DROP TRIGGER tags_added; DROP TRIGGER tags_removed; DROP TRIGGER "
+    "run_text_removed; "
     "DROP TABLE run_text; DROP INDEX runs_by_dtype; DROP INDEX runs_by_problem; "
     "DROP INDEX runs_by_launch; DROP INDEX runs_by_status; DROP INDEX runs_by_median; "
     "DROP INDEX runs_by_bandwidth; DROP INDEX runs_by_ceiling; DROP INDEX runs_by_tags; "
@@ -52,7 +53,7 @@ TEST(Migrations, VersionOneRunsSurviveTheUpgrade) {
     store.upsertDevice(testing::fakeDevice("GPU-aaaa", "NVIDIA H100 80GB HBM3"));
     store.insertRun(testing::fakeRun("memcpy", "f32", 1000));
     store.database().exec(
-        std::string(kDropVersion6) +
+        std::string(kDropSinceVersion6) +
         "ALTER TABLE runs DROP COLUMN notice; ALTER TABLE samples DROP COLUMN throttled; "
         "DROP TABLE sass_listings; DROP TABLE kernel_sources; "
         "ALTER TABLE runs DROP COLUMN kernel_file; ALTER TABLE runs DROP COLUMN source_hash; "
@@ -85,7 +86,7 @@ TEST(Migrations, VersionFourRunsSayHowTheyWereTimed) {
     store.insertRun(cold);
     store.insertRun(hot);
     store.database().exec(
-        std::string(kDropVersion6) +
+        std::string(kDropSinceVersion6) +
         "ALTER TABLE runs DROP COLUMN l2_flush; ALTER TABLE runs DROP COLUMN event_overhead; "
         "DROP TABLE baselines; PRAGMA user_version = 4");
   }
@@ -116,7 +117,7 @@ TEST(Migrations, VersionFiveRunsAreFoundByTextAndTags) {
     const auto tagged = store.insertRun(testing::fakeRun("vectorized", "f16", 2000));
     store.addTag(tagged, "workshop");
     store.addTag(tagged, "after");
-    store.database().exec(std::string(kDropVersion6) + "PRAGMA user_version = 5");
+    store.database().exec(std::string(kDropSinceVersion6) + "PRAGMA user_version = 5");
   }
   RunStore store(path);
   EXPECT_EQ(schemaVersion(store.database()), latestSchemaVersion());

@@ -238,5 +238,24 @@ TEST_F(RunStoreTest, KeepsTheCodeOfKernelFilesOncePerVersion) {
   EXPECT_FALSE(store.run(store.insertRun(fakeRun("vectorized", "f32", 10)))->result.code);
 }
 
+// Each ceiling's latest measurement is what the device has; older ones stay behind.
+TEST(RunStoreCeilings, TheLatestOfEachCeilingPerDevice) {
+  testing::TempDir dir;
+  RunStore store(dir.file("h.sqlite"));
+  store.upsertDevice(testing::fakeDevice("GPU-aaaa", "A"));
+  store.upsertDevice(testing::fakeDevice("GPU-bbbb", "B"));
+  store.saveDeviceCeilings("GPU-aaaa", {{"fp32", 50e12, 1755, 1000}, {"dram", 3e12, 0, 1000}});
+  store.saveDeviceCeilings("GPU-aaaa", {{"fp32", 60e12, 1980, 2000}});
+  store.saveDeviceCeilings("GPU-bbbb", {{"l2", 9e12, 1980, 1500}});
+  const auto a = store.deviceCeilings("GPU-aaaa");
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].name, "dram");  // in kCeilings' order
+  EXPECT_EQ(a[1].name, "fp32");
+  EXPECT_EQ(a[1].value, 60e12);
+  EXPECT_EQ(a[1].smClockMhz, 1980);
+  EXPECT_EQ(store.deviceCeilings("GPU-bbbb").size(), 1u);
+  EXPECT_TRUE(store.deviceCeilings("GPU-cccc").empty());
+}
+
 }  // namespace
 }  // namespace kwb
