@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/format.h"
 #include "core/gpustate.h"
 #include "core/metricrollup.h"
+#include "core/traffic.h"
 #include "core/verdict.h"
 
 namespace kwb {
@@ -96,6 +98,11 @@ std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& ru
                                       ? format("%.0f of %.0f MHz", *q.smClock, *q.smClockMax)
                                       : format("%.0f MHz", *q.smClock));
   if (q.eventOverTraced) rows.emplace_back("event / traced", format("%.3f", *q.eventOverTraced));
+  if (const auto traffic = checkTraffic(run))
+    rows.emplace_back("DRAM traffic",
+                      format("%.2fx the bytes the variant needs (", traffic->ratio) +
+                          formatBytes(traffic->measured) + " of " + formatBytes(traffic->declared) +
+                          ")");
   std::string timing = std::string(toString(run.mode));
   if (run.flush == L2Flush::WriteRead)
     timing += ", L2 written and read back before each sample";

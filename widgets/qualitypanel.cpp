@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/measurementquality.h"
+#include "core/traffic.h"
 #include "db/baselinestore.h"
 #include "db/runstore.h"
 
@@ -57,6 +58,9 @@ void QualityPanel::setRun(const RunResult* run, const QString& againstBaseline) 
   for (const auto& doubt : quality.doubts)
     html += "<p style='color:#b35900'>" + tr("Doubtful: ") +
             QString::fromStdString(doubt).toHtmlEscaped() + "</p>";
+  if (const auto traffic = checkTraffic(*run); traffic && !traffic->reading.empty())
+    html +=
+        "<p>" + tr("Traffic: ") + QString::fromStdString(traffic->reading).toHtmlEscaped() + "</p>";
   if (!againstBaseline.isEmpty()) html += "<p>" + againstBaseline.toHtmlEscaped() + "</p>";
   label_->setText(html);
 }

@@ -7,6 +7,7 @@
 
 #include "app/cli/table.h"
 #include "core/format.h"
+#include "core/traffic.h"
 
 namespace kwb {
 namespace {
@@ -62,6 +63,8 @@ void printQuality(std::ostream& out, const RunResult& run) {
     line += (line.empty() ? "" : "; ") + label + " " + text;
   out << "quality: " << line << "\n";
   for (const auto& doubt : quality.doubts) out << "  doubt: " << doubt << "\n";
+  if (const auto traffic = checkTraffic(run); traffic && !traffic->reading.empty())
+    out << "  traffic: " << traffic->reading << "\n";
 }
 
 std::string gpuStateLine(const RunResult& run) {
