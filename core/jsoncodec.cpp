@@ -185,6 +185,7 @@ json toJson(const RunResult& r, bool withSamples) {
            {"event_overhead_s", r.eventOverhead},
            {"converged", r.converged},
            {"bytes", r.bytes},
+           {"flops", r.flops ? nlohmann::json(*r.flops) : nlohmann::json(nullptr)},
            {"bandwidth", r.bandwidth},
            {"ceiling_bandwidth", r.ceilingBandwidth},
            {"ceiling_fraction", r.ceilingFraction()},
@@ -230,6 +231,7 @@ RunResult runResultFromJson(const json& in) {
   r.eventOverhead = in.value("event_overhead_s", 0.0);
   r.converged = in.value("converged", false);
   r.bytes = in.value("bytes", std::uint64_t{0});
+  if (const auto f = in.find("flops"); f != in.end() && f->is_number()) r.flops = f->get<double>();
   r.bandwidth = in.value("bandwidth", 0.0);
   r.ceilingBandwidth = in.value("ceiling_bandwidth", 0.0);
   r.peakBandwidth = in.value("peak_bandwidth", 0.0);

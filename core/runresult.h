@@ -74,6 +74,7 @@ struct RunResult {
   std::vector<double> samples;
   bool converged = false;  // relative stddev reached the target before the budget ran out
   std::uint64_t bytes = 0;
+  std::optional<double> flops;  // per call, as the variant declares them (Workload::flops)
   double bandwidth = 0;
   double ceilingBandwidth = 0;  // 0 when unknown
   double peakBandwidth = 0;

@@ -184,8 +184,10 @@ CREATE INDEX runs_by_ceiling ON runs(bandwidth / ceiling_bandwidth);
 CREATE INDEX runs_by_tags ON runs(tags);
 )sql",
               indexStoredRunTexts},
-    // v7: the ceilings measured on each device (core/ceilings.h), kept as the copy ceiling is.
+    // v7: the ceilings measured on each device (core/ceilings.h), kept as the copy ceiling is,
+    // and the floating-point operations each run declares (NULL where its variant does not).
     Migration{R"sql(
+ALTER TABLE runs ADD COLUMN flops REAL;
 CREATE TABLE device_ceilings (
   device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
   name TEXT NOT NULL,

@@ -28,6 +28,7 @@ constexpr const char* kRunColumns =
     "r.peak_bandwidth AS peak_bandwidth, r.app_version AS app_version, "
     "r.started_at AS started_at, r.notice AS notice, r.kernel_file AS kernel_file, "
     "r.source_hash AS source_hash, r.l2_flush AS l2_flush, r.event_overhead AS event_overhead, "
+    "r.flops AS flops, "
     "r.tags AS tags";
 
 ParamSet paramsOf(const Statement& s, std::string_view column) {
@@ -61,6 +62,7 @@ RunRecord readRun(const Statement& s) {
   r.stats.stddev = s.real("time_stddev");
   r.converged = s.int64("converged") != 0;
   r.bytes = static_cast<std::uint64_t>(s.int64("bytes"));
+  if (!s.isNull("flops")) r.flops = s.real("flops");
   r.bandwidth = s.real("bandwidth");
   r.ceilingBandwidth = s.real("ceiling_bandwidth");
   r.peakBandwidth = s.real("peak_bandwidth");
@@ -179,13 +181,13 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
       "mode, status, error, verified, verify_passed, verify_rel_error, verify_tolerance, "
       "sample_count, time_min, time_median, time_mean, time_max, time_stddev, converged, bytes, "
       "bandwidth, ceiling_bandwidth, peak_bandwidth, app_version, started_at, notice, "
-      "kernel_file, source_hash, l2_flush, event_overhead) VALUES ("
+      "kernel_file, source_hash, l2_flush, event_overhead, flops) VALUES ("
       "(SELECT id FROM devices WHERE uuid = :device_uuid), :sweep_id, :family, :variant, :dtype, "
       ":problem, :launch, :derived, :mode, :status, :error, :verified, :verify_passed, "
       ":verify_rel_error, :verify_tolerance, :sample_count, :time_min, :time_median, :time_mean, "
       ":time_max, :time_stddev, :converged, :bytes, :bandwidth, :ceiling_bandwidth, "
       ":peak_bandwidth, :app_version, :started_at, :notice, :kernel_file, :source_hash, :l2_flush, "
-      ":event_overhead)");
+      ":event_overhead, :flops)");
   s.bind(":device_uuid", std::string_view(r.deviceUuid));
   s.bind(":sweep_id", sweepId);
   s.bind(":family", std::string_view(r.family));
@@ -221,6 +223,10 @@ std::int64_t RunStore::insertRun(const RunResult& r, std::optional<std::int64_t>
   s.bind(":source_hash", std::string_view(r.code ? r.code->hash : std::string()));
   s.bind(":l2_flush", toString(r.flush));
   s.bind(":event_overhead", r.eventOverhead);
+  if (r.flops)
+    s.bind(":flops", *r.flops);
+  else
+    s.bindNull(s.parameter(":flops"));
   s.run();
   const std::int64_t id = db_->lastInsertId();
   indexRunText(*db_, id, runSearchText(r));

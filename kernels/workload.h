@@ -34,6 +34,10 @@ class Workload {
   virtual std::vector<BufferSpec> buffers() const = 0;
   // The bytes the operation must move at least: each input read once, each output written once.
   virtual std::uint64_t bytesMoved() const = 0;
+  // The floating-point operations one call does as its formula counts them (a min, max or compare
+  // counts as one, as does a special function such as erf; a select does not): with bytesMoved
+  // its arithmetic intensity. Zero for pure data movement; nullopt where the variant does not say.
+  virtual std::optional<double> flops() const { return std::nullopt; }
   // What the variant computed from its parameters (grid, vector width used, ...).
   virtual ParamSet derived() const { return {}; }
   // Largest relative L2 error against the reference that still passes.

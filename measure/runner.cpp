@@ -202,6 +202,7 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   const std::vector<void*>& pointers = prepared.pointers;
   result.derived = workload->derived();
   result.bytes = workload->bytesMoved();
+  result.flops = workload->flops();
 
   // The checked run.
   workload->beforeCheckedRun(pointers, stream_);

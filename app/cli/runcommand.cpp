@@ -16,6 +16,7 @@
 #include "core/jsoncodec.h"
 #include "core/metricrollup.h"
 #include "core/resultcolumns.h"
+#include "core/roofline.h"
 #include "core/valueparse.h"
 #include "db/baselinestore.h"
 #include "db/runstore.h"
@@ -136,6 +137,15 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
   for (const auto& notice : notices) context.err << "kwb: " << notice << "\n";
 }
 
+// Where the run sits under the roofs its device measured (kwb devices --ceilings).
+void printRoofline(CliContext& context, RunStore& store, const RunResult& run) {
+  if (!rooflinePoint(run)) return;
+  if (const auto reading = readRoofline(run, store.deviceCeilings(run.deviceUuid)))
+    context.out << "roofline: " << reading->sentence << "\n";
+  else
+    context.out << "roofline: no measured roofs for this device yet (kwb devices --ceilings)\n";
+}
+
 // Each stored run with a baseline of its configuration: its verdict against it.
 void printBaselineVerdicts(CliContext& context, RunStore& store,
                            const std::vector<Completed>& completed) {
@@ -238,6 +248,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
       context.out << "launch: " << completed.front().result.derived.toText() << "\n";
     printRunDetails(context, completed, sweepAxes);
     if (store) printBaselineVerdicts(context, *store, completed);
+    if (store && completed.size() == 1) printRoofline(context, *store, completed.front().result);
   }
 
   if (completed.size() < points.size()) return kExitCancelled;

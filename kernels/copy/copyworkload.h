@@ -12,6 +12,7 @@ class CopyWorkload : public Workload {
 
   std::vector<BufferSpec> buffers() const override;
   std::uint64_t bytesMoved() const override;
+  std::optional<double> flops() const override { return 0.0; }  // data movement only
   double tolerance() const override { return 0.0; }
   void reference(std::span<const HostArray> inputs, std::size_t output, std::size_t begin,
                  std::span<double> out) const override;

@@ -115,6 +115,9 @@ class ElementwiseWorkload final : public Workload {
     return static_cast<std::uint64_t>(launch_.n) *
            (arity(launch_.op) * sizeOf(launch_.in) + sizeOf(launch_.out));
   }
+  std::optional<double> flops() const override {
+    return static_cast<double>(launch_.n) * flopsPerElement(launch_.op);
+  }
   ParamSet derived() const override { return derived_; }
   double tolerance() const override { return verificationTolerance(launch_.out); }
 

@@ -56,4 +56,20 @@ double referenceValue(ElementwiseOp op, double x, double y, double z) {
   return 0;
 }
 
+double flopsPerElement(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::Relu:
+    case ElementwiseOp::Mul: return 1;
+    case ElementwiseOp::MulAdd: return 2;
+    case ElementwiseOp::Gelu:  // x * fma(0.5, erf(x * c), 0.5)
+      return 5;
+    case ElementwiseOp::GeluTanh:  // x * fma(a, x * x, b), then x * fma(0.5, tanh(.), 0.5)
+      return 8;
+    case ElementwiseOp::Silu:  // x / (1 + exp(-x))
+      return 4;
+    case ElementwiseOp::Cast: return 0;
+  }
+  return 0;
+}
+
 }  // namespace kwb

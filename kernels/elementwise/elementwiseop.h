@@ -16,6 +16,10 @@ std::vector<std::string_view> elementwiseOpNames();
 // Inputs the op reads: 1 for the activations and cast, 2 for mul, 3 for muladd.
 int arity(ElementwiseOp op);
 
+// Floating-point operations per element as the op's formula counts them: relu's compare, gelu's
+// scale, erf, fused multiply-add (two) and product; cast none.
+double flopsPerElement(ElementwiseOp op);
+
 // The op's value in double precision: the CPU reference.
 double referenceValue(ElementwiseOp op, double x, double y, double z);
 

@@ -31,6 +31,7 @@ class GiouWorkload final : public Workload {
 
   std::vector<BufferSpec> buffers() const override;
   std::uint64_t bytesMoved() const override;
+  std::optional<double> flops() const override;
   ParamSet derived() const override { return derived_; }
   double tolerance() const override;
   std::size_t launchesPerCall() const override;

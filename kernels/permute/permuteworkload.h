@@ -22,6 +22,7 @@ class PermuteWorkload final : public Workload {
 
   std::vector<BufferSpec> buffers() const override;
   std::uint64_t bytesMoved() const override;
+  std::optional<double> flops() const override { return 0.0; }  // data movement only
   ParamSet derived() const override { return derived_; }
   double tolerance() const override { return 0; }  // bytes move unchanged
   void enqueue(std::span<void* const> buffers, cudaStream_t stream) const override;

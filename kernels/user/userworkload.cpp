@@ -132,6 +132,10 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
         wholeValue(*spec.bytes, values, spec, "bytes", 0, kMostElements));
   else
     bytes_ = builtIn_ ? builtIn_->bytesMoved() : declaredBytes;
+  if (spec.flops)
+    flops_ = static_cast<double>(wholeValue(*spec.flops, values, spec, "flops", 0, 1e18));
+  else if (builtIn_)
+    flops_ = builtIn_->flops();
 
   for (std::size_t k = 0; k < launches_.size(); ++k) {
     const std::string suffix = launches_.size() == 1 ? "" : "_" + std::to_string(k + 1);

@@ -21,6 +21,7 @@ class UserWorkload : public Workload {
 
   std::vector<BufferSpec> buffers() const override { return buffers_; }
   std::uint64_t bytesMoved() const override { return bytes_; }
+  std::optional<double> flops() const override { return flops_; }
   ParamSet derived() const override { return derived_; }
   double tolerance() const override;
   std::size_t launchesPerCall() const override { return launches_.size(); }
@@ -64,6 +65,7 @@ class UserWorkload : public Workload {
   std::optional<Launch> reference_;
   mutable std::vector<HostArray> referenceOutputs_;
   std::uint64_t bytes_ = 0;
+  std::optional<double> flops_;  // the spec's, else the implemented family's
   ParamSet derived_;
 };
 

@@ -20,7 +20,8 @@ std::string firstValue(Database& db, const std::string& sql) {
 
 // Takes a history back to version 5: what versions 6 and 7 added, dropped.
 constexpr const char* kDropSinceVersion6 =
-    "DROP TABLE device_ceilings; DROP TRIGGER tags_added; DROP TRIGGER tags_removed; DROP TRIGGER "
+    "ALTER TABLE runs DROP COLUMN flops; DROP TABLE device_ceilings; DROP TRIGGER tags_added; DROP "
+    "TRIGGER tags_removed; DROP TRIGGER "
     "run_text_removed; "
     "DROP TABLE run_text; DROP INDEX runs_by_dtype; DROP INDEX runs_by_problem; "
     "DROP INDEX runs_by_launch; DROP INDEX runs_by_status; DROP INDEX runs_by_median; "
