@@ -20,7 +20,7 @@ struct CeilingSpec {
 };
 
 inline constexpr std::array<CeilingSpec, 7> kCeilings{{
-    {"dram", "DRAM", true, "the copy ceiling: a copy of a buffer far past L2"},
+    {"dram", "DRAM", true, "the faster of the copy ceiling and a read of a buffer far past L2"},
     {"l2", "L2", true, "128-bit reads, past L1, of a buffer a quarter of L2, again and again"},
     {"shared", "shared memory", true, "128-bit reads of shared memory, free of bank conflicts"},
     {"fp32", "FP32 FMA", false, "eight independent fused multiply-adds per thread"},

@@ -102,7 +102,7 @@ __global__ void sharedKernel(float* out, int iterations) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum.x + sum.y + sum.z + sum.w;
 }
 
-__global__ void l2Kernel(const float4* data, std::size_t count, int passes, float* out) {
+__global__ void readKernel(const float4* data, std::size_t count, int passes, float* out) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   float4 sum = make_float4(0, 0, 0, 0);
   for (int p = 0; p < passes; ++p)
@@ -154,11 +154,20 @@ double launchCeilingKernel(std::string_view ceiling, const DeviceInfo& d, void* 
   if (ceiling == "l2") {
     // 16-byte aligned: the results before it are a multiple of 256 floats.
     const auto* data = reinterpret_cast<const float4*>(out + blocksOf(d) * kThreads);
-    l2Kernel<<<blocksOf(d), kThreads, 0, stream>>>(data, l2Count(d), iterations, out);
+    readKernel<<<blocksOf(d), kThreads, 0, stream>>>(data, l2Count(d), iterations, out);
     KWB_CUDA_CHECK(cudaGetLastError());
     return static_cast<double>(l2Count(d)) * sizeof(float4) * iterations;
   }
   throw Error(ErrorKind::Internal, "no micro-kernel for the ceiling " + std::string(ceiling));
+}
+
+double launchStreamRead(const DeviceInfo& device, const void* data, std::size_t bytes, float* out,
+                        cudaStream_t stream) {
+  const std::size_t count = bytes / sizeof(float4);
+  readKernel<<<blocksOf(device), kThreads, 0, stream>>>(static_cast<const float4*>(data), count, 1,
+                                                        out);
+  KWB_CUDA_CHECK(cudaGetLastError());
+  return static_cast<double>(count) * sizeof(float4);
 }
 
 }  // namespace kwb

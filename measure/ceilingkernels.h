@@ -19,4 +19,10 @@ double launchCeilingKernel(std::string_view ceiling, const DeviceInfo& device, v
 
 std::size_t ceilingScratchBytes(const DeviceInfo& device);
 
+// One read of `bytes` at `data` (16-byte aligned) by the L2 kernel, results to `out` (a thread's
+// float each, in the scratch): over a buffer far past L2, the DRAM read bandwidth. Returns the
+// bytes read.
+double launchStreamRead(const DeviceInfo& device, const void* data, std::size_t bytes, float* out,
+                        cudaStream_t stream);
+
 }  // namespace kwb

@@ -24,6 +24,7 @@
 #include "core/sweep.h"
 #include "core/validation.h"
 #include "db/exporter.h"
+#include "db/runstore.h"
 #include "ui_mainwindow.h"
 #include "widgets/chartexport.h"
 #include "widgets/chartexportdialog.h"
@@ -37,6 +38,7 @@
 #include "widgets/parameditor.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/resultspage.h"
+#include "widgets/rooflineplot.h"
 #include "widgets/sassview.h"
 #include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
@@ -105,6 +107,7 @@ void MainWindow::buildUi() {
   resultsPage_ = new ResultsPage(results_, settings_.databasePath, ui_->viewTabs);
   plot_ = new SweepPlot(ui_->viewTabs);
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
+  roofline_ = new RooflinePlot(ui_->viewTabs);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   source_ = new SourceView(ui_->viewTabs);
   sass_ = new SassView(worker_, ui_->viewTabs);
@@ -113,6 +116,7 @@ void MainWindow::buildUi() {
   ui_->viewTabs->addTab(editor_, tr("Kernel file"));
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
+  ui_->viewTabs->addTab(roofline_, tr("Roofline"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
   ui_->viewTabs->addTab(source_, tr("Source"));
@@ -250,6 +254,7 @@ void MainWindow::connectSession() {
     results_->append(run, runId);
     if (!run.notice.empty()) statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
     const QStringList& swept = session_->plan().swept;
+    updateRoofline(run.deviceUuid, swept.value(0));
     if (swept.isEmpty()) return;
     plot_->setRuns(results_->runs(), swept[0],
                    selected_ && swept[0].toStdString() == selected_->sizeParam, unitOf(swept[0]),
@@ -269,6 +274,18 @@ void MainWindow::connectSession() {
           });
 }
 
+void MainWindow::updateRoofline(const std::string& deviceUuid, const QString& swept) {
+  // The roofs of the device the runs ran on, read once per device: one small query.
+  if (!deviceUuid.empty() && deviceUuid != rooflineDevice_) try {
+      roofline_->setCeilings(
+          RunStore(settings_.databasePath.toStdString()).deviceCeilings(deviceUuid));
+      rooflineDevice_ = deviceUuid;
+    } catch (const Error& e) {
+      statusBar()->showMessage(QString::fromStdString(e.what()), 15000);
+    }
+  roofline_->setRuns(results_->runs(), swept);
+}
+
 void MainWindow::showParamError(const QString& param, const QString& message) {
   if (!param.isEmpty() && !ui_->problemEditor->showError(param, message))
     ui_->launchEditor->showError(param, message);
@@ -285,9 +302,11 @@ void MainWindow::openKernelWhenReady(const QString& path, QStringList sweepAxes)
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_},      {"heatmap", heatmap_}, {"results", resultsPage_},
-      {"history", history_}, {"source", source_},   {"sass", sass_},
-      {"lesson", lesson_},   {"editor", editor_},   {"tune", tune_}};
+      {"sweep", plot_},        {"heatmap", heatmap_},
+      {"roofline", roofline_}, {"results", resultsPage_},
+      {"history", history_},   {"source", source_},
+      {"sass", sass_},         {"lesson", lesson_},
+      {"editor", editor_},     {"tune", tune_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -421,6 +440,8 @@ void MainWindow::start(bool sweep) {
   const QStringList swept = plan.swept;
   results_->clear();
   plot_->setRuns({}, swept.value(0), false);
+  roofline_->setRuns({});
+  rooflineDevice_.clear();  // its roofs are read again: they may have been measured since
   if (swept.size() > 1) heatmap_->setRuns({}, swept[0], swept[1]);
   ui_->progressBar->setRange(0, 0);  // busy until the first progress message gives a total
   ui_->etaLabel->clear();

@@ -24,6 +24,7 @@ class MainWindow;
 namespace kwb {
 
 class HeatmapPlot;
+class RooflinePlot;
 class HistoryPage;
 class JobSession;
 class KernelEditor;
@@ -115,6 +116,8 @@ class MainWindow : public QMainWindow {
   void start(bool sweep);
   void endJob(const QString& message);
   // Under the editor of the parameter at fault, if one is.
+  // The results so far on the roofline, under their device's measured roofs.
+  void updateRoofline(const std::string& deviceUuid, const QString& swept);
   void showParamError(const QString& param, const QString& message);
   std::optional<std::vector<std::string>> sweepAxes();
   void updateButtons();
@@ -133,6 +136,8 @@ class MainWindow : public QMainWindow {
   ResultsPage* resultsPage_;
   SweepPlot* plot_;
   HeatmapPlot* heatmap_;
+  RooflinePlot* roofline_;
+  std::string rooflineDevice_;  // whose roofs roofline_ shows
   HistoryPage* history_;
   SourceView* source_;
   SassView* sass_;

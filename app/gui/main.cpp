@@ -32,10 +32,11 @@ int main(int argc, char** argv) {
   QCommandLineOption historyCompare(
       "history-compare",
       "open the history filtered by this text, its runs compared side by side by device", "text");
-  QCommandLineOption view("view",
-                          "the view the screenshot shows: sweep, heatmap, results, history, "
-                          "source, sass, lesson, editor or tune",
-                          "name");
+  QCommandLineOption view(
+      "view",
+      "the view the screenshot shows: sweep, heatmap, roofline, results, history, "
+      "source, sass, lesson, editor or tune",
+      "name");
   QCommandLineOption tune("tune",
                           "tune this parameter over these values once the catalog is shown, "
                           "name=values (repeat for more)",
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
     const auto grab = [&window, file, shown] {
       if (!shown.isEmpty() && !window.showView(shown))
         qWarning(
-            "no view '%s'; the views are sweep, heatmap, results, history, source, sass, "
+            "no view '%s'; the views are sweep, heatmap, roofline, results, history, source, sass, "
             "lesson, editor, tune",
             qPrintable(shown));
       // Let the last replot and layout settle before grabbing.

@@ -9,7 +9,7 @@ namespace {
 // Every ceiling the device has is measured; each is within 10 % below the datasheet's figure at
 // the SM clock it ran at, and never above it (a measurement above a peak is a wrong
 // measurement). DRAM's datasheet figure is what the memory's clock and bus could move, which no
-// copy reaches: the copy ceiling is held to 80 % of it. L2 has no published figure: it beats DRAM.
+// copy or read reaches: DRAM is held to 80 % of it. L2 has no published figure: it beats DRAM.
 TEST(CeilingsGpu, MeasuredCeilingsMeetTheDatasheet) {
   Runner runner(0);
   const DeviceInfo& device = runner.device();

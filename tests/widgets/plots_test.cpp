@@ -11,6 +11,7 @@
 #include "widgets/compareplot.h"
 #include "widgets/heatmapplot.h"
 #include "widgets/historyplot.h"
+#include "widgets/rooflineplot.h"
 #include "widgets/sweepplot.h"
 
 namespace kwb {
@@ -174,6 +175,33 @@ class PlotsTest : public QObject {
     QVERIFY(plot.plot()->xAxis->label().contains("95 % interval"));
     plot.setRows({rows[0], rows[1]});  // without samples: no verdicts
     QVERIFY(plot.verdictLabels().isEmpty());
+  }
+
+  // A sweep's runs under the measured roofs, coloured by the swept value; one that claims more
+  // than the DRAM roof allows is a red cross and named in the note.
+  void rooflinePlotPlacesRunsUnderTheRoofsAndFlagsOnesAbove() {
+    RooflinePlot plot;
+    std::vector<RunResult> runs;
+    for (const double seconds : {60e-6, 50e-6, 30e-6}) {  // the last beats 3 TB/s: impossible
+      RunResult r = point(1 << 24, seconds == 60e-6 ? 128 : 256, seconds);
+      r.bytes = 8ull << 24;
+      r.flops = 5.0 * (1 << 24);
+      runs.push_back(r);
+    }
+    RunResult copy = point(1 << 24, 256, 50e-6);
+    copy.flops = 0;  // no arithmetic: not placed
+    runs.push_back(copy);
+    plot.setRuns(runs, "block_size");
+    QCOMPARE(plot.pointCount(), 3);
+    QVERIFY(plot.note().contains("kwb devices --ceilings"));  // no roofs yet
+    plot.setCeilings({{"dram", 3e12, 0, 0}, {"l2", 6e12, 1980, 0}, {"fp32", 60e12, 1980, 0}});
+    QCOMPARE(plot.aboveRoofCount(), 1);
+    QVERIFY2(plot.note().contains("above the roof"), qPrintable(plot.note()));
+    QStringList names;
+    for (int g = 0; g < plot.plot()->graphCount(); ++g) names << plot.plot()->graph(g)->name();
+    QVERIFY2(names.contains("DRAM 3.00 TB/s") && names.contains("block_size=128") &&
+                 names.contains("block_size=256"),
+             qPrintable(names.join("|")));
   }
 
   void historyPlotDrawsOneLinePerSeries() {

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+#include "core/ceilings.h"
+#include "core/runresult.h"
+
+class QCustomPlot;
+class QCPItemText;
+
+namespace kwb {
+
+// The runs on their device's roofline: arithmetic intensity (declared flops over declared bytes)
+// against achieved FLOP/s, under the roofs the card measured (kwb devices --ceilings): DRAM and L2
+// bandwidth, FP32, FP16 and FP64 throughput. Each run of a sweep is a point coloured by the swept
+// parameter's value; a point above its roof is drawn as a red cross and named: the figure is
+// wrong, not a triumph.
+class RooflinePlot : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit RooflinePlot(QWidget* parent = nullptr);
+  void setCeilings(std::vector<DeviceCeiling> ceilings);
+  // `swept`: the parameter the points are coloured by; empty for one colour.
+  void setRuns(const std::vector<RunResult>& runs, const QString& swept = {});
+  QCustomPlot* plot() const { return plot_; }
+  // For tests: points drawn, and those above their roof.
+  int pointCount() const { return points_; }
+  int aboveRoofCount() const { return above_; }
+  QString note() const;
+
+ private:
+  void redraw();
+
+  QCustomPlot* plot_;
+  QCPItemText* note_;
+  std::vector<DeviceCeiling> ceilings_;
+  std::vector<RunResult> runs_;
+  QString swept_;
+  int points_ = 0;
+  int above_ = 0;
+};
+
+}  // namespace kwb
