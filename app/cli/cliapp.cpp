@@ -173,6 +173,16 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->expected(1, 2)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
 
+  std::vector<std::int64_t> explainRuns;
+  auto* explain = app.add_subcommand(
+      "explain",
+      "why two stored runs differ: their hardware metrics ranked by how far they moved, "
+      "and what the known patterns among them mean");
+  explain->add_option("runs", explainRuns, "the two run ids, the one to explain last")
+      ->required()
+      ->expected(2)
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+
   std::vector<std::int64_t> compareRuns;
   bool compareWithBaseline = false;
   double compareBand = 0.01;
@@ -271,6 +281,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
     if (code->parsed()) return codeCommand(context, codeRuns);
+    if (explain->parsed()) return explainCommand(context, explainRuns[0], explainRuns[1]);
     if (compare->parsed())
       return compareCommand(context, compareRuns, compareWithBaseline, compareBand);
     if (quality->parsed()) return qualityCommand(context, qualityRun);

@@ -1,0 +1,144 @@
+#include "core/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "core/format.h"
+#include "core/verdict.h"
+
+namespace kwb {
+namespace {
+
+constexpr double kUnchanged = 0.01;
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
+  char text[400];
+  std::snprintf(text, sizeof text, pattern, a, b, c, d);
+  return text;
+}
+
+std::optional<double> value(const RunResult& run, std::string_view name) {
+  if (const Metric* m = run.metric(name)) return m->value;
+  return std::nullopt;
+}
+
+std::optional<double> param(const RunResult& run, const char* name) {
+  const std::string text = run.derived.has(name) ? run.derived.get(name) : std::string();
+  if (text.empty()) return std::nullopt;
+  return std::strtod(text.c_str(), nullptr);
+}
+
+bool moved(double before, double after, double by) {
+  return std::abs(after - before) > by * std::max(std::abs(before), std::abs(after));
+}
+
+void coalescing(const RunResult& a, const RunResult& b, const char* op, const char* what,
+                std::vector<std::string>& out) {
+  const std::string name =
+      std::string("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_") + op + ".ratio";
+  const auto before = value(a, name), after = value(b, name);
+  if (!before || !after || !moved(*before, *after, 0.25)) return;
+  out.push_back(std::string("global ") + what +
+                format(": %.3g -> %.3g 32-byte sectors per warp request (a warp's coalesced "
+                       "2-byte accesses take 2, its 4-byte ones 4, its 16-byte ones 16; 32 is a "
+                       "sector for every thread: nothing coalesces)",
+                       *before, *after));
+}
+
+}  // namespace
+
+std::vector<MetricChange> metricChanges(const RunResult& a, const RunResult& b) {
+  std::vector<MetricChange> out;
+  for (const Metric& m : a.metrics) {
+    if (!m.kernel.empty() || m.name.find("__") == std::string::npos) continue;
+    const Metric* other = b.metric(m.name);
+    if (!other || !moved(m.value, other->value, kUnchanged)) continue;
+    out.push_back(
+        {m.name, m.unit, m.value, other->value, m.value != 0 ? other->value / m.value : INFINITY});
+  }
+  const auto size = [](const MetricChange& c) {
+    return c.before == 0 || c.after == 0 ? INFINITY : std::abs(std::log(c.ratio));
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const auto& x, const auto& y) { return size(x) > size(y); });
+  return out;
+}
+
+std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) {
+  std::vector<std::string> out;
+  if (a.stats.median > 0 && b.stats.median > 0) {
+    const Verdict v = compareRuns(a, b);
+    out.push_back("time: " + formatSeconds(a.stats.median) + " -> " +
+                  formatSeconds(b.stats.median) + ", " + formatRatio(v.ratio) + " " +
+                  std::string(toString(v.kind)));
+  }
+  coalescing(a, b, "ld", "loads", out);
+  coalescing(a, b, "st", "stores", out);
+
+  for (const char* op : {"ld", "st"}) {
+    const std::string name =
+        std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum";
+    const auto before = value(a, name), after = value(b, name);
+    if (before && after && moved(*before, *after, 0.5) && std::max(*before, *after) >= 1000)
+      out.push_back(std::string("shared-memory bank conflicts on ") +
+                    (op == std::string_view("ld") ? "loads" : "stores") +
+                    format(": %.4g -> %.4g (each replays the access for the threads that "
+                           "collided)",
+                           *before, *after));
+  }
+
+  const auto achievedA = value(a, "sm__warps_active.avg.pct_of_peak_sustained_active");
+  const auto achievedB = value(b, "sm__warps_active.avg.pct_of_peak_sustained_active");
+  const auto theoryA = value(a, "sm__maximum_warps_per_active_cycle_pct");
+  const auto theoryB = value(b, "sm__maximum_warps_per_active_cycle_pct");
+  if (achievedA && achievedB && std::abs(*achievedB - *achievedA) > 10) {
+    std::string text = format("achieved occupancy: %.0f %% -> %.0f %% of the warps an SM holds",
+                              *achievedA, *achievedB);
+    if (theoryA && theoryB && std::abs(*theoryB - *theoryA) > 1)
+      text += format(
+          "; the launch allows %.0f %% -> %.0f %% (block size, registers and shared "
+          "memory per block set it)",
+          *theoryA, *theoryB);
+    else if (theoryB && *achievedB < 0.7 * *theoryB)
+      text += format(
+          "; %.0f %% is allowed: too few blocks to fill the SMs, or blocks that end "
+          "unevenly",
+          *theoryB);
+    out.push_back(text);
+  }
+
+  const auto wavesA = param(a, "waves_effective"), wavesB = param(b, "waves_effective");
+  const auto gridA = param(a, "grid"), gridB = param(b, "grid");
+  if (wavesA && wavesB && gridA && gridB && moved(*wavesA, *wavesB, 0.25)) {
+    std::string text = format(
+        "the grid: %.0f blocks (%.3g waves of what the SMs hold at once) -> "
+        "%.0f (%.3g waves)",
+        *gridA, *wavesA, *gridB, *wavesB);
+    if (*wavesB < 1)
+      text += ": fewer blocks than fit at once, part of the GPU idles";
+    else if (*wavesB - std::floor(*wavesB) > 0.05 && *wavesB < 4)
+      text += ": a partial last wave, a tail the full SMs wait through";
+    out.push_back(text);
+  }
+
+  const auto instA = value(a, "smsp__inst_executed.sum"),
+             instB = value(b, "smsp__inst_executed.sum");
+  if (instA && instB && *instA > 0 && moved(*instA, *instB, 0.2))
+    out.push_back(
+        format("warp instructions executed: %.4g -> %.4g (%.2fx): wider accesses and "
+               "less index arithmetic do the same work in fewer instructions",
+               *instA, *instB, *instB / *instA));
+
+  const auto readA = value(a, "dram__bytes_read.sum"), writeA = value(a, "dram__bytes_write.sum");
+  const auto readB = value(b, "dram__bytes_read.sum"), writeB = value(b, "dram__bytes_write.sum");
+  if (readA && writeA && readB && writeB && moved(*readA + *writeA, *readB + *writeB, 0.1))
+    out.push_back("DRAM traffic: " + formatBytes(*readA + *writeA) + " -> " +
+                  formatBytes(*readB + *writeB) +
+                  format(" (%.2fx): every byte less is time saved where memory binds",
+                         (*readB + *writeB) / (*readA + *writeA)));
+  return out;
+}
+
+}  // namespace kwb

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/runresult.h"
+
+namespace kwb {
+
+// A hardware metric of two runs.
+struct MetricChange {
+  std::string name;
+  std::string unit;
+  double before = 0;
+  double after = 0;
+  double ratio = 0;  // after / before; infinite from 0
+};
+
+// The counter metrics both runs read (not GPU state, host or trace figures), the run's own values
+// (not each kernel's), ranked by how far they moved (the size of the log of their ratio), largest
+// first; those within 1 % are left out.
+std::vector<MetricChange> metricChanges(const RunResult& before, const RunResult& after);
+
+// What the change of two runs shows, a sentence per known pattern: the time and its verdict,
+// sectors per global request (coalescing), shared-memory bank conflicts, achieved against
+// theoretical occupancy, waves of blocks, instructions executed and DRAM traffic. A pattern the
+// runs' metrics do not cover says nothing.
+std::vector<std::string> readDifference(const RunResult& before, const RunResult& after);
+
+}  // namespace kwb

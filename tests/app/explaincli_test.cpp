@@ -1,0 +1,108 @@
+// kwb explain on runs recorded on an H100 with every metric set (tests/fixtures/explain): the
+// naive transpose against the tiled one, the tiled one without and with its padding, the naive
+// elementwise relu against the packed one, and the packed one at one wave.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cliapp.h"
+#include "app/cli/exitcodes.h"
+#include "core/explain.h"
+#include "core/jsoncodec.h"
+#include "db/runstore.h"
+#include "db/testdb.h"
+
+namespace kwb {
+namespace {
+
+std::vector<RunResult> recorded() {
+  std::ifstream in(KWB_FIXTURES_DIR "/explain/h100-runs.json");
+  std::vector<RunResult> runs;
+  for (const auto& run : nlohmann::json::parse(in)) runs.push_back(runResultFromJson(run));
+  return runs;
+}
+
+// The reading that starts with `start`; empty where none does.
+std::string reading(const std::vector<std::string>& readings, const std::string& start) {
+  for (const auto& r : readings)
+    if (r.rfind(start, 0) == 0) return r;
+  return {};
+}
+
+TEST(Explain, TheTiledTransposeCoalescesAndMovesAnEighthOfTheBytes) {
+  const auto runs = recorded();
+  ASSERT_EQ(runs.size(), 6u);
+  const auto r = readDifference(runs[0], runs[2]);
+  EXPECT_NE(reading(r, "time:").find("FASTER"), std::string::npos);
+  EXPECT_NE(reading(r, "global loads: 32 -> 4"), "");
+  EXPECT_NE(reading(r, "DRAM traffic:").find("0.12x"), std::string::npos);
+  EXPECT_NE(reading(r, "warp instructions executed:"), "");
+  // The largest moves first: bank conflicts from none, then the written bytes.
+  const auto changes = metricChanges(runs[0], runs[2]);
+  ASSERT_GE(changes.size(), 3u);
+  EXPECT_EQ(changes[0].before, 0);
+  EXPECT_EQ(changes[2].name, "dram__bytes_write.sum");
+}
+
+TEST(Explain, PaddingTheTileRemovesTheBankConflicts) {
+  const auto runs = recorded();
+  const auto r = readDifference(runs[1], runs[2]);
+  EXPECT_NE(reading(r, "shared-memory bank conflicts on loads: 1.63e+07 -> 1.806e+04"), "");
+  EXPECT_EQ(reading(r, "global loads"), "");  // the same accesses
+  EXPECT_EQ(metricChanges(runs[1], runs[2]).front().name,
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+}
+
+TEST(Explain, PacksAreWiderAccessesInFewerInstructionsAndWavesHaveTails) {
+  const auto runs = recorded();
+  const auto packed = readDifference(runs[3], runs[4]);
+  EXPECT_NE(reading(packed, "global loads: 2 -> 16"), "");
+  EXPECT_NE(reading(packed, "warp instructions executed:").find("0.19x"), std::string::npos);
+  EXPECT_NE(reading(packed, "the grid:").find("partial last wave"), std::string::npos);
+  const auto oneWave = readDifference(runs[4], runs[5]);
+  EXPECT_NE(reading(oneWave, "achieved occupancy: 57 % -> 40 %")
+                .find("the launch allows 75 % -> "
+                      "50 %"),
+            std::string::npos);
+  EXPECT_NE(reading(oneWave, "time:").find("UNSURE"), std::string::npos);
+}
+
+TEST(Explain, TheCommandReadsStoredRuns) {
+  testing::TempDir dir;
+  const std::string db = dir.file("h.sqlite");
+  std::vector<std::int64_t> ids;
+  {
+    RunStore store(db);
+    store.upsertDevice(testing::fakeDevice());
+    for (RunResult run : recorded()) {
+      run.deviceUuid = "GPU-aaaa";
+      ids.push_back(store.insertRun(run));
+    }
+  }
+  const auto explain = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db});
+    std::istringstream in;
+    std::ostringstream out, err;
+    const int code = runCli(args, in, out, err);
+    return std::tuple{code, out.str(), err.str()};
+  };
+  const auto [code, out, err] =
+      explain({"explain", std::to_string(ids[1]), std::to_string(ids[2])});
+  EXPECT_EQ(code, kExitOk) << err;
+  EXPECT_NE(out.find("- shared-memory bank conflicts on loads"), std::string::npos) << out;
+  EXPECT_NE(out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+            std::string::npos);
+  const auto [jsonCode, json, jsonErr] =
+      explain({"--json", "explain", std::to_string(ids[0]), std::to_string(ids[2])});
+  EXPECT_EQ(jsonCode, kExitOk) << jsonErr;
+  const auto parsed = nlohmann::json::parse(json);
+  EXPECT_GE(parsed["readings"].size(), 4u);
+  EXPECT_TRUE(parsed["metrics"][0]["ratio"].is_null());  // from 0
+  EXPECT_NE(std::get<0>(explain({"explain", std::to_string(ids[0]), "999"})), kExitOk);
+}
+
+}  // namespace
+}  // namespace kwb
