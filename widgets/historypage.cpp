@@ -20,6 +20,7 @@
 #include "ui_historypage.h"
 #include "widgets/codedialog.h"
 #include "widgets/compareplot.h"
+#include "widgets/explaindialog.h"
 #include "widgets/historymodel.h"
 #include "widgets/historyplot.h"
 #include "widgets/qualitypanel.h"
@@ -87,6 +88,7 @@ HistoryPage::HistoryPage(const QString& databasePath, QWidget* parent)
   connect(ui_->codeButton, &QPushButton::clicked, this, &HistoryPage::showCode);
   connect(ui_->baselineButton, &QPushButton::clicked, this, &HistoryPage::markBaseline);
   connect(ui_->qualityButton, &QPushButton::clicked, this, &HistoryPage::showQuality);
+  connect(ui_->explainButton, &QPushButton::clicked, this, &HistoryPage::explainSelection);
   connect(ui_->exportButton, &QPushButton::clicked, this, &HistoryPage::exportSelection);
   connect(ui_->deleteButton, &QPushButton::clicked, this, &HistoryPage::deleteSelection);
   connect(ui_->metricChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -221,6 +223,22 @@ void HistoryPage::showCode() {
     return emit status(tr("Select one run of a kernel file for its code, or two to compare."));
   try {
     auto* dialog = new CodeDialog(databasePath_, ids, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  } catch (const Error& e) {
+    emit status(QString::fromStdString(e.what()));
+  }
+}
+
+void HistoryPage::explainSelection() {
+  const auto ids = selectedIds(false);
+  if (ids.size() != 2) return emit status(tr("Select the two runs to explain."));
+  try {
+    RunStore store(databasePath_.toStdString());
+    // The older run first: the change is what came after it.
+    auto before = store.run(std::min(ids[0], ids[1])), after = store.run(std::max(ids[0], ids[1]));
+    if (!before || !after) return emit status(tr("One of the runs is no longer in the history."));
+    auto* dialog = new ExplainDialog(before->id, before->result, after->id, after->result, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
   } catch (const Error& e) {

@@ -62,6 +62,7 @@ class HistoryPage : public QWidget {
   void showCode();
   void markBaseline();
   void showQuality();
+  void explainSelection();
   void deleteSelection();
   void exportSelection();
 

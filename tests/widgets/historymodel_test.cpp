@@ -4,19 +4,27 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/jsoncodec.h"
 #include "core/stats.h"
 #include "db/baselinestore.h"
 #include "db/database.h"
 #include "db/runstore.h"
+#include "widgets/explaindialog.h"
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
 #include "widgets/qualitypanel.h"
 
 #include <qcustomplot.h>
 #include <QDialog>
+#include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
+#include <QTableWidget>
 
 namespace kwb {
 
@@ -224,6 +232,40 @@ class HistoryModelTest : public QObject {
       QCOMPARE(baselines.size(), std::size_t{1});
       QCOMPARE(baselines[0].sameSource, sameSource);
     }
+  }
+
+  // Explain... on two runs recorded on an H100: the tiled transpose without and with padding.
+  void explainSaysWhyTwoSelectedRunsDiffer() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("explain.sqlite");
+    {
+      RunStore store(path.toStdString());
+      DeviceInfo device;
+      device.uuid = "GPU-test";
+      device.name = "Test GPU";
+      store.upsertDevice(device);
+      std::ifstream in(KWB_FIXTURES_DIR "/explain/h100-runs.json");
+      for (const auto& recorded : nlohmann::json::parse(in)) {
+        RunResult r = runResultFromJson(recorded);
+        r.deviceUuid = "GPU-test";
+        store.insertRun(r);
+      }
+    }
+    HistoryPage page(path);
+    waitLoaded(*page.model());
+    QCOMPARE(page.model()->ids().front(), std::int64_t{6});  // newest first
+    auto* selection = page.table()->selectionModel();
+    for (const int row : {3, 4})  // runs 3 (padding on) and 2 (off)
+      selection->select(page.model()->index(row, 0),
+                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    page.findChild<QPushButton*>("explainButton")->click();
+    auto* dialog = page.findChild<ExplainDialog*>("explainDialog");
+    QVERIFY(dialog);
+    const QString text = dialog->readings();
+    QVERIFY2(text.contains("run 2: permute/tiled") && text.contains("bank conflicts on loads"),
+             qPrintable(text));
+    QCOMPARE(dialog->table()->item(0, 0)->text(),
+             QString("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
   }
 
   void tagsExportsAndDeletes() {
