@@ -80,7 +80,6 @@ void RooflinePlot::redraw() {
   // The points, grouped by the swept value in the order the sweep ran them.
   std::vector<std::pair<QString, std::vector<std::pair<RooflinePoint, bool>>>> groups;
   double low = INFINITY, high = 0;
-  QStringList wrong;
   for (const RunResult& run : runs_) {
     const auto point = rooflinePoint(run);
     if (!point) continue;
@@ -93,7 +92,6 @@ void RooflinePlot::redraw() {
     const auto reading = readRoofline(run, ceilings_);
     const bool above = reading && reading->aboveRoof;
     group->second.push_back({*point, above});
-    if (above) wrong << value;
     low = std::min(low, point->intensity);
     high = std::max(high, point->intensity);
   }
