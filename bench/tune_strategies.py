@@ -12,8 +12,10 @@ median count over the seeds, and its share of the valid points, for docs/PERFORM
 """
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
+import tempfile
 
 STRATEGIES = ["random", "annealing", "genetic", "model"]
 WITHIN = 1.02
@@ -38,33 +40,36 @@ def main():
     parser.add_argument("--seeds", type=int, default=10)
     args = parser.parse_args()
 
-    rows = []
-    for sweep in sweeps(args):
-        exhaustive = replay(args, sweep, "exhaustive", 1)
-        best = min(e["score"] for e in exhaustive["evaluations"] if e["score"] is not None)
-        kernel = exhaustive["kernel"]
-        name = f"{kernel['family']}/{kernel['variant']}"
-        axes = " x ".join(a["param"] for a in exhaustive["space"]["axes"])
-        valid = exhaustive["space"]["valid"]
-        for strategy in STRATEGIES:
-            counts = []
-            for seed in range(1, args.seeds + 1):
-                result = replay(args, sweep, strategy, seed)
-                n = next((i + 1 for i, e in enumerate(result["evaluations"])
-                          if e["best_score"] is not None and e["best_score"] <= best * WITHIN),
-                         None)
-                counts.append(n if n is not None else valid)
-            median = statistics.median(counts)
-            rows.append((name, axes, valid, strategy, median, min(counts), max(counts)))
-            print(f"{name} {strategy}: {counts}", flush=True)
+    # On a copy: opening a history upgrades its schema, and the fixture stays as it was recorded.
+    with tempfile.TemporaryDirectory() as tmp:
+        args.db = shutil.copy(args.db, tmp)
+        rows = []
+        for sweep in sweeps(args):
+            exhaustive = replay(args, sweep, "exhaustive", 1)
+            best = min(e["score"] for e in exhaustive["evaluations"] if e["score"] is not None)
+            kernel = exhaustive["kernel"]
+            name = f"{kernel['family']}/{kernel['variant']}"
+            axes = " x ".join(a["param"] for a in exhaustive["space"]["axes"])
+            valid = exhaustive["space"]["valid"]
+            for strategy in STRATEGIES:
+                counts = []
+                for seed in range(1, args.seeds + 1):
+                    result = replay(args, sweep, strategy, seed)
+                    n = next((i + 1 for i, e in enumerate(result["evaluations"])
+                              if e["best_score"] is not None and e["best_score"] <= best * WITHIN),
+                             None)
+                    counts.append(n if n is not None else valid)
+                median = statistics.median(counts)
+                rows.append((name, axes, valid, strategy, median, min(counts), max(counts)))
+                print(f"{name} {strategy}: {counts}", flush=True)
 
-    print()
-    print("| space | tuned | valid points | strategy | median evaluations to 2 % | of the space "
-          "| fewest | most |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, axes, valid, strategy, median, low, high in rows:
-        print(f"| {name} | {axes} | {valid} | {strategy} | {median:g} | {median / valid:.1%} | "
-              f"{low} | {high} |")
+        print()
+        print("| space | tuned | valid points | strategy | median evaluations to 2 % | of the space "
+              "| fewest | most |")
+        print("|---|---|---|---|---|---|---|---|")
+        for name, axes, valid, strategy, median, low, high in rows:
+            print(f"| {name} | {axes} | {valid} | {strategy} | {median:g} | {median / valid:.1%} | "
+                  f"{low} | {high} |")
 
 
 if __name__ == "__main__":

@@ -13,17 +13,6 @@ namespace {
 
 constexpr double kUnchanged = 0.01;
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
-  char text[400];
-  std::snprintf(text, sizeof text, pattern, a, b, c, d);
-  return text;
-}
-
-std::optional<double> value(const RunResult& run, std::string_view name) {
-  if (const Metric* m = run.metric(name)) return m->value;
-  return std::nullopt;
-}
-
 std::optional<double> param(const RunResult& run, const char* name) {
   const std::string text = run.derived.has(name) ? run.derived.get(name) : std::string();
   if (text.empty()) return std::nullopt;
@@ -38,16 +27,25 @@ void coalescing(const RunResult& a, const RunResult& b, const char* op, const ch
                 std::vector<std::string>& out) {
   const std::string name =
       std::string("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_") + op + ".ratio";
-  const auto before = value(a, name), after = value(b, name);
+  const auto before = a.metricValue(name), after = b.metricValue(name);
   if (!before || !after || !moved(*before, *after, 0.25)) return;
   out.push_back(std::string("global ") + what +
-                format(": %.3g -> %.3g 32-byte sectors per warp request (a warp's coalesced "
-                       "2-byte accesses take 2, its 4-byte ones 4, its 16-byte ones 16; 32 is a "
-                       "sector for every thread: nothing coalesces)",
-                       *before, *after));
+                formatted(": %.3g -> %.3g 32-byte sectors per warp request (a warp's coalesced "
+                          "2-byte accesses take 2, its 4-byte ones 4, its 16-byte ones 16; 32 is a "
+                          "sector for every thread: nothing coalesces)",
+                          *before, *after));
 }
 
 }  // namespace
+
+std::string describeRun(std::int64_t id, const RunResult& r) {
+  return "run " + std::to_string(id) + ": " + r.family + "/" + r.variant + " " +
+         r.problem.toText() + " " + r.launch.toText();
+}
+
+std::string ratioText(const MetricChange& change) {
+  return std::isfinite(change.ratio) ? formatRatio(change.ratio) : "from 0";
+}
 
 std::vector<MetricChange> metricChanges(const RunResult& a, const RunResult& b) {
   std::vector<MetricChange> out;
@@ -80,29 +78,29 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
   for (const char* op : {"ld", "st"}) {
     const std::string name =
         std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum";
-    const auto before = value(a, name), after = value(b, name);
+    const auto before = a.metricValue(name), after = b.metricValue(name);
     if (before && after && moved(*before, *after, 0.5) && std::max(*before, *after) >= 1000)
       out.push_back(std::string("shared-memory bank conflicts on ") +
                     (op == std::string_view("ld") ? "loads" : "stores") +
-                    format(": %.4g -> %.4g (each replays the access for the threads that "
-                           "collided)",
-                           *before, *after));
+                    formatted(": %.4g -> %.4g (each replays the access for the threads that "
+                              "collided)",
+                              *before, *after));
   }
 
-  const auto achievedA = value(a, "sm__warps_active.avg.pct_of_peak_sustained_active");
-  const auto achievedB = value(b, "sm__warps_active.avg.pct_of_peak_sustained_active");
-  const auto theoryA = value(a, "sm__maximum_warps_per_active_cycle_pct");
-  const auto theoryB = value(b, "sm__maximum_warps_per_active_cycle_pct");
+  const auto achievedA = a.metricValue("sm__warps_active.avg.pct_of_peak_sustained_active");
+  const auto achievedB = b.metricValue("sm__warps_active.avg.pct_of_peak_sustained_active");
+  const auto theoryA = a.metricValue("sm__maximum_warps_per_active_cycle_pct");
+  const auto theoryB = b.metricValue("sm__maximum_warps_per_active_cycle_pct");
   if (achievedA && achievedB && std::abs(*achievedB - *achievedA) > 10) {
-    std::string text = format("achieved occupancy: %.0f %% -> %.0f %% of the warps an SM holds",
-                              *achievedA, *achievedB);
+    std::string text = formatted("achieved occupancy: %.0f %% -> %.0f %% of the warps an SM holds",
+                                 *achievedA, *achievedB);
     if (theoryA && theoryB && std::abs(*theoryB - *theoryA) > 1)
-      text += format(
+      text += formatted(
           "; the launch allows %.0f %% -> %.0f %% (block size, registers and shared "
           "memory per block set it)",
           *theoryA, *theoryB);
     else if (theoryB && *achievedB < 0.7 * *theoryB)
-      text += format(
+      text += formatted(
           "; %.0f %% is allowed: too few blocks to fill the SMs, or blocks that end "
           "unevenly",
           *theoryB);
@@ -112,7 +110,7 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
   const auto wavesA = param(a, "waves_effective"), wavesB = param(b, "waves_effective");
   const auto gridA = param(a, "grid"), gridB = param(b, "grid");
   if (wavesA && wavesB && gridA && gridB && moved(*wavesA, *wavesB, 0.25)) {
-    std::string text = format(
+    std::string text = formatted(
         "the grid: %.0f blocks (%.3g waves of what the SMs hold at once) -> "
         "%.0f (%.3g waves)",
         *gridA, *wavesA, *gridB, *wavesB);
@@ -123,21 +121,23 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
     out.push_back(text);
   }
 
-  const auto instA = value(a, "smsp__inst_executed.sum"),
-             instB = value(b, "smsp__inst_executed.sum");
+  const auto instA = a.metricValue("smsp__inst_executed.sum"),
+             instB = b.metricValue("smsp__inst_executed.sum");
   if (instA && instB && *instA > 0 && moved(*instA, *instB, 0.2))
     out.push_back(
-        format("warp instructions executed: %.4g -> %.4g (%.2fx): wider accesses and "
-               "less index arithmetic do the same work in fewer instructions",
-               *instA, *instB, *instB / *instA));
+        formatted("warp instructions executed: %.4g -> %.4g (%.2fx): wider accesses and "
+                  "less index arithmetic do the same work in fewer instructions",
+                  *instA, *instB, *instB / *instA));
 
-  const auto readA = value(a, "dram__bytes_read.sum"), writeA = value(a, "dram__bytes_write.sum");
-  const auto readB = value(b, "dram__bytes_read.sum"), writeB = value(b, "dram__bytes_write.sum");
+  const auto readA = a.metricValue("dram__bytes_read.sum"),
+             writeA = a.metricValue("dram__bytes_write.sum");
+  const auto readB = b.metricValue("dram__bytes_read.sum"),
+             writeB = b.metricValue("dram__bytes_write.sum");
   if (readA && writeA && readB && writeB && moved(*readA + *writeA, *readB + *writeB, 0.1))
     out.push_back("DRAM traffic: " + formatBytes(*readA + *writeA) + " -> " +
                   formatBytes(*readB + *writeB) +
-                  format(" (%.2fx): every byte less is time saved where memory binds",
-                         (*readB + *writeB) / (*readA + *writeA)));
+                  formatted(" (%.2fx): every byte less is time saved where memory binds",
+                            (*readB + *writeB) / (*readA + *writeA)));
   return out;
 }
 

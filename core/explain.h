@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct MetricChange {
 // (not each kernel's), ranked by how far they moved (the size of the log of their ratio), largest
 // first; those within 1 % are left out.
 std::vector<MetricChange> metricChanges(const RunResult& before, const RunResult& after);
+
+// "run 12: permute/tiled dtype=f32 ... tile_size=64": which run a reading is about.
+std::string describeRun(std::int64_t id, const RunResult& run);
+// "0.120x", or "from 0".
+std::string ratioText(const MetricChange& change);
 
 // What the change of two runs shows, a sentence per known pattern: the time and its verdict,
 // sectors per global request (coalescing), shared-memory bank conflicts, achieved against

@@ -22,17 +22,6 @@ constexpr double kLooseMedian = 0.01;
 // Fewer samples than this give a median that moves with a single outlier.
 constexpr std::size_t kFewSamples = 10;
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0) {
-  char text[200];
-  std::snprintf(text, sizeof text, pattern, a, b, c);
-  return text;
-}
-
-std::optional<double> metricValue(const RunResult& run, std::string_view name) {
-  if (const Metric* m = run.metric(name)) return m->value;
-  return std::nullopt;
-}
-
 }  // namespace
 
 MeasurementQuality assessQuality(const RunResult& run) {
@@ -46,9 +35,9 @@ MeasurementQuality assessQuality(const RunResult& run) {
   }
   q.throttled = run.throttledSamples.size();
   q.smClock = smClockOf(run);
-  q.smClockMax = metricValue(run, "gpu.sm_clock_max");
+  q.smClockMax = run.metricValue("gpu.sm_clock_max");
   q.backToBack = !run.derived.has("timed_back_to_back");
-  const auto traced = metricValue(run, kActivityMedian);
+  const auto traced = run.metricValue(kActivityMedian);
   if (traced && *traced > 0 && run.stats.median > 0) q.eventOverTraced = run.stats.median / *traced;
 
   if (q.samples < kFewSamples)
@@ -61,18 +50,18 @@ MeasurementQuality assessQuality(const RunResult& run) {
   // Not converging is no doubt in itself: many samples pin the median down all the same.
   if (q.medianUncertainty > kLooseMedian && q.samples >= kFewSamples)
     q.doubts.push_back(
-        format("the median is known to -+%.1f %% only (95 %%): more samples (a "
-               "longer budget) or a quieter GPU would pin it down",
-               q.medianUncertainty * 100));
+        formatted("the median is known to -+%.1f %% only (95 %%): more samples (a "
+                  "longer budget) or a quieter GPU would pin it down",
+                  q.medianUncertainty * 100));
   if (q.smClock && q.smClockMax && *q.smClock < kSlowClock * *q.smClockMax)
-    q.doubts.push_back(format("the SM clock ran at %.0f MHz, %.0f %% of its %.0f MHz maximum",
-                              *q.smClock, 100 * *q.smClock / *q.smClockMax, *q.smClockMax));
-  const bool oneKernel = metricValue(run, "activity.kernels_per_call").value_or(1) <= 1;
+    q.doubts.push_back(formatted("the SM clock ran at %.0f MHz, %.0f %% of its %.0f MHz maximum",
+                                 *q.smClock, 100 * *q.smClock / *q.smClockMax, *q.smClockMax));
+  const bool oneKernel = run.metricValue("activity.kernels_per_call").value_or(1) <= 1;
   if (q.eventOverTraced && oneKernel && std::abs(*q.eventOverTraced - 1) > kEventTracedGap)
     q.doubts.push_back(
-        format("the event median is %.2fx the traced kernel time: something "
-               "besides the kernel sat between the events",
-               *q.eventOverTraced));
+        formatted("the event median is %.2fx the traced kernel time: something "
+                  "besides the kernel sat between the events",
+                  *q.eventOverTraced));
   if (!q.backToBack)
     q.doubts.push_back("each call was timed on its own, the host's launch gaps inside the events");
   if (run.flush == L2Flush::Write)
@@ -88,19 +77,19 @@ std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& ru
                                                              const MeasurementQuality& q) {
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back("samples", std::to_string(q.samples) +
-                                   format(", spread %.2f %%, ", q.spread * 100) +
+                                   formatted(", spread %.2f %%, ", q.spread * 100) +
                                    (q.converged ? "converged" : "not converged"));
   if (q.medianUncertainty > 0)
-    rows.emplace_back("median", format("-+%.2f %% (95 %% interval)", q.medianUncertainty * 100));
+    rows.emplace_back("median", formatted("-+%.2f %% (95 %% interval)", q.medianUncertainty * 100));
   rows.emplace_back("throttled samples", std::to_string(q.throttled));
   if (q.smClock)
     rows.emplace_back("SM clock", q.smClockMax
-                                      ? format("%.0f of %.0f MHz", *q.smClock, *q.smClockMax)
-                                      : format("%.0f MHz", *q.smClock));
-  if (q.eventOverTraced) rows.emplace_back("event / traced", format("%.3f", *q.eventOverTraced));
+                                      ? formatted("%.0f of %.0f MHz", *q.smClock, *q.smClockMax)
+                                      : formatted("%.0f MHz", *q.smClock));
+  if (q.eventOverTraced) rows.emplace_back("event / traced", formatted("%.3f", *q.eventOverTraced));
   if (const auto traffic = checkTraffic(run))
     rows.emplace_back("DRAM traffic",
-                      format("%.2fx the bytes the variant needs (", traffic->ratio) +
+                      formatted("%.2fx the bytes the variant needs (", traffic->ratio) +
                           formatBytes(traffic->measured) + " of " + formatBytes(traffic->declared) +
                           ")");
   std::string timing = std::string(toString(run.mode));
@@ -109,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> qualityRows(const RunResult& ru
   else if (run.flush == L2Flush::Write)
     timing += ", L2 written before each sample (older flush)";
   if (run.eventOverhead > 0)
-    timing += format(", events' own %.2f us subtracted", run.eventOverhead * 1e6);
+    timing += formatted(", events' own %.2f us subtracted", run.eventOverhead * 1e6);
   rows.emplace_back("timing", timing);
   return rows;
 }

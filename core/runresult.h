@@ -96,6 +96,11 @@ struct RunResult {
       if (m.name == name && m.kernel == kernel) return &m;
     return nullptr;
   }
+  // The run's own value of a metric; none where it has none.
+  std::optional<double> metricValue(std::string_view name) const {
+    if (const Metric* m = metric(name)) return m->value;
+    return std::nullopt;
+  }
 
   // "dtype" from the problem, empty when the family has none.
   std::string dtype() const { return problem.has("dtype") ? problem.get("dtype") : std::string(); }

@@ -6,30 +6,18 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
-#include <cmath>
-
 #include "core/explain.h"
 #include "core/format.h"
 
 namespace kwb {
-namespace {
-
-QString describe(std::int64_t id, const RunResult& r) {
-  return QString("run %1: %2/%3 %4 %5")
-      .arg(id)
-      .arg(QString::fromStdString(r.family), QString::fromStdString(r.variant),
-           QString::fromStdString(r.problem.toText()), QString::fromStdString(r.launch.toText()));
-}
-
-}  // namespace
-
 ExplainDialog::ExplainDialog(std::int64_t beforeId, const RunResult& before, std::int64_t afterId,
                              const RunResult& after, QWidget* parent)
     : QDialog(parent), readings_(new QLabel(this)), table_(new QTableWidget(this)) {
   setObjectName("explainDialog");
   setWindowTitle(tr("Why run %1 differs from run %2").arg(afterId).arg(beforeId));
-  QString html = "<p>" + describe(beforeId, before).toHtmlEscaped() + "<br>" +
-                 describe(afterId, after).toHtmlEscaped() + "</p><ul>";
+  QString html = "<p>" + QString::fromStdString(describeRun(beforeId, before)).toHtmlEscaped() +
+                 "<br>" + QString::fromStdString(describeRun(afterId, after)).toHtmlEscaped() +
+                 "</p><ul>";
   for (const auto& reading : readDifference(before, after))
     html += "<li>" + QString::fromStdString(reading).toHtmlEscaped() + "</li>";
   html += "</ul>";
@@ -49,10 +37,10 @@ ExplainDialog::ExplainDialog(std::int64_t beforeId, const RunResult& before, std
   table_->setRowCount(static_cast<int>(changes.size()));
   for (int row = 0; row < table_->rowCount(); ++row) {
     const MetricChange& c = changes[static_cast<std::size_t>(row)];
-    const QString cells[] = {
-        QString::fromStdString(c.name), QString::fromStdString(formatMetricValue(c.before, c.unit)),
-        QString::fromStdString(formatMetricValue(c.after, c.unit)),
-        std::isfinite(c.ratio) ? QString::fromStdString(formatRatio(c.ratio)) : tr("from 0")};
+    const QString cells[] = {QString::fromStdString(c.name),
+                             QString::fromStdString(formatMetricValue(c.before, c.unit)),
+                             QString::fromStdString(formatMetricValue(c.after, c.unit)),
+                             QString::fromStdString(ratioText(c))};
     for (int column = 0; column < 4; ++column) {
       auto* item = new QTableWidgetItem(cells[column]);
       if (column > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

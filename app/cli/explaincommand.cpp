@@ -1,4 +1,6 @@
 // `kwb explain RUN RUN`: why two stored runs differ, from their hardware metrics.
+#include <cmath>
+
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
@@ -11,11 +13,6 @@ namespace kwb {
 namespace {
 
 constexpr std::size_t kMostRows = 20;
-
-std::string describe(std::int64_t id, const RunResult& r) {
-  return "run " + std::to_string(id) + ": " + r.family + "/" + r.variant + " " +
-         r.problem.toText() + " " + r.launch.toText();
-}
 
 }  // namespace
 
@@ -44,7 +41,7 @@ int explainCommand(CliContext& context, std::int64_t before, std::int64_t after)
                 << '\n';
     return kExitOk;
   }
-  context.out << describe(before, ra) << "\n" << describe(after, rb) << "\n";
+  context.out << describeRun(before, ra) << "\n" << describeRun(after, rb) << "\n";
   for (const auto& reading : readings) context.out << "- " << reading << "\n";
   if (changes.empty()) {
     context.out << "no hardware metrics read by both runs (kwb run ... --metrics all)\n";
@@ -54,7 +51,7 @@ int explainCommand(CliContext& context, std::int64_t before, std::int64_t after)
   for (std::size_t i = 0; i < changes.size() && i < kMostRows; ++i) {
     const auto& c = changes[i];
     table.addRow({c.name, formatMetricValue(c.before, c.unit), formatMetricValue(c.after, c.unit),
-                  std::isfinite(c.ratio) ? formatRatio(c.ratio) : "from 0"});
+                  ratioText(c)});
   }
   context.out << "\n";
   table.print(context.out);
