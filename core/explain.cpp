@@ -107,7 +107,12 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
     out.push_back(text);
   }
 
-  const auto wavesA = param(a, "waves_effective"), wavesB = param(b, "waves_effective");
+  // The occupancy calculation's waves where the run recorded them, else the estimate from threads.
+  const auto waves = [](const RunResult& r) {
+    const auto counted = param(r, "wave_count");
+    return counted ? counted : param(r, "waves_effective");
+  };
+  const auto wavesA = waves(a), wavesB = waves(b);
   const auto gridA = param(a, "grid"), gridB = param(b, "grid");
   if (wavesA && wavesB && gridA && gridB && moved(*wavesA, *wavesB, 0.25)) {
     std::string text = formatted(

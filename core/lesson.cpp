@@ -80,6 +80,13 @@ Lesson parseLesson(std::string_view source) {
   lesson.question = text(in, "question", where);
   lesson.metrics = text(in, "metrics", where);
   lesson.explains = text(in, "explains", where);
+  lesson.view = text(in, "view", where);
+  if (lesson.view != "roofline" && lesson.view != "waves" && lesson.view != "explain")
+    throw Error(ErrorKind::Usage, where + ": 'view' is '" + lesson.view +
+                                      "'; a lesson shows roofline, waves or explain");
+  if (lesson.view == "explain" && !lesson.baseline)
+    throw Error(ErrorKind::Usage,
+                where + ": 'explain' needs a baseline to explain the step against");
   if (in.contains("exercise")) {
     lesson.exercise = text(in, "exercise", where);
     if (!lesson.baseline)

@@ -30,6 +30,9 @@ struct Lesson {
   std::string question;
   std::string metrics;   // the metric sets to read (kwb --metrics); empty: none needed
   std::string explains;  // the metric that shows why: a counter, or a host. or activity. value
+  // The view that shows the step's point, opened on the Lesson tab after the run: "roofline",
+  // "waves" or "explain" (the baseline against the step).
+  std::string view;
   // An exercise: the kernel starting file (`kwb new` names) the learner completes; their kernel
   // runs between the baseline and the step, and the prediction is about it. Empty otherwise.
   std::string exercise;

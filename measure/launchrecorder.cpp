@@ -1,5 +1,8 @@
 #include "measure/launchrecorder.h"
 
+#include <algorithm>
+#include <climits>
+
 #include <cupti.h>
 
 #include "core/kernelname.h"
@@ -100,6 +103,66 @@ double theoreticalOccupancy(const KernelLaunch& launch, int maxThreadsPerSm) {
                                                                launch.sharedBytes));
   const int warpsPerBlock = (threads + 31) / 32;
   return 100.0 * blocks * warpsPerBlock / (maxThreadsPerSm / 32);
+}
+
+WaveLaunch waveLaunch(const KernelLaunch& launch, const DeviceInfo& device) {
+  const int threads = static_cast<int>(launch.block.x * launch.block.y * launch.block.z);
+  WaveLaunch out;
+  out.grid = static_cast<long long>(launch.grid.x) * launch.grid.y * launch.grid.z;
+  out.block = threads;
+  out.smCount = device.smCount;
+  KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.residentPerSm, launch.function,
+                                                               threads, launch.sharedBytes));
+  // Each resource's own bound, the way the occupancy calculator splits them; the limiter is the
+  // one that allows no more than the API's answer.
+  cudaFuncAttributes attributes{};
+  KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.function));
+  const auto attribute = [&](cudaDeviceAttr which) {
+    int value = 0;
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&value, which, device.ordinal));
+    return value;
+  };
+  const int warps = (threads + 31) / 32;
+  const int regsPerWarp = (attributes.numRegs * 32 + 255) / 256 * 256;
+  const std::size_t shared = attributes.sharedSizeBytes + launch.sharedBytes;
+  const std::pair<const char*, int> bounds[] = {
+      {"registers",
+       regsPerWarp > 0 ? attribute(cudaDevAttrMaxRegistersPerMultiprocessor) / (regsPerWarp * warps)
+                       : INT_MAX},
+      {"shared memory",
+       shared > 0 ? static_cast<int>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor) /
+                                     (shared + attribute(cudaDevAttrReservedSharedMemoryPerBlock)))
+                  : INT_MAX},
+      {"threads", device.maxThreadsPerSm / (warps * 32)},
+      {"blocks", attribute(cudaDevAttrMaxBlocksPerMultiprocessor)},
+  };
+  const auto tightest = std::min_element(std::begin(bounds), std::end(bounds),
+                                         [](auto& a, auto& b) { return a.second < b.second; });
+  out.limiter = tightest->first;
+  for (const auto& [name, bound] : bounds)
+    if (bound <= out.residentPerSm) {
+      out.limiter = name;
+      break;
+    }
+  return out;
+}
+
+std::vector<WaveLaunch> waveLaunches(const std::vector<KernelLaunch>& launches,
+                                     const DeviceInfo& device, std::size_t most) {
+  std::vector<const KernelLaunch*> distinct;
+  for (const KernelLaunch& l : launches) {
+    if (!l.function) continue;
+    const bool seen = std::any_of(distinct.begin(), distinct.end(), [&](const KernelLaunch* d) {
+      return d->function == l.function && d->grid.x == l.grid.x && d->grid.y == l.grid.y &&
+             d->grid.z == l.grid.z && d->block.x == l.block.x && d->block.y == l.block.y &&
+             d->block.z == l.block.z && d->sharedBytes == l.sharedBytes;
+    });
+    if (!seen) distinct.push_back(&l);
+  }
+  std::vector<WaveLaunch> out;
+  if (distinct.size() > most) return out;
+  for (const KernelLaunch* l : distinct) out.push_back(waveLaunch(*l, device));
+  return out;
 }
 
 }  // namespace kwb

@@ -8,6 +8,9 @@
 #include <cuda_runtime.h>
 #include <cupti_callbacks.h>
 
+#include "core/deviceinfo.h"
+#include "core/waves.h"
+
 namespace kwb {
 
 struct KernelLaunch {
@@ -41,5 +44,14 @@ class LaunchRecorder {
 
 // Theoretical occupancy of a launch in percent of the SM's warp slots, from the occupancy API.
 double theoreticalOccupancy(const KernelLaunch& launch, int maxThreadsPerSm);
+
+// A launch as waves over the device's SMs: the occupancy API's blocks per SM, and which of the
+// SM's threads, blocks, registers or shared memory runs out first.
+WaveLaunch waveLaunch(const KernelLaunch& launch, const DeviceInfo& device);
+
+// The distinct launches of a call (kernel, grid, block and shared memory), in order, as waves;
+// none where the call made more than `most` distinct ones.
+std::vector<WaveLaunch> waveLaunches(const std::vector<KernelLaunch>& launches,
+                                     const DeviceInfo& device, std::size_t most);
 
 }  // namespace kwb

@@ -18,6 +18,7 @@
 #include "measure/devicequery.h"
 #include "measure/gpustatesampler.h"
 #include "measure/kernelprofiler.h"
+#include "measure/launchrecorder.h"
 #include "measure/randomfill.h"
 #include "measure/verifier.h"
 
@@ -30,6 +31,8 @@ constexpr std::size_t kTracedCalls = 10;
 constexpr std::size_t kWallCalls = 20;
 constexpr std::size_t kMinWallCalls = 3;
 constexpr double kWallSeconds = 0.25;
+// Distinct launches of a call whose waves a run records; a call of more is not about its waves.
+constexpr std::size_t kMostWaveLaunches = 8;
 
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start) {
@@ -204,10 +207,19 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   result.bytes = workload->bytesMoved();
   result.flops = workload->flops();
 
-  // The checked run.
+  // The checked run; its launches give the waves of the grid. Where CUPTI is held by another tool
+  // the run goes on without them.
   workload->beforeCheckedRun(pointers, stream_);
-  workload->enqueue(pointers, stream_);
+  std::vector<KernelLaunch> launches;
+  try {
+    LaunchRecorder recorder;
+    workload->enqueue(pointers, stream_);
+    launches = recorder.launches();
+  } catch (const CuptiError&) {
+    workload->enqueue(pointers, stream_);
+  }
   waitForCheckedCall(request.hangSeconds, prepared);
+  recordWaves(result.derived, waveLaunches(launches, device_, kMostWaveLaunches));
   if (workload->checked() && !verify(*workload, pointers, result)) return;
   result.status = RunStatus::Ok;
   if (!request.verifyOnly) {

@@ -6,25 +6,21 @@
 
 #include "core/runresult.h"
 
-class QLabel;
-class QTableWidget;
-
 namespace kwb {
 
-// Why two runs differ (core/explain.h): the time's verdict and a sentence per known pattern in
-// their counters, above their counters ranked by how far they moved. What `kwb explain` prints.
+class ExplainView;
+
+// The history's Explain...: two stored runs in an ExplainView of their own window.
 class ExplainDialog : public QDialog {
   Q_OBJECT
 
  public:
   ExplainDialog(std::int64_t beforeId, const RunResult& before, std::int64_t afterId,
                 const RunResult& after, QWidget* parent = nullptr);
-  QString readings() const;  // the sentences, as plain text
-  QTableWidget* table() const { return table_; }
+  ExplainView* view() const { return view_; }
 
  private:
-  QLabel* readings_;
-  QTableWidget* table_;
+  ExplainView* view_;
 };
 
 }  // namespace kwb

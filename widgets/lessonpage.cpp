@@ -5,11 +5,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include "core/error.h"
 #include "core/format.h"
 #include "core/lessonoutcome.h"
+#include "widgets/explainview.h"
+#include "widgets/rooflineplot.h"
+#include "widgets/wavesplot.h"
 
 namespace kwb {
 
@@ -66,12 +70,21 @@ LessonPage::LessonPage(QWidget* parent)
       sass_(new QPushButton(tr("Compare machine code"), this)),
       start_(new QPushButton(tr("Open the starting file"), this)),
       commands_(new QLabel(this)),
-      verdict_(new QLabel(this)) {
+      verdict_(new QLabel(this)),
+      whyTitle_(new QLabel(this)),
+      why_(new QStackedWidget(this)),
+      roofline_(new RooflinePlot(why_)),
+      waves_(new WavesPlot(why_)),
+      explain_(new ExplainView(why_)) {
   for (const auto& lesson : lessons())
     lessons_->addItem(QString::fromStdString(lesson.track + " " + std::to_string(lesson.step) +
                                              ": " + lesson.title),
                       QString::fromStdString(lesson.id));
-  for (QLabel* label : {explanation_, question_, commands_, verdict_}) label->setWordWrap(true);
+  for (QLabel* label : {explanation_, question_, commands_, verdict_, whyTitle_})
+    label->setWordWrap(true);
+  for (QWidget* view : {static_cast<QWidget*>(roofline_), static_cast<QWidget*>(waves_),
+                        static_cast<QWidget*>(explain_)})
+    why_->addWidget(view);
   QFont bigger = title_->font();
   bigger.setPointSizeF(bigger.pointSizeF() * 1.3);
   bigger.setBold(true);
@@ -96,7 +109,9 @@ LessonPage::LessonPage(QWidget* parent)
   layout->addLayout(predict);
   layout->addWidget(commands_);
   layout->addWidget(verdict_);
-  layout->addStretch(1);
+  layout->addWidget(whyTitle_);
+  layout->addWidget(why_, 1);
+  layout->addStretch(0);
   connect(lessons_, &QComboBox::currentIndexChanged, this, &LessonPage::showLesson);
   connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(current()); });
   connect(sass_, &QPushButton::clicked, this, [this] { emit sassRequested(current()); });
@@ -144,10 +159,48 @@ void LessonPage::showLesson(int index) {
           .arg(QString::fromStdString(commandLine(l.run)), QString::fromStdString(l.explains));
   commands_->setText(commands);
   verdict_->clear();
+  whyTitle_->hide();
+  why_->hide();
+}
+
+void LessonPage::setDevice(int smCount, std::vector<DeviceCeiling> ceilings) {
+  smCount_ = smCount;
+  roofline_->setCeilings(std::move(ceilings));
+}
+
+QWidget* LessonPage::shownView() const {
+  return why_->isHidden() ? nullptr : why_->currentWidget();
 }
 
 void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
-  verdict_->setText(lessonVerdict(current(), prediction_->value(), runs));
+  const Lesson& l = current();
+  verdict_->setText(lessonVerdict(l, prediction_->value(), runs));
+  whyTitle_->hide();
+  why_->hide();
+  std::vector<RunResult> finished;
+  for (const RunResult& run : runs)
+    if (run.status == RunStatus::Ok && run.stats.median > 0) finished.push_back(run);
+  const std::size_t expected = (l.baseline ? 2u : 1u) + (l.exercise.empty() ? 0u : 1u);
+  if (finished.size() != expected || finished.size() != runs.size()) return;
+  if (l.view == "roofline") {
+    roofline_->setRuns(finished, {}, true);
+    whyTitle_->setText(
+        tr("<b>The roofline:</b> each run against this card's measured roofs, an "
+           "arrow from the baseline to the step."));
+    why_->setCurrentWidget(roofline_);
+  } else if (l.view == "waves") {
+    waves_->setRuns({finished.back()}, smCount_);
+    whyTitle_->setText(tr("<b>The waves:</b> the step's grid as waves of blocks over the SMs."));
+    why_->setCurrentWidget(waves_);
+  } else {
+    explain_->setRuns(0, finished.front(), 0, finished.back());
+    whyTitle_->setText(
+        tr("<b>Explain:</b> why the step differs from the baseline, from their "
+           "counters."));
+    why_->setCurrentWidget(explain_);
+  }
+  whyTitle_->show();
+  why_->show();
 }
 
 QString LessonPage::verdictText() const {

@@ -28,6 +28,7 @@
 #include "ui_mainwindow.h"
 #include "widgets/chartexport.h"
 #include "widgets/chartexportdialog.h"
+#include "widgets/explainview.h"
 #include "widgets/heatmapplot.h"
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
@@ -43,6 +44,7 @@
 #include "widgets/settingsdialog.h"
 #include "widgets/sweepplot.h"
 #include "widgets/tunepage.h"
+#include "widgets/wavesplot.h"
 #include "widgets/workerclient.h"
 
 namespace kwb {
@@ -108,6 +110,10 @@ void MainWindow::buildUi() {
   plot_ = new SweepPlot(ui_->viewTabs);
   heatmap_ = new HeatmapPlot(ui_->viewTabs);
   roofline_ = new RooflinePlot(ui_->viewTabs);
+  waves_ = new WavesPlot(ui_->viewTabs);
+  explain_ = new ExplainView(ui_->viewTabs);
+  connect(resultsPage_->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &MainWindow::updateExplain);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   source_ = new SourceView(ui_->viewTabs);
   sass_ = new SassView(worker_, ui_->viewTabs);
@@ -117,6 +123,8 @@ void MainWindow::buildUi() {
   ui_->viewTabs->addTab(plot_, tr("Sweep plot"));
   ui_->viewTabs->addTab(heatmap_, tr("Heatmap"));
   ui_->viewTabs->addTab(roofline_, tr("Roofline"));
+  ui_->viewTabs->addTab(waves_, tr("Waves"));
+  ui_->viewTabs->addTab(explain_, tr("Explain"));
   ui_->viewTabs->addTab(resultsPage_, tr("Results"));
   ui_->viewTabs->addTab(history_, tr("History"));
   ui_->viewTabs->addTab(source_, tr("Source"));
@@ -255,6 +263,8 @@ void MainWindow::connectSession() {
     if (!run.notice.empty()) statusBar()->showMessage(QString::fromStdString(run.notice), 15000);
     const QStringList& swept = session_->plan().swept;
     updateRoofline(run.deviceUuid, swept.value(0));
+    updateWaves(swept.value(0));
+    updateExplain();
     if (swept.isEmpty()) return;
     plot_->setRuns(results_->runs(), swept[0],
                    selected_ && swept[0].toStdString() == selected_->sizeParam, unitOf(swept[0]),
@@ -286,6 +296,24 @@ void MainWindow::updateRoofline(const std::string& deviceUuid, const QString& sw
   roofline_->setRuns(results_->runs(), swept);
 }
 
+void MainWindow::updateWaves(const QString& swept) {
+  waves_->setRuns(results_->runs(), deviceInfo_ ? deviceInfo_->smCount : 0, swept);
+}
+
+void MainWindow::updateExplain() {
+  const auto& runs = results_->runs();
+  std::vector<int> rows;
+  for (const QModelIndex& index : resultsPage_->table()->selectionModel()->selectedRows())
+    rows.push_back(index.row());
+  std::sort(rows.begin(), rows.end());
+  if (rows.size() != 2) rows = {0, static_cast<int>(runs.size()) - 1};
+  if (runs.size() < 2 || rows[0] == rows[1])
+    return explain_->showHint(
+        tr("Two runs are needed: run a sweep, or select two results, to see why they differ."));
+  const auto a = static_cast<std::size_t>(rows[0]), b = static_cast<std::size_t>(rows[1]);
+  explain_->setRuns(results_->runId(rows[0]), runs[a], results_->runId(rows[1]), runs[b]);
+}
+
 void MainWindow::showParamError(const QString& param, const QString& message) {
   if (!param.isEmpty() && !ui_->problemEditor->showError(param, message))
     ui_->launchEditor->showError(param, message);
@@ -302,11 +330,10 @@ void MainWindow::openKernelWhenReady(const QString& path, QStringList sweepAxes)
 
 bool MainWindow::showView(const QString& name) {
   const std::pair<const char*, QWidget*> views[] = {
-      {"sweep", plot_},        {"heatmap", heatmap_},
-      {"roofline", roofline_}, {"results", resultsPage_},
-      {"history", history_},   {"source", source_},
-      {"sass", sass_},         {"lesson", lesson_},
-      {"editor", editor_},     {"tune", tune_}};
+      {"sweep", plot_},      {"heatmap", heatmap_}, {"roofline", roofline_},
+      {"waves", waves_},     {"explain", explain_}, {"results", resultsPage_},
+      {"history", history_}, {"source", source_},   {"sass", sass_},
+      {"lesson", lesson_},   {"editor", editor_},   {"tune", tune_}};
   for (const auto& [view, widget] : views)
     if (name == view) {
       ui_->viewTabs->setCurrentWidget(widget);
@@ -441,6 +468,8 @@ void MainWindow::start(bool sweep) {
   results_->clear();
   plot_->setRuns({}, swept.value(0), false);
   roofline_->setRuns({});
+  waves_->setRuns({}, 0);
+  explain_->showHint(tr("Two runs are needed: the sweep's first and newest are explained."));
   rooflineDevice_.clear();  // its roofs are read again: they may have been measured since
   if (swept.size() > 1) heatmap_->setRuns({}, swept[0], swept[1]);
   ui_->progressBar->setRange(0, 0);  // busy until the first progress message gives a total
@@ -456,7 +485,15 @@ void MainWindow::start(bool sweep) {
 void MainWindow::endJob(const QString& message) {
   if (!session_->plan().lesson.isEmpty()) {
     lesson_->setBusy(false);
-    lesson_->showOutcome(session_->runs());
+    const auto& runs = session_->runs();
+    if (!runs.empty()) try {
+        lesson_->setDevice(
+            deviceInfo_ ? deviceInfo_->smCount : 0,
+            RunStore(settings_.databasePath.toStdString()).deviceCeilings(runs.front().deviceUuid));
+      } catch (const Error& e) {
+        statusBar()->showMessage(QString::fromStdString(e.what()), 15000);
+      }
+    lesson_->showOutcome(runs);
   }
   ui_->progressBar->setRange(0, 1);
   ui_->progressBar->setValue(1);

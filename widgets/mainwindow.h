@@ -25,6 +25,8 @@ namespace kwb {
 
 class HeatmapPlot;
 class RooflinePlot;
+class WavesPlot;
+class ExplainView;
 class HistoryPage;
 class JobSession;
 class KernelEditor;
@@ -118,6 +120,10 @@ class MainWindow : public QMainWindow {
   // Under the editor of the parameter at fault, if one is.
   // The results so far on the roofline, under their device's measured roofs.
   void updateRoofline(const std::string& deviceUuid, const QString& swept);
+  // The waves of the newest result (and the sweep's saw-tooth); the explain view's pair: the two
+  // results selected, else the first and the newest.
+  void updateWaves(const QString& swept);
+  void updateExplain();
   void showParamError(const QString& param, const QString& message);
   std::optional<std::vector<std::string>> sweepAxes();
   void updateButtons();
@@ -137,6 +143,8 @@ class MainWindow : public QMainWindow {
   SweepPlot* plot_;
   HeatmapPlot* heatmap_;
   RooflinePlot* roofline_;
+  WavesPlot* waves_;
+  ExplainView* explain_;
   std::string rooflineDevice_;  // whose roofs roofline_ shows
   HistoryPage* history_;
   SourceView* source_;

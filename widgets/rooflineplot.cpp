@@ -64,9 +64,10 @@ void RooflinePlot::setCeilings(std::vector<DeviceCeiling> ceilings) {
   redraw();
 }
 
-void RooflinePlot::setRuns(const std::vector<RunResult>& runs, const QString& swept) {
+void RooflinePlot::setRuns(const std::vector<RunResult>& runs, const QString& swept, bool path) {
   runs_ = runs;
   swept_ = swept;
+  path_ = path;
   redraw();
 }
 
@@ -83,9 +84,11 @@ void RooflinePlot::redraw() {
   for (const RunResult& run : runs_) {
     const auto point = rooflinePoint(run);
     if (!point) continue;
-    const QString value =
-        swept_.isEmpty() ? tr("runs")
-                         : swept_ + "=" + QString::fromStdString(run.param(swept_.toStdString()));
+    QString value = swept_.isEmpty()
+                        ? tr("runs")
+                        : swept_ + "=" + QString::fromStdString(run.param(swept_.toStdString()));
+    if (path_)
+      value = QString("%1. %2").arg(groups.size() + 1).arg(QString::fromStdString(run.variant));
     auto group =
         std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == value; });
     if (group == groups.end()) group = groups.insert(groups.end(), {value, {}});
@@ -126,6 +129,15 @@ void RooflinePlot::redraw() {
     if (const auto found = ceiling.find(roof.name); found != ceiling.end())
       addRoof(plot_, *ceilingSpec(roof.name), found->second, from, to, topBandwidth, topFlops,
               roof.pen);
+  if (path_ && groups.size() > 1) {
+    auto* line = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    line->setName(tr("baseline to step"));
+    line->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
+    double order = 0;
+    for (const auto& group : groups)
+      for (const auto& entry : group.second)
+        line->addData(order++, entry.first.intensity, entry.first.flopsPerSecond / kGiga);
+  }
   int colour = 0;
   for (const auto& [name, points] : groups) {
     QCPGraph* graph = plot_->addGraph();

@@ -17,15 +17,16 @@ namespace kwb {
 // against achieved FLOP/s, under the roofs the card measured (kwb devices --ceilings): DRAM and L2
 // bandwidth, FP32, FP16 and FP64 throughput. Each run of a sweep is a point coloured by the swept
 // parameter's value; a point above its roof is drawn as a red cross and named: the figure is
-// wrong, not a triumph.
+// wrong, not a triumph. A lesson's runs are a path instead, baseline to step.
 class RooflinePlot : public QWidget {
   Q_OBJECT
 
  public:
   explicit RooflinePlot(QWidget* parent = nullptr);
   void setCeilings(std::vector<DeviceCeiling> ceilings);
-  // `swept`: the parameter the points are coloured by; empty for one colour.
-  void setRuns(const std::vector<RunResult>& runs, const QString& swept = {});
+  // `swept`: the parameter the points are coloured by; empty for one colour. `path`: the runs are
+  // a lesson's steps, each a point of its own joined in order, from the baseline to the step.
+  void setRuns(const std::vector<RunResult>& runs, const QString& swept = {}, bool path = false);
   QCustomPlot* plot() const { return plot_; }
   // For tests: points drawn, and those above their roof.
   int pointCount() const { return points_; }
@@ -40,6 +41,7 @@ class RooflinePlot : public QWidget {
   std::vector<DeviceCeiling> ceilings_;
   std::vector<RunResult> runs_;
   QString swept_;
+  bool path_ = false;
   int points_ = 0;
   int above_ = 0;
 };

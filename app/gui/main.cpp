@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
       "open the history filtered by this text, its runs compared side by side by device", "text");
   QCommandLineOption view(
       "view",
-      "the view the screenshot shows: sweep, heatmap, roofline, results, history, "
-      "source, sass, lesson, editor or tune",
+      "the view the screenshot shows: sweep, heatmap, roofline, waves, explain, results, "
+      "history, source, sass, lesson, editor or tune",
       "name");
   QCommandLineOption tune("tune",
                           "tune this parameter over these values once the catalog is shown, "
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     const auto grab = [&window, file, shown] {
       if (!shown.isEmpty() && !window.showView(shown))
         qWarning(
-            "no view '%s'; the views are sweep, heatmap, roofline, results, history, source, sass, "
-            "lesson, editor, tune",
+            "no view '%s'; the views are sweep, heatmap, roofline, waves, explain, results, "
+            "history, source, sass, lesson, editor, tune",
             qPrintable(shown));
       // Let the last replot and layout settle before grabbing.
       QTimer::singleShot(300, &window, [&window, file] {

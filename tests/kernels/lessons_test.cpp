@@ -87,6 +87,14 @@ TEST(Lessons, AMalformedLessonNamesItsField) {
   EXPECT_EQ(error(R"({"id": "x", "track": "t", "step": 1, "title": "T",
                       "run": {"family": "copy", "variant": "memcpy", "params": {"n": 5}}})"),
             "lesson x run: parameter 'n' is not text");
+  const std::string lesson = R"({"id": "x", "track": "t", "step": 1, "title": "T",
+      "run": {"family": "copy", "variant": "memcpy", "params": {}}, "explanation": "E",
+      "question": "Q", "metrics": "", "explains": "host.launches_per_call", )";
+  EXPECT_EQ(error(lesson + R"("view": "sass"})"),
+            "lesson x: 'view' is 'sass'; a lesson shows roofline, waves or explain");
+  EXPECT_EQ(error(lesson + R"("view": "explain"})"),
+            "lesson x: 'explain' needs a baseline to explain the step against");
+  EXPECT_EQ(parseLesson(lesson + R"("view": "waves"})").view, "waves");
 }
 
 // Each exercise's starting file reads, implements the lesson's family, and takes the baseline's

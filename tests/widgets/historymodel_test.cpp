@@ -14,6 +14,7 @@
 #include "db/database.h"
 #include "db/runstore.h"
 #include "widgets/explaindialog.h"
+#include "widgets/explainview.h"
 #include "widgets/historymodel.h"
 #include "widgets/historypage.h"
 #include "widgets/qualitypanel.h"
@@ -261,10 +262,10 @@ class HistoryModelTest : public QObject {
     page.findChild<QPushButton*>("explainButton")->click();
     auto* dialog = page.findChild<ExplainDialog*>("explainDialog");
     QVERIFY(dialog);
-    const QString text = dialog->readings();
+    const QString text = dialog->view()->readings();
     QVERIFY2(text.contains("run 2: permute/tiled") && text.contains("bank conflicts on loads"),
              qPrintable(text));
-    QCOMPARE(dialog->table()->item(0, 0)->text(),
+    QCOMPARE(dialog->view()->table()->item(0, 0)->text(),
              QString("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
   }
 

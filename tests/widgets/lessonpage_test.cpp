@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include "core/lessonruns.h"
+#include "widgets/explainview.h"
 #include "widgets/lessonpage.h"
 
 namespace kwb {
@@ -61,8 +62,14 @@ class LessonPageTest : public QObject {
     page.showOutcome(
         {testing::lessonRun("tiled", 300e-6, 1), testing::lessonRun("tiled", 150e-6, 1)});
     QVERIFY2(page.verdictText().contains("Measured speed-up 2x"), qPrintable(page.verdictText()));
+    // The lesson names the explain view: the baseline against the step, on the Lesson tab.
+    const auto* explain = qobject_cast<ExplainView*>(page.shownView());
+    QVERIFY(explain);
+    QVERIFY2(explain->readings().contains("time: 300.00 us -> 150.00 us"),
+             qPrintable(explain->readings()));
     page.showOutcome({testing::lessonRun("tiled", 300e-6, 1)});
     QVERIFY(page.verdictText().contains("stopped before its runs finished"));
+    QVERIFY(!page.shownView());
     RunResult failed = testing::lessonRun("tiled", 1, 1);
     failed.status = RunStatus::Failed;
     failed.error = "an illegal memory access";

@@ -7,12 +7,14 @@
 #include <algorithm>
 
 #include "core/stats.h"
+#include "core/waves.h"
 #include "widgets/chartexport.h"
 #include "widgets/compareplot.h"
 #include "widgets/heatmapplot.h"
 #include "widgets/historyplot.h"
 #include "widgets/rooflineplot.h"
 #include "widgets/sweepplot.h"
+#include "widgets/wavesplot.h"
 
 namespace kwb {
 
@@ -202,6 +204,52 @@ class PlotsTest : public QObject {
     QVERIFY2(names.contains("DRAM 3.00 TB/s") && names.contains("block_size=128") &&
                  names.contains("block_size=256"),
              qPrintable(names.join("|")));
+  }
+
+  void rooflinePlotJoinsALessonsRunsFromBaselineToStep() {
+    RooflinePlot plot;
+    std::vector<RunResult> runs;
+    for (const double seconds : {90e-6, 60e-6}) {
+      RunResult r = point(1 << 24, 256, seconds);
+      r.variant = seconds > 80e-6 ? "naive" : "packed";
+      r.flops = 5.0 * (1 << 24);
+      runs.push_back(r);
+    }
+    plot.setRuns(runs, {}, true);
+    QCOMPARE(plot.pointCount(), 2);
+    QStringList names;
+    for (int g = 0; g < plot.plot()->graphCount(); ++g) names << plot.plot()->graph(g)->name();
+    QVERIFY2(names.contains("1. naive") && names.contains("2. packed"),
+             qPrintable(names.join("|")));
+    auto* path = qobject_cast<QCPCurve*>(plot.plot()->plottable(0));
+    QVERIFY(path);
+    QCOMPARE(path->dataCount(), 2);
+  }
+
+  void wavesPlotDrawsTheTailAndTheSawToothOfASweep() {
+    WavesPlot plot;
+    std::vector<RunResult> runs;
+    for (long long grid = 600; grid <= 4000; grid += 200) {
+      RunResult r = point(grid * 256, 256, 1e-6 * static_cast<double>(grid) / 100);
+      WaveLaunch l{grid, 256, 8, "threads", 132};
+      recordWaves(r.derived, {l});
+      runs.push_back(r);
+    }
+    plot.setRuns(runs, 132, "n");
+    QCOMPARE(plot.wavesDrawn(), 4);  // 4000 blocks: 3 full waves of 1056 and a tail
+    QVERIFY2(plot.sentence().contains("the last wave holds 832 blocks"),
+             qPrintable(plot.sentence()));
+    QCOMPARE(plot.predictedPoints(), static_cast<int>(runs.size()));
+    auto* map = qobject_cast<QCPColorMap*>(plot.plot()->plottable(0));
+    QVERIFY(map);
+    QCOMPARE(map->data()->cell(0, 3), 0.5);  // SM 0 runs 7 of its 8 slots in the tail
+    QCOMPARE(map->data()->cell(0, 0), 1.0);  // and all 8 before
+    plot.setRuns({runs.front()}, 132);       // one run: no sweep below
+    QCOMPARE(plot.predictedPoints(), 0);
+    RunResult before = runs.front();
+    before.derived = {};
+    plot.setRuns({before}, 132);
+    QVERIFY(plot.sentence().contains("no waves recorded"));
   }
 
   void historyPlotDrawsOneLinePerSeries() {
