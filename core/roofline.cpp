@@ -16,6 +16,22 @@ std::optional<RooflinePoint> rooflinePoint(const RunResult& run) {
   return RooflinePoint{*run.flops / static_cast<double>(run.bytes), *run.flops / run.stats.median};
 }
 
+std::optional<RooflinePoint> measuredRooflinePoint(const RunResult& run) {
+  if (run.stats.median <= 0) return std::nullopt;
+  double flops = 0;
+  for (const char* precision : {"h", "f", "d"})
+    for (const auto& [op, weight] : {std::pair{"add", 1.0}, {"mul", 1.0}, {"fma", 2.0}}) {
+      const auto count = run.metricValue(std::string("smsp__sass_thread_inst_executed_op_") +
+                                         precision + op + "_pred_on.sum");
+      if (!count) return std::nullopt;
+      flops += weight * *count;
+    }
+  const auto read = run.metricValue("dram__bytes_read.sum");
+  const auto written = run.metricValue("dram__bytes_write.sum");
+  if (!read || !written || *read + *written <= 0 || flops <= 0) return std::nullopt;
+  return RooflinePoint{flops / (*read + *written), flops / run.stats.median};
+}
+
 double Roofs::at(double intensity) const {
   return std::min(intensity * bandwidth, flops);
 }

@@ -17,6 +17,11 @@ struct RooflinePoint {
   double flopsPerSecond = 0;
 };
 std::optional<RooflinePoint> rooflinePoint(const RunResult& run);
+// The same from the counters of one call, where the run read the flops and memory metric sets:
+// adds, multiplies and twice the FMAs executed over the DRAM bytes read and written. The compiled
+// arithmetic, which the declared count only estimates (an erf is one declared flop and a dozen
+// FMAs); packed half2 instructions count once, as Nsight Compute counts them.
+std::optional<RooflinePoint> measuredRooflinePoint(const RunResult& run);
 
 // The roofs a run is held to, from the device's measured ceilings: the memory its data comes
 // from (DRAM when timed cold, L2 when hot) and the arithmetic it does (FP64 for f64 data, else

@@ -44,7 +44,8 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustom
     axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     axis->setNumberFormat("gb");
   }
-  plot_->xAxis->setLabel(tr("arithmetic intensity [FLOP/byte, declared]"));
+  plot_->xAxis->setLabel(
+      tr("arithmetic intensity [FLOP/byte]: discs declared, rings counted by the hardware"));
   plot_->yAxis->setLabel(tr("achieved [GFLOP/s]"));
   plot_->legend->setVisible(true);
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
@@ -77,13 +78,16 @@ QString RooflinePlot::note() const {
 
 void RooflinePlot::redraw() {
   plot_->clearPlottables();
-  points_ = above_ = 0;
+  points_ = above_ = measured_ = 0;
   // The points, grouped by the swept value in the order the sweep ran them.
   std::vector<std::pair<QString, std::vector<std::pair<RooflinePoint, bool>>>> groups;
+  // Where the counters were read, each group's points as the hardware counted them.
+  std::map<QString, std::vector<RooflinePoint>> counted;
   double low = INFINITY, high = 0;
   for (const RunResult& run : runs_) {
     const auto point = rooflinePoint(run);
-    if (!point) continue;
+    const auto measured = measuredRooflinePoint(run);
+    if (!point && !measured) continue;
     QString value = swept_.isEmpty()
                         ? tr("runs")
                         : swept_ + "=" + QString::fromStdString(run.param(swept_.toStdString()));
@@ -92,6 +96,13 @@ void RooflinePlot::redraw() {
     auto group =
         std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == value; });
     if (group == groups.end()) group = groups.insert(groups.end(), {value, {}});
+    if (measured) {
+      counted[value].push_back(*measured);
+      ++measured_;
+      low = std::min(low, measured->intensity);
+      high = std::max(high, measured->intensity);
+    }
+    if (!point) continue;
     const auto reading = readRoofline(run, ceilings_);
     const bool above = reading && reading->aboveRoof;
     group->second.push_back({*point, above});
@@ -140,6 +151,15 @@ void RooflinePlot::redraw() {
   }
   int colour = 0;
   for (const auto& [name, points] : groups) {
+    if (const auto found = counted.find(name); found != counted.end()) {
+      QCPGraph* hollow = plot_->addGraph();
+      hollow->setName(tr("%1, counted").arg(name));
+      hollow->setLineStyle(QCPGraph::lsNone);
+      hollow->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                              QPen(seriesColour(colour), 2), Qt::NoBrush, 11));
+      for (const RooflinePoint& p : found->second)
+        hollow->addData(p.intensity, p.flopsPerSecond / kGiga);
+    }
     QCPGraph* graph = plot_->addGraph();
     graph->setName(name);
     graph->setLineStyle(QCPGraph::lsNone);
@@ -165,7 +185,7 @@ void RooflinePlot::redraw() {
   QStringList note;
   if (ceilings_.empty())
     note << tr("No roofs measured for this device yet: kwb devices --ceilings");
-  if (points_ == 0)
+  if (points_ == 0 && measured_ == 0)
     note << tr(
         "Nothing to place: runs of a variant that declares its flops go here (copies and "
         "permutes do no arithmetic)");

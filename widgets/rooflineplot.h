@@ -13,8 +13,9 @@ class QCPItemText;
 
 namespace kwb {
 
-// The runs on their device's roofline: arithmetic intensity (declared flops over declared bytes)
-// against achieved FLOP/s, under the roofs the card measured (kwb devices --ceilings): DRAM and L2
+// The runs on their device's roofline: arithmetic intensity (declared flops over declared bytes,
+// and where the flops and memory counters were read, flops executed over DRAM bytes) against
+// achieved FLOP/s, under the roofs the card measured (kwb devices --ceilings): DRAM and L2
 // bandwidth, FP32, FP16 and FP64 throughput. Each run of a sweep is a point coloured by the swept
 // parameter's value; a point above its roof is drawn as a red cross and named: the figure is
 // wrong, not a triumph. A lesson's runs are a path instead, baseline to step.
@@ -31,6 +32,7 @@ class RooflinePlot : public QWidget {
   // For tests: points drawn, and those above their roof.
   int pointCount() const { return points_; }
   int aboveRoofCount() const { return above_; }
+  int countedCount() const { return measured_; }
   QString note() const;
 
  private:
@@ -44,6 +46,7 @@ class RooflinePlot : public QWidget {
   bool path_ = false;
   int points_ = 0;
   int above_ = 0;
+  int measured_ = 0;
 };
 
 }  // namespace kwb

@@ -139,11 +139,17 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
 
 // Where the run sits under the roofs its device measured (kwb devices --ceilings).
 void printRoofline(CliContext& context, RunStore& store, const RunResult& run) {
-  if (!rooflinePoint(run)) return;
-  if (const auto reading = readRoofline(run, store.deviceCeilings(run.deviceUuid)))
-    context.out << "roofline: " << reading->sentence << "\n";
-  else
-    context.out << "roofline: no measured roofs for this device yet (kwb devices --ceilings)\n";
+  if (rooflinePoint(run)) {
+    if (const auto reading = readRoofline(run, store.deviceCeilings(run.deviceUuid)))
+      context.out << "roofline: " << reading->sentence << "\n";
+    else
+      context.out << "roofline: no measured roofs for this device yet (kwb devices --ceilings)\n";
+  }
+  if (const auto measured = measuredRooflinePoint(run))
+    context.out << formatted(
+        "roofline, measured: %.3g FLOP/byte at %.4g GFLOP/s (flops executed over DRAM bytes, "
+        "from the counters)\n",
+        measured->intensity, measured->flopsPerSecond / 1e9);
 }
 
 // Each stored run with a baseline of its configuration: its verdict against it.

@@ -32,6 +32,30 @@ TEST(Roofline, ThePointIsDeclaredWorkOverTime) {
   EXPECT_FALSE(rooflinePoint(copy));
 }
 
+TEST(Roofline, TheCountedPointIsFlopsExecutedOverDramBytes) {
+  RunResult r = gelu(50e-6);
+  EXPECT_FALSE(measuredRooflinePoint(r));  // no counters read
+  const double n = 1 << 24;
+  for (const char* precision : {"h", "f", "d"})
+    for (const char* op : {"add", "mul", "fma"}) {
+      const std::string name =
+          std::string("smsp__sass_thread_inst_executed_op_") + precision + op + "_pred_on.sum";
+      // gelu's erf compiled: 12 FMAs, 3 multiplies and 2 adds an element, all in f32.
+      const double count = precision == std::string("f") ? (op == std::string("fma")   ? 12 * n
+                                                            : op == std::string("mul") ? 3 * n
+                                                                                       : 2 * n)
+                                                         : 0;
+      r.metrics.push_back({name, count, "", ""});
+    }
+  EXPECT_FALSE(measuredRooflinePoint(r));  // no DRAM bytes
+  r.metrics.push_back({"dram__bytes_read.sum", 4 * n, "B", ""});
+  r.metrics.push_back({"dram__bytes_write.sum", 4 * n, "B", ""});
+  const auto p = measuredRooflinePoint(r);
+  ASSERT_TRUE(p);
+  EXPECT_DOUBLE_EQ(p->intensity, (24 + 3 + 2) / 8.0);  // well above the 5 declared
+  EXPECT_DOUBLE_EQ(p->flopsPerSecond, 29 * n / 50e-6);
+}
+
 TEST(Roofline, MemoryBelowTheRidgeComputeAbove) {
   const auto roofs = roofsFor(gelu(1), kH100);
   ASSERT_TRUE(roofs);

@@ -217,6 +217,16 @@ class PlotsTest : public QObject {
     }
     plot.setRuns(runs, {}, true);
     QCOMPARE(plot.pointCount(), 2);
+    QCOMPARE(plot.countedCount(), 0);
+    runs.back().metrics = {{"dram__bytes_read.sum", 4.0 * (1 << 24), "B", ""},
+                           {"dram__bytes_write.sum", 4.0 * (1 << 24), "B", ""}};
+    for (const char* p : {"h", "f", "d"})
+      for (const char* op : {"add", "mul", "fma"})
+        runs.back().metrics.push_back(
+            {std::string("smsp__sass_thread_inst_executed_op_") + p + op + "_pred_on.sum", 1e7, "",
+             ""});
+    plot.setRuns(runs, {}, true);
+    QCOMPARE(plot.countedCount(), 1);
     QStringList names;
     for (int g = 0; g < plot.plot()->graphCount(); ++g) names << plot.plot()->graph(g)->name();
     QVERIFY2(names.contains("1. naive") && names.contains("2. packed"),
