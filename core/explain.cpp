@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <map>
 #include <optional>
 
 #include "core/format.h"
@@ -36,7 +38,83 @@ void coalescing(const RunResult& a, const RunResult& b, const char* op, const ch
                           *before, *after));
 }
 
+// The bits one global access instruction moves per thread: its width modifier, a 16- or 8-bit
+// type, else 32.
+int accessBits(const std::string& opcode) {
+  for (const auto& [modifier, bits] : {std::pair{".128", 128},
+                                       {".256", 256},
+                                       {".64", 64},
+                                       {".U16", 16},
+                                       {".S16", 16},
+                                       {".U8", 8},
+                                       {".S8", 8}}) {
+    const auto at = opcode.find(modifier);
+    const std::size_t end = at + std::string_view(modifier).size();
+    if (at != std::string::npos && (end == opcode.size() || opcode[end] == '.')) return bits;
+  }
+  return 32;
+}
+
+bool isGlobal(const std::string& opcode) {
+  const auto kind = classifySassOpcode(opcode);
+  return kind == SassClass::GlobalWide || kind == SassClass::GlobalNarrow;
+}
+
+// "32- and 128-bit (LDG.E x2  STG.E.128 x1)".
+std::string accessText(const SassSummary& s) {
+  std::map<int, bool> widths;
+  std::string opcodes;
+  for (const auto& [opcode, n] : s.notable)
+    if (isGlobal(opcode)) {
+      widths[accessBits(opcode)] = true;
+      opcodes += (opcodes.empty() ? "" : "  ") + opcode + " x" + std::to_string(n);
+    }
+  std::string bits;
+  for (auto it = widths.begin(); it != widths.end(); ++it)
+    bits += (it == widths.begin()            ? ""
+             : std::next(it) == widths.end() ? " and "
+                                             : ", ") +
+            std::to_string(it->first) + (std::next(it) == widths.end() ? "-bit" : "-");
+  return bits + " (" + opcodes + ")";
+}
+
+std::map<int, std::size_t> widthCounts(const SassSummary& s) {
+  std::map<int, std::size_t> out;
+  for (const auto& [opcode, n] : s.notable)
+    if (isGlobal(opcode)) out[accessBits(opcode)] += n;
+  return out;
+}
+
 }  // namespace
+
+std::optional<std::string> readSassDifference(const SassSummary& a, const SassSummary& b) {
+  const auto before = widthCounts(a), after = widthCounts(b);
+  if (before.empty() || after.empty()) return std::nullopt;
+  std::map<int, bool> widthsA, widthsB;
+  for (const auto& [bits, n] : before) widthsA[bits] = true;
+  for (const auto& [bits, n] : after) widthsB[bits] = true;
+  if (widthsA == widthsB) return std::nullopt;
+  const int widestA = before.rbegin()->first, widestB = after.rbegin()->first;
+  std::string text =
+      "global accesses in the machine code: " + accessText(a) + " -> " + accessText(b);
+  if (widestB > widestA)
+    text += formatted(
+        ": a %d-bit access moves what %d %d-bit ones did, in fewer instructions and "
+        "requests",
+        widestB, widestB / widestA, widestA);
+  else if (widestB < widestA)
+    text += ": narrower accesses, more instructions and requests for the same bytes";
+  return text;
+}
+
+SassSummary combinedSass(const std::vector<SassSummary>& kernels) {
+  SassSummary out;
+  for (const SassSummary& k : kernels) {
+    out.instructions += k.instructions;
+    for (const auto& [opcode, n] : k.notable) out.notable[opcode] += n;
+  }
+  return out;
+}
 
 std::string describeRun(std::int64_t id, const RunResult& r) {
   return "run " + std::to_string(id) + ": " + r.family + "/" + r.variant + " " +

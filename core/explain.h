@@ -1,10 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/runresult.h"
+#include "core/sass.h"
 
 namespace kwb {
 
@@ -32,5 +34,14 @@ std::string ratioText(const MetricChange& change);
 // theoretical occupancy, waves of blocks, instructions executed and DRAM traffic. A pattern the
 // runs' metrics do not cover says nothing.
 std::vector<std::string> readDifference(const RunResult& before, const RunResult& after);
+
+// The machine code's global loads and stores of two runs' kernels (summed over the kernels a call
+// launches), when their widths changed: "32-bit (LDG.E x2 STG.E x1) -> 128-bit (LDG.E.128 x2
+// STG.E.128 x1)". One 128-bit access moves what four 32-bit ones do, in a quarter of the
+// instructions and requests. None when the widths are the same.
+std::optional<std::string> readSassDifference(const SassSummary& before, const SassSummary& after);
+
+// The summaries of a call's kernels as one: their instructions and notable opcodes added.
+SassSummary combinedSass(const std::vector<SassSummary>& kernels);
 
 }  // namespace kwb

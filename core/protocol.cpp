@@ -367,6 +367,17 @@ MeasureSettings settingsOf(const Fields& request) {
 
 }  // namespace
 
+Kernel kernelOf(const RunResult& run) {
+  Kernel kernel{run.family, run.variant, {}};
+  if (run.code) {
+    kernel.path = run.code->file;
+    kernel.source = run.code->source;
+  }
+  for (const ParamSet* set : {&run.problem, &run.launch})
+    for (const auto& [name, value] : set->values()) kernel.params[name] = value;
+  return kernel;
+}
+
 std::string_view toString(Type type) {
   return kTypeNames[static_cast<std::size_t>(type)];
 }

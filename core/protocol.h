@@ -80,6 +80,9 @@ struct Kernel {
   std::string source = {};  // the file's text
   bool isFile() const { return !source.empty(); }
 };
+// The configuration a stored run ran: its kernel file's text as it ran, or its built-in variant,
+// with its problem and launch values.
+Kernel kernelOf(const RunResult& run);
 struct ListRequest {};
 struct DevicesRequest {};
 struct ResolveRequest {

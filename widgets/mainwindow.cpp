@@ -112,6 +112,7 @@ void MainWindow::buildUi() {
   roofline_ = new RooflinePlot(ui_->viewTabs);
   waves_ = new WavesPlot(ui_->viewTabs);
   explain_ = new ExplainView(ui_->viewTabs);
+  explain_->setWorker(worker_);
   connect(resultsPage_->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::updateExplain);
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);

@@ -182,6 +182,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->required()
       ->expected(2)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max()));
+  bool explainSass = false;
+  explain->add_flag("--sass", explainSass,
+                    "also compare the widths of the global loads and stores in the runs' machine "
+                    "code (runs one call of each on the GPU, as kwb sass does)");
 
   std::vector<std::int64_t> compareRuns;
   bool compareWithBaseline = false;
@@ -281,7 +285,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (check->parsed()) return checkCommand(context, checkFiles, checkArch);
     if (newCmd->parsed()) return newCommand(context, newPath, newImplements, newForce);
     if (code->parsed()) return codeCommand(context, codeRuns);
-    if (explain->parsed()) return explainCommand(context, explainRuns[0], explainRuns[1]);
+    if (explain->parsed())
+      return explainCommand(context, explainRuns[0], explainRuns[1], explainSass);
     if (compare->parsed())
       return compareCommand(context, compareRuns, compareWithBaseline, compareBand);
     if (quality->parsed()) return qualityCommand(context, qualityRun);

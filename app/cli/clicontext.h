@@ -131,7 +131,7 @@ int qualityCommand(CliContext& context, std::int64_t runId);
 int codeCommand(CliContext& context, const std::vector<std::int64_t>& runs);
 // Why two stored runs differ: the time's verdict, a sentence per known pattern in their hardware
 // metrics, and the metrics ranked by how far they moved.
-int explainCommand(CliContext& context, std::int64_t before, std::int64_t after);
+int explainCommand(CliContext& context, std::int64_t before, std::int64_t after, bool sass);
 // Reads each kernel file's spec and compiles its default configuration for sm_<arch>.
 int checkCommand(CliContext& context, const std::vector<std::string>& files, int arch);
 // With `run` or a prediction (a speed-up, or microseconds for a lesson without a baseline), the

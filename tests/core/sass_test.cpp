@@ -1,4 +1,5 @@
 #include "core/sass.h"
+#include "core/explain.h"
 
 #include <fstream>
 #include <sstream>
@@ -54,6 +55,27 @@ TEST(Sass, APackedKernelMovesSixteenBytesPerStoreWhereTheNaiveOneMovesFour) {
                 naive.count(SassClass::Shuffle),
             0u);
   EXPECT_EQ(notableText(naive), "LDG.E.U16.CONSTANT x1  STG.E x1");
+}
+
+TEST(Sass, ExplainNamesTheWiderAccessesOfThePackedKernel) {
+  const auto functions = parseCuobjdumpSass(fixture("cuobjdump_sm90.sass"));
+  ASSERT_EQ(functions.size(), 2u);
+  const SassSummary packed = summarizeSass(functions[0].listing);
+  const SassSummary naive = summarizeSass(functions[1].listing);
+  const auto reading = readSassDifference(naive, packed);
+  ASSERT_TRUE(reading);
+  EXPECT_EQ(reading->rfind("global accesses in the machine code: 16- and 32-bit "
+                           "(LDG.E.U16.CONSTANT x1  STG.E x1) -> 16-, 32-, 64- and 128-bit (",
+                           0),
+            0u)
+      << *reading;
+  EXPECT_NE(reading->find(": a 128-bit access moves what 4 32-bit ones did"), std::string::npos)
+      << *reading;
+  EXPECT_NE(readSassDifference(packed, naive)->find("narrower accesses"), std::string::npos);
+  EXPECT_FALSE(readSassDifference(packed, packed));  // the same widths say nothing
+  const SassSummary both = combinedSass({packed, naive});
+  EXPECT_EQ(both.instructions, 240u);
+  EXPECT_EQ(both.notable.at("STG.E.128"), 8u);
 }
 
 TEST(Sass, ASymbolPrintedAgainKeepsItsFirstListing) {

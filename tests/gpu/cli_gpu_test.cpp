@@ -146,6 +146,22 @@ TEST_F(CliGpu, SassShowsTheWideAccessesOfPackedKernels) {
   EXPECT_NE(out.find("launches no kernel"), std::string::npos) << out;
 }
 
+// Two stored runs explained with their machine code: the packed kernel's 128-bit accesses.
+TEST_F(CliGpu, ExplainWithSassNamesTheWiderAccesses) {
+  if (!findCuobjdump()) GTEST_SKIP() << "no cuobjdump on this machine";
+  std::string out;
+  std::string err;
+  ASSERT_EQ(run({"run", "elementwise", "naive", "dtype=f32", "n=2^22"}, &out, &err), kExitOk)
+      << err;
+  ASSERT_EQ(run({"run", "elementwise", "packed", "dtype=f32", "pack_size=4", "n=2^22"}, &out, &err),
+            kExitOk)
+      << err;
+  ASSERT_EQ(run({"explain", "1", "2", "--sass"}, &out, &err), kExitOk) << err;
+  EXPECT_NE(out.find("global accesses in the machine code: 32-bit (LDG.E"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("a 128-bit access moves what 4 32-bit ones did"), std::string::npos) << out;
+}
+
 // The worker answers a sass request with the kernels of a multi-kernel chain, in launch order.
 TEST_F(CliGpu, WorkerSassRepliesListEveryKernelOfAChain) {
   if (!findCuobjdump()) GTEST_SKIP() << "no cuobjdump on this machine";

@@ -1,7 +1,9 @@
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "core/lesson.h"
+#include "widgets/explainview.h"
 #include "widgets/metatypes.h"
 #include "widgets/sasspane.h"
 #include "widgets/sassview.h"
@@ -69,6 +71,29 @@ class SassViewGpuTest : public QObject {
         view.pane(1)->kernelNames().value(0).startsWith("packedKernel<2, 1, false, Gelu, __half"),
         qPrintable(view.pane(1)->kernelNames().join(',')));
     QVERIFY(view.pane(0)->counts().contains("LDG.E.64"));  // 4 halves: 8 bytes a load
+  }
+
+  // The explain view compares two runs' access widths on request, through the same worker.
+  void explainReadsTheWidthsOfTwoRunsMachineCode() {
+    WorkerClient worker(KWB_EXECUTABLE, {"--no-store"});
+    ExplainView view;
+    view.setWorker(&worker);
+    RunResult naive, packed;
+    naive.family = packed.family = "elementwise";
+    naive.variant = "naive";
+    packed.variant = "packed";
+    naive.problem.set("dtype", "f32");
+    packed.problem.set("dtype", "f32");
+    packed.launch.set("pack_size", "4");
+    view.setRuns(0, naive, 0, packed);
+    QSignalSpy read(&view, &ExplainView::sassRead);
+    view.findChild<QPushButton*>()->click();
+    QVERIFY(read.wait(120000));
+    if (view.sassReading().contains("no CUDA device"))
+      QSKIP("no CUDA device: the listings need one to learn which kernels a call launches");
+    QVERIFY2(view.sassReading().contains("-> ") &&
+                 view.sassReading().contains("a 128-bit access moves what 4 32-bit ones did"),
+             qPrintable(view.sassReading()));
   }
 };
 
