@@ -113,8 +113,7 @@ WaveLaunch waveLaunch(const KernelLaunch& launch, const DeviceInfo& device) {
   out.smCount = device.smCount;
   KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.residentPerSm, launch.function,
                                                                threads, launch.sharedBytes));
-  // Each resource's own bound, the way the occupancy calculator splits them; the limiter is the
-  // one that allows no more than the API's answer.
+  // Each resource's own bound, split as the occupancy calculator splits them.
   cudaFuncAttributes attributes{};
   KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.function));
   const auto attribute = [&](cudaDeviceAttr which) {
@@ -126,6 +125,8 @@ WaveLaunch waveLaunch(const KernelLaunch& launch, const DeviceInfo& device) {
   const int regsPerWarp = (attributes.numRegs * 32 + 255) / 256 * 256;
   const std::size_t shared = attributes.sharedSizeBytes + launch.sharedBytes;
   const std::pair<const char*, int> bounds[] = {
+      {"threads", device.maxThreadsPerSm / (warps * 32)},
+      {"blocks", attribute(cudaDevAttrMaxBlocksPerMultiprocessor)},
       {"registers",
        regsPerWarp > 0 ? attribute(cudaDevAttrMaxRegistersPerMultiprocessor) / (regsPerWarp * warps)
                        : INT_MAX},
@@ -133,17 +134,16 @@ WaveLaunch waveLaunch(const KernelLaunch& launch, const DeviceInfo& device) {
        shared > 0 ? static_cast<int>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor) /
                                      (shared + attribute(cudaDevAttrReservedSharedMemoryPerBlock)))
                   : INT_MAX},
-      {"threads", device.maxThreadsPerSm / (warps * 32)},
-      {"blocks", attribute(cudaDevAttrMaxBlocksPerMultiprocessor)},
   };
-  const auto tightest = std::min_element(std::begin(bounds), std::end(bounds),
-                                         [](auto& a, auto& b) { return a.second < b.second; });
-  out.limiter = tightest->first;
+  // Every resource that allows no more than the API's answer limits it; the tightest where the
+  // estimates all allow more (allocation rules this arithmetic does not model).
   for (const auto& [name, bound] : bounds)
-    if (bound <= out.residentPerSm) {
-      out.limiter = name;
-      break;
-    }
+    if (bound <= out.residentPerSm)
+      out.limiter += (out.limiter.empty() ? "" : " and ") + std::string(name);
+  if (out.limiter.empty())
+    out.limiter = std::min_element(std::begin(bounds), std::end(bounds), [](auto& a, auto& b) {
+                    return a.second < b.second;
+                  })->first;
   return out;
 }
 

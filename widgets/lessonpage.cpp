@@ -185,12 +185,14 @@ void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
   if (l.view == "roofline") {
     roofline_->setRuns(finished, {}, true);
     whyTitle_->setText(
-        tr("<b>The roofline:</b> each run against this card's measured roofs, an "
-           "arrow from the baseline to the step."));
+        tr("<b>The roofline:</b> each run against this card's measured roofs, a dashed line "
+           "from the baseline to the step."));
     why_->setCurrentWidget(roofline_);
   } else if (l.view == "waves") {
-    waves_->setRuns({finished.back()}, smCount_);
-    whyTitle_->setText(tr("<b>The waves:</b> the step's grid as waves of blocks over the SMs."));
+    waves_->setRuns(finished, smCount_);
+    whyTitle_->setText(
+        tr("<b>The waves:</b> the baseline's waves in words, the step's grid drawn "
+           "as waves of blocks over the SMs."));
     why_->setCurrentWidget(waves_);
   } else {
     explain_->setRuns(0, finished.front(), 0, finished.back());

@@ -60,6 +60,17 @@ void WavesPlot::setRuns(const std::vector<RunResult>& runs, int smCount, const Q
     sentence_->setText(tr("Run a kernel to see its grid as waves of blocks over the SMs."));
   } else {
     drawWaves(runs.back(), smCount);
+    // A lesson's runs: the baseline's waves above the step's drawn ones.
+    if (swept.isEmpty() && runs.size() > 1) {
+      QStringList before;
+      for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
+        const auto l = widest(runs[i], smCount);
+        before << QString::fromStdString(runs[i].family + "/" + runs[i].variant + ": ") +
+                      (l ? QString::fromStdString(wavesSentence(*l, runs[i].stats.median))
+                         : tr("no waves recorded"));
+      }
+      sentence_->setText(before.join("\n") + "\n" + sentence_->text());
+    }
   }
   drawSweep(runs, smCount, swept);
   plot_->replot();
@@ -106,6 +117,11 @@ void WavesPlot::drawWaves(const RunResult& run, int smCount) {
   map->setDataRange(QCPRange(0, 1));
   map->setInterpolate(false);
   map->removeFromLegend();
+  // Whole waves on the axis: 1, 2, 5, 10 ... apart.
+  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+  ticker->setTickStep(1.0);
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  y->setTicker(ticker);
   x->setRange(-0.5, smCount - 0.5);
   y->setRange(first + 0.5, waves + 0.5);
   lines << tr("Blue: an SM's %n block slot(s) full; orange: a partial wave; grey: idle.", nullptr,

@@ -22,8 +22,9 @@ class WavesPlot : public QWidget {
 
  public:
   explicit WavesPlot(QWidget* parent = nullptr);
-  // The runs of a sweep (or one run) on a device of `smCount` SMs; the newest is drawn as waves.
-  // `swept`: the parameter the sweep varied, empty for none.
+  // The runs of a sweep (or one run, or a lesson's) on a device of `smCount` SMs; the newest is
+  // drawn as waves, a lesson's earlier runs said in words. `swept`: the parameter the sweep
+  // varied, empty for none.
   void setRuns(const std::vector<RunResult>& runs, int smCount, const QString& swept = {});
   QCustomPlot* plot() const { return plot_; }
   // For tests: the sentence under the title, the waves drawn and the predicted sweep points.

@@ -66,6 +66,22 @@ TEST_F(MetricsGpu, DivergenceLowersActiveThreadsPerInstruction) {
   EXPECT_LT(divergent, 8.0);  // one lane in 32 runs the loop, which dominates the count
 }
 
+// The flops set counts what the kernel executed: the uniform kernel's 256 steps of x * a + b are
+// one FFMA each per thread, and the divergent one runs them in one lane of 32.
+TEST_F(MetricsGpu, TheFlopsSetCountsTheFmasExecuted) {
+  constexpr const char* kFma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+  float* data = static_cast<float*>(out.data());
+  const double uniform =
+      counter("flops", kFma, [&] { testing::launchUniform(data, kBlocks, nullptr); });
+  const double divergent =
+      counter("flops", kFma, [&] { testing::launchDivergent(data, kBlocks, nullptr); });
+  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  const double threads = kBlocks * 256.0;
+  std::printf("FFMA executed: uniform %.0f, divergent %.0f\n", uniform, divergent);
+  EXPECT_NEAR(uniform, threads * 256, threads * 256 * 0.01);
+  EXPECT_NEAR(divergent, threads / 32 * 256, threads / 32 * 256 * 0.01);
+}
+
 TEST_F(MetricsGpu, BankConflictsFollowTheStride) {
   constexpr const char* kLoads = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
   constexpr const char* kStores = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";

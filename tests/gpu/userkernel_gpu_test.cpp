@@ -102,12 +102,12 @@ TEST_F(UserKernelGpu, ARunCarriesItsFamilyItsNameAndWhatItDerived) {
   EXPECT_GT(r.stats.median, 0);
   EXPECT_EQ(r.derived.get("module"), "cached");  // compiled by the run before
   // The waves of its one launch, from the occupancy calculation: 256 threads and a 4 KiB tile
-  // leave threads the limit on every GPU since Volta.
+  // leave threads a limit on every GPU since Volta (registers may allow no more).
   const auto waves = waveLaunches(r, runner->device().smCount);
   ASSERT_EQ(waves.size(), 1u);
   EXPECT_EQ(waves[0].grid, 128 * 128);
   EXPECT_EQ(waves[0].residentPerSm, runner->device().maxThreadsPerSm / 256);
-  EXPECT_EQ(waves[0].limiter, "threads");
+  EXPECT_EQ(waves[0].limiter.rfind("threads", 0), 0u) << waves[0].limiter;
   EXPECT_NEAR(std::stod(r.derived.get("wave_count")), waves[0].waves(), 0.005);
 }
 
