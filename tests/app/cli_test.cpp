@@ -162,10 +162,10 @@ TEST_F(CliTest, ListMetricsShowsEverySet) {
   Outcome sets = run({"list", "--metrics"});
   EXPECT_EQ(sets.code, kExitOk);
   for (const char* set : {"memory:", "occupancy:", "coalescing:", "shared:", "divergence:",
-                          "compute:", "dram__bytes_read.sum", "gpu__time_duration.sum"})
+                          "flops:", "compute:", "dram__bytes_read.sum", "gpu__time_duration.sum"})
     EXPECT_NE(sets.out.find(set), std::string::npos) << set;
   Outcome json = run({"--json", "list", "--metrics"});
-  EXPECT_EQ(nlohmann::json::parse(json.out).size(), 6u);
+  EXPECT_EQ(nlohmann::json::parse(json.out).size(), 7u);
 }
 
 TEST_F(CliTest, DbMergeAddsAttendeesRunsOnce) {
