@@ -1,6 +1,7 @@
 // kwb explain on runs recorded on an H100 with every metric set (tests/fixtures/explain): the
 // naive transpose against the tiled one, the tiled one without and with its padding, the naive
-// elementwise relu against the packed one, and the packed one at one wave.
+// elementwise relu against the packed one, and the packed one at one wave; and runs with the
+// flops set and the waves of their launches (h100-why.json).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,14 +13,16 @@
 #include "app/cli/exitcodes.h"
 #include "core/explain.h"
 #include "core/jsoncodec.h"
+#include "core/roofline.h"
+#include "core/waves.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
 
 namespace kwb {
 namespace {
 
-std::vector<RunResult> recorded() {
-  std::ifstream in(KWB_FIXTURES_DIR "/explain/h100-runs.json");
+std::vector<RunResult> recorded(const char* file = "h100-runs.json") {
+  std::ifstream in(std::string(KWB_FIXTURES_DIR "/explain/") + file);
   std::vector<RunResult> runs;
   for (const auto& run : nlohmann::json::parse(in)) runs.push_back(runResultFromJson(run));
   return runs;
@@ -68,6 +71,39 @@ TEST(Explain, PacksAreWiderAccessesInFewerInstructionsAndWavesHaveTails) {
                       "50 %"),
             std::string::npos);
   EXPECT_NE(reading(oneWave, "time:").find("UNSURE"), std::string::npos);
+}
+
+// Runs of 2026-11-24 with every set (flops included) and the waves of their launches: a kernel
+// file's saxpy, elementwise gelu f32 packed by 4, and naive (newest first).
+TEST(Explain, RecordedWavesAndCountedFlopsReadBack) {
+  const auto runs = recorded("h100-why.json");
+  ASSERT_EQ(runs.size(), 3u);
+  const RunResult &saxpy = runs[0], &packed = runs[1], &naive = runs[2];
+  constexpr int kH100Sms = 132;
+  // The packed kernel's registers hold 4 blocks an SM, not the 8 its threads would allow.
+  const auto packedWaves = waveLaunches(packed, kH100Sms);
+  ASSERT_EQ(packedWaves.size(), 1u);
+  EXPECT_EQ(packedWaves[0].residentPerSm, 4);
+  EXPECT_EQ(packedWaves[0].limiter, "registers");
+  EXPECT_NEAR(packedWaves[0].waves(), 4096.0 / (4 * kH100Sms), 1e-12);
+  EXPECT_EQ(waveLaunches(naive, kH100Sms)[0].limiter, "threads");
+  EXPECT_EQ(waveLaunches(saxpy, kH100Sms)[0].residentPerSm, 5);  // 48 registers a thread
+  const auto r = readDifference(naive, packed);
+  EXPECT_NE(reading(r,
+                    "the grid: 65536 blocks (62.1 waves of what the SMs hold at once) -> 4096 "
+                    "(7.76 waves)"),
+            "");
+
+  // gelu's erf compiles to about 4.5 times the flops it declares; saxpy's FMA is what it says.
+  const auto declared = rooflinePoint(naive), counted = measuredRooflinePoint(naive);
+  ASSERT_TRUE(declared && counted);
+  EXPECT_DOUBLE_EQ(declared->intensity, 0.625);
+  EXPECT_GT(counted->intensity / declared->intensity, 4.0);
+  EXPECT_LT(counted->intensity / declared->intensity, 5.0);
+  const auto saxpyCounted = measuredRooflinePoint(saxpy);
+  ASSERT_TRUE(saxpyCounted);
+  EXPECT_NEAR(saxpyCounted->intensity, rooflinePoint(saxpy)->intensity, 0.02 * 0.1667);
+  EXPECT_FALSE(measuredRooflinePoint(recorded()[0]));  // runs without the flops set
 }
 
 TEST(Explain, TheCommandReadsStoredRuns) {
