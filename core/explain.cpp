@@ -60,24 +60,7 @@ bool isGlobal(const std::string& opcode) {
   return kind == SassClass::GlobalWide || kind == SassClass::GlobalNarrow;
 }
 
-// "32- and 128-bit (LDG.E x2  STG.E.128 x1)".
-std::string accessText(const SassSummary& s) {
-  std::map<int, bool> widths;
-  std::string opcodes;
-  for (const auto& [opcode, n] : s.notable)
-    if (isGlobal(opcode)) {
-      widths[accessBits(opcode)] = true;
-      opcodes += (opcodes.empty() ? "" : "  ") + opcode + " x" + std::to_string(n);
-    }
-  std::string bits;
-  for (auto it = widths.begin(); it != widths.end(); ++it)
-    bits += (it == widths.begin()            ? ""
-             : std::next(it) == widths.end() ? " and "
-                                             : ", ") +
-            std::to_string(it->first) + (std::next(it) == widths.end() ? "-bit" : "-");
-  return bits + " (" + opcodes + ")";
-}
-
+// Global access instructions by the bits each moves per thread.
 std::map<int, std::size_t> widthCounts(const SassSummary& s) {
   std::map<int, std::size_t> out;
   for (const auto& [opcode, n] : s.notable)
@@ -85,15 +68,32 @@ std::map<int, std::size_t> widthCounts(const SassSummary& s) {
   return out;
 }
 
+// "32- and 128-bit (LDG.E x2  STG.E.128 x1)".
+std::string accessText(const SassSummary& s) {
+  const auto widths = widthCounts(s);
+  std::string bits;
+  for (auto it = widths.begin(); it != widths.end(); ++it) {
+    const bool last = std::next(it) == widths.end();
+    bits += (it == widths.begin() ? ""
+             : last               ? " and "
+                                  : ", ") +
+            std::to_string(it->first) + (last ? "-bit" : "-");
+  }
+  std::string opcodes;
+  for (const auto& [opcode, n] : s.notable)
+    if (isGlobal(opcode))
+      opcodes += (opcodes.empty() ? "" : "  ") + opcode + " x" + std::to_string(n);
+  return bits + " (" + opcodes + ")";
+}
+
 }  // namespace
 
 std::optional<std::string> readSassDifference(const SassSummary& a, const SassSummary& b) {
   const auto before = widthCounts(a), after = widthCounts(b);
-  if (before.empty() || after.empty()) return std::nullopt;
-  std::map<int, bool> widthsA, widthsB;
-  for (const auto& [bits, n] : before) widthsA[bits] = true;
-  for (const auto& [bits, n] : after) widthsB[bits] = true;
-  if (widthsA == widthsB) return std::nullopt;
+  const auto sameWidth = [](const auto& x, const auto& y) { return x.first == y.first; };
+  if (before.empty() || after.empty() ||
+      std::equal(before.begin(), before.end(), after.begin(), after.end(), sameWidth))
+    return std::nullopt;
   const int widestA = before.rbegin()->first, widestB = after.rbegin()->first;
   std::string text =
       "global accesses in the machine code: " + accessText(a) + " -> " + accessText(b);

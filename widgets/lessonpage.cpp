@@ -111,7 +111,7 @@ LessonPage::LessonPage(QWidget* parent)
   layout->addWidget(verdict_);
   layout->addWidget(whyTitle_);
   layout->addWidget(why_, 1);
-  layout->addStretch(0);
+  layout->addStretch(1);  // keeps the text at the top while no view shows
   connect(lessons_, &QComboBox::currentIndexChanged, this, &LessonPage::showLesson);
   connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(current()); });
   connect(sass_, &QPushButton::clicked, this, [this] { emit sassRequested(current()); });
@@ -159,8 +159,14 @@ void LessonPage::showLesson(int index) {
           .arg(QString::fromStdString(commandLine(l.run)), QString::fromStdString(l.explains));
   commands_->setText(commands);
   verdict_->clear();
-  whyTitle_->hide();
-  why_->hide();
+  showWhy(false);
+}
+
+void LessonPage::showWhy(bool shown) {
+  whyTitle_->setVisible(shown);
+  why_->setVisible(shown);
+  auto* box = static_cast<QBoxLayout*>(layout());
+  box->setStretch(box->count() - 1, shown ? 0 : 1);
 }
 
 void LessonPage::setDevice(int smCount, std::vector<DeviceCeiling> ceilings) {
@@ -175,8 +181,7 @@ QWidget* LessonPage::shownView() const {
 void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
   const Lesson& l = current();
   verdict_->setText(lessonVerdict(l, prediction_->value(), runs));
-  whyTitle_->hide();
-  why_->hide();
+  showWhy(false);
   std::vector<RunResult> finished;
   for (const RunResult& run : runs)
     if (run.status == RunStatus::Ok && run.stats.median > 0) finished.push_back(run);
@@ -201,8 +206,7 @@ void LessonPage::showOutcome(const std::vector<RunResult>& runs) {
            "counters."));
     why_->setCurrentWidget(explain_);
   }
-  whyTitle_->show();
-  why_->show();
+  showWhy(true);
 }
 
 QString LessonPage::verdictText() const {

@@ -58,6 +58,7 @@ class LessonPage : public QWidget {
 
  private:
   void showLesson(int index);
+  void showWhy(bool shown);
 
   QComboBox* lessons_;
   QLabel* title_;
