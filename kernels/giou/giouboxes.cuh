@@ -20,10 +20,17 @@ __device__ __forceinline__ Box<float> loadBox(const float* boxes, std::int64_t b
   return {v.x, v.y, v.z, v.w};
 }
 
+// Byte k of v as a float: placed in the low mantissa of 2^23 it is the float 2^23 + byte, exactly;
+// a byte permute and a subtract instead of a conversion, which runs at a quarter of the rate.
+template <unsigned K>
+__device__ __forceinline__ float byteAsFloat(unsigned v) {
+  return __uint_as_float(__byte_perm(v, 0x4b000000u, 0x7540u | K)) - 8388608.0f;
+}
+
 template <>
 __device__ __forceinline__ Box<float> loadBox(const std::uint8_t* boxes, std::int64_t box) {
-  const uchar4 v = reinterpret_cast<const uchar4*>(boxes)[box];
-  return {float(v.x), float(v.y), float(v.z), float(v.w)};
+  const unsigned v = reinterpret_cast<const unsigned*>(boxes)[box];
+  return {byteAsFloat<0>(v), byteAsFloat<1>(v), byteAsFloat<2>(v), byteAsFloat<3>(v)};
 }
 
 template <>

@@ -29,11 +29,13 @@ __device__ V blockReduce(V v) {
   return v;  // in thread 0
 }
 
+// Box indices are 32-bit: a batch holds at most 2^27 boxes (the family refuses more), and 64-bit
+// index arithmetic was a good part of what the kernels issued per box.
 struct Shape {
-  std::int64_t total;
+  int total;
   int boxes;
   int perThread;
-  std::int64_t chunks;
+  int chunks;
 };
 
 // The L2 flush between calls leaves the done-counter in DRAM: fetching it while the boxes load
@@ -44,7 +46,7 @@ __device__ __forceinline__ void prefetchL2(const void* address) {
 
 template <bool Counts, typename T>
 __device__ __forceinline__ bool isValid(const T* targets, const std::int32_t* counts, int boxes,
-                                        std::int64_t box) {
+                                        int box) {
   if constexpr (Counts) return box % boxes < counts[box / boxes];
   return loadY2(targets, box) > 0.0f;
 }
@@ -52,7 +54,7 @@ __device__ __forceinline__ bool isValid(const T* targets, const std::int32_t* co
 // One thread's kBatch boxes of a chunk, every load issued before the first result is needed.
 // With CheckValidity, a box counts as valid only when its target is; only valid boxes are read.
 struct Batch {
-  std::int64_t box[kBatch];
+  int box[kBatch];
   bool inRange[kBatch];
   bool valid[kBatch];
   Box<float> pred[kBatch];
@@ -62,7 +64,7 @@ struct Batch {
 template <bool CheckValidity, bool Counts, typename P, typename T>
 __device__ __forceinline__ Batch loadBatch(const P* preds, const T* targets,
                                            const std::int32_t* counts, const Shape& shape,
-                                           std::int64_t chunk, int u0) {
+                                           int chunk, int u0) {
   Batch b;
 #pragma unroll
   for (int u = 0; u < kBatch; ++u) {
@@ -108,7 +110,7 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
   if (threadIdx.x == 0) prefetchL2(blocksDone);
   float sum = 0;
   unsigned count = 0;
-  for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
+  for (int c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
     for (int u0 = 0; u0 < shape.perThread; u0 += kBatch) {
       const Batch b = loadBatch<Conditional, Counts>(preds, targets, counts, shape, c, u0);
 #pragma unroll
@@ -156,7 +158,8 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   if constexpr (Counts) {
     for (std::int64_t b = grid.thread_rank(); b < batch; b += grid.size()) count += counts[b];
   } else {
-    for (std::int64_t box = grid.thread_rank(); box < shape.total; box += grid.size())
+    for (int box = static_cast<int>(grid.thread_rank()); box < shape.total;
+         box += static_cast<int>(grid.size()))
       count += loadY2(targets, box) > 0.0f;
   }
   count = blockReduce(count);
@@ -171,7 +174,7 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   __syncthreads();
 
   float sum = 0;
-  for (std::int64_t c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
+  for (int c = blockIdx.x; c < shape.chunks; c += gridDim.x) {
     for (int u0 = 0; u0 < shape.perThread; u0 += kBatch) {
       const Batch b = loadBatch<true, Counts>(preds, targets, counts, shape, c, u0);
 #pragma unroll
@@ -198,7 +201,8 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
 
 template <typename P, typename T, bool Counts>
 void launchTyped(const FusedLaunch& l, cudaStream_t stream) {
-  const Shape shape{l.batch * l.boxes, l.boxes, l.boxesPerThread, l.chunks()};
+  const Shape shape{static_cast<int>(l.batch * l.boxes), l.boxes, l.boxesPerThread,
+                    static_cast<int>(l.chunks())};
   const auto* preds = static_cast<const P*>(l.preds);
   const auto* targets = static_cast<const T*>(l.targets);
   if (l.kind == FusedKind::ForwardBackward) {

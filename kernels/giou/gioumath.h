@@ -36,6 +36,17 @@ KWB_HOST_DEVICE R minSlope(R a, R b) {
   return a < b ? R(1) : a == b ? R(0.5) : R(0);
 }
 
+// a / b. On the GPU in single precision the fast division (within 2 ulp for |b| up to 2^126, as
+// every box's areas are): a reciprocal and a multiply where the IEEE division takes a dozen
+// instructions and a branch, which made the fused kernels issue-bound at large batches.
+template <typename R>
+KWB_HOST_DEVICE R quotient(R a, R b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(R) == sizeof(float)) return __fdividef(a, b);
+#endif
+  return a / b;
+}
+
 template <typename R>
 KWB_HOST_DEVICE R giouOf(const Box<R>& a, const Box<R>& b, R eps) {
   const R area1 = (a.x2 - a.x1) * (a.y2 - a.y1);
@@ -44,11 +55,11 @@ KWB_HOST_DEVICE R giouOf(const Box<R>& a, const Box<R>& b, R eps) {
   const R h = maxOf(minOf(a.y2, b.y2) - maxOf(a.y1, b.y1), R(0));
   const R inter = w * h;
   const R uni = area1 + area2 - inter;
-  const R iou = inter / maxOf(uni, eps);
+  const R iou = quotient(inter, maxOf(uni, eps));
   const R ew = maxOf(maxOf(a.x2, b.x2) - minOf(a.x1, b.x1), R(0));
   const R eh = maxOf(maxOf(a.y2, b.y2) - minOf(a.y1, b.y1), R(0));
   const R enclosing = maxOf(ew * eh, eps);
-  return iou - (enclosing - uni) / enclosing;
+  return iou - quotient(enclosing - uni, enclosing);
 }
 
 // GIoU and d GIoU / d a, the pred's four coordinates, by reverse mode through giouOf's steps.
@@ -63,18 +74,19 @@ KWB_HOST_DEVICE R giouWithGradient(const Box<R>& a, const Box<R>& b, R eps, Box<
   const R inter = w * h;
   const R uni = area1 + area2 - inter;
   const R clampedUni = maxOf(uni, eps);
-  const R iou = inter / clampedUni;
+  const R iou = quotient(inter, clampedUni);
   const R ewRaw = maxOf(a.x2, b.x2) - minOf(a.x1, b.x1);
   const R ehRaw = maxOf(a.y2, b.y2) - minOf(a.y1, b.y1);
   const R ew = maxOf(ewRaw, R(0)), eh = maxOf(ehRaw, R(0));
   const R enclosingRaw = ew * eh;
   const R enclosing = maxOf(enclosingRaw, eps);
-  const R giou = iou - (enclosing - uni) / enclosing;
+  const R giou = iou - quotient(enclosing - uni, enclosing);
 
   // giou = iou - 1 + uni / enclosing
-  const R gUni = R(1) / enclosing - (uni >= eps ? inter / (clampedUni * clampedUni) : R(0));
-  const R gInter = R(1) / clampedUni - gUni;  // uni = area1 + area2 - inter
-  const R gEnclosing = enclosingRaw >= eps ? -uni / (enclosing * enclosing) : R(0);
+  const R gUni =
+      quotient(R(1), enclosing) - (uni >= eps ? quotient(inter, clampedUni * clampedUni) : R(0));
+  const R gInter = quotient(R(1), clampedUni) - gUni;  // uni = area1 + area2 - inter
+  const R gEnclosing = enclosingRaw >= eps ? quotient(-uni, enclosing * enclosing) : R(0);
   const R gEw = ewRaw >= R(0) ? gEnclosing * eh : R(0);
   const R gEh = ehRaw >= R(0) ? gEnclosing * ew : R(0);
   const R gW = wRaw >= R(0) ? gInter * h : R(0);
