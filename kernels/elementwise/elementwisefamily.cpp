@@ -12,6 +12,19 @@ namespace kwb {
 namespace {
 
 constexpr int kAutoWaves = 32;  // OneFlow's kNumWaves
+
+// unroll=auto: 4 or 2 packs a thread where the grid still fills every SM's block slots (a wave of
+// the device), else 1. A small call with 4 packs a thread runs on a quarter of the SMs, each
+// thread waiting on its loads in turn: gelu at n=150528 took 4.51 us against 3.31 with 1 (H100).
+int autoUnroll(std::int64_t packs, int block, const DeviceInfo& device) {
+  const std::int64_t wave = std::int64_t{device.smCount} * (device.maxThreadsPerSm / block);
+  for (const int unroll : {4, 2}) {
+    const std::int64_t items = (packs + unroll - 1) / unroll;
+    if ((items + block - 1) / block >= wave) return unroll;
+  }
+  return 1;
+}
+
 constexpr int kMaxPackBytes = 16;
 
 std::vector<std::string> opChoices() {
@@ -195,14 +208,17 @@ class ElementwiseVariant final : public Variant {
       // cudaMalloc returns 256-byte-aligned memory: only the offset can misalign.
       l.pack = alignedPack(std::min(requested, 8), t, offset * sizeOf(t.in));
       if (l.walk == ElementwiseWalk::PackedPairs && l.pack < 2) l.walk = ElementwiseWalk::Packed;
-      l.unroll = p.has("unroll") ? static_cast<int>(p.getInt("unroll")) : 1;
-      const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));
       const std::int64_t packs = l.n / l.pack;
+      l.unroll = !p.has("unroll")     ? 1
+                 : p.isAuto("unroll") ? autoUnroll(packs, l.block, device)
+                                      : static_cast<int>(p.getInt("unroll"));
+      const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));
       const std::int64_t items = std::max<std::int64_t>((packs + l.unroll - 1) / l.unroll, 1);
       l.grid = gridForWaves(static_cast<std::uint64_t>(items), l.block, waves, device);
       derived = describeGrid(l.grid, l.block, device);
       derived.set("waves_used", std::to_string(waves));
       derived.set("pack_size_used", std::to_string(l.pack));
+      if (p.has("unroll")) derived.set("unroll_used", std::to_string(l.unroll));
       if (walk_ != ElementwiseWalk::GridStride)
         derived.set("math", l.walk == ElementwiseWalk::PackedPairs ? "pairs" : "scalar");
     }
@@ -222,8 +238,12 @@ class ElementwiseVariant final : public Variant {
 };
 
 ParamSpec unrollParam() {
-  return choiceParam("unroll", ParamRole::Launch, {"1", "2", "4"}, "4", "packs",
-                     "packs each thread loads before it computes: loads in flight per thread");
+  ParamSpec spec = choiceParam(
+      "unroll", ParamRole::Launch, {"1", "2", "4"}, "auto", "packs",
+      "packs each thread loads before it computes: loads in flight per thread; auto is the most "
+      "that still gives every SM its full share of blocks, else 1");
+  spec.allowsAuto = true;
+  return spec;
 }
 
 VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves,

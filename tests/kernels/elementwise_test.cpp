@@ -105,7 +105,14 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("packed", {{"n", "1000"}, {"unroll", "1"}}).get("grid"),
             "1");  // 250 packs of 4
   EXPECT_EQ(derived("packed", {{"n", "2^20"}, {"unroll", "1"}}).get("grid"), "1024");
-  EXPECT_EQ(derived("packed", {{"n", "2^20"}}).get("grid"), "256");  // 4 packs per thread
+  EXPECT_EQ(derived("packed", {{"n", "2^20"}, {"unroll", "4"}}).get("grid"), "256");
+  // unroll=auto: 1 where 4 packs a thread would leave SMs without their share of blocks (1056
+  // blocks of 256 fill an H100's), 4 where the grid fills them anyway.
+  const ParamSet small = derived("packed", {{"n", "150528"}});
+  EXPECT_EQ(small.get("unroll_used"), "1");
+  EXPECT_EQ(small.get("grid"), "147");
+  EXPECT_EQ(derived("packed", {{"n", "2^22"}}).get("unroll_used"), "2");  // 2048 blocks with 2
+  EXPECT_EQ(derived("packed", {{"n", "2^23"}}).get("unroll_used"), "4");
 }
 
 TEST(Elementwise, ReferenceValues) {
