@@ -11,8 +11,8 @@ and invalidated before each kernel, clocks left alone; the median of the profile
 PyTorch profiler's concurrent-kernel records read about a microsecond short of it, CUPTI's
 serialized ones (kwb's traced time) a little long. The event medians are printed beside them
 (kwb's with its empty event pair subtracted, PyTorch's as torch_timing.py measures them). kwb runs
-its default configuration of `packed` (f32) and `packed_half2` (16-bit), and with --configs also
-the launches given there. The last lines printed are a Markdown table for docs/PERFORMANCE.md; the
+its default configuration of `packed` (f32) and `packed_half2` (16-bit; --half-variant), and with
+--configs also the launches given there. The last lines printed are a Markdown table for docs/PERFORMANCE.md; the
 exit status is 1 where a default kernel is slower than PyTorch's.
 """
 import argparse
@@ -30,8 +30,12 @@ DTYPES = ["f32", "f16", "bf16"]
 SIZES = [150528, 602112, 1 << 20, 2408448]
 
 
+def variant_of(args, dtype):
+    return "packed" if dtype == "f32" else args.half_variant
+
+
 def kwb_times(args, db, op, dtype, n, launch):
-    variant = "packed" if dtype == "f32" else "packed_half2"
+    variant = variant_of(args, dtype)
     cmd = [args.kwb, "--db", db, "--json", "run", "elementwise", variant, f"op={op}",
            f"dtype={dtype}", f"n={n}", *launch, "--budget", str(args.budget)]
     run = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -83,7 +87,7 @@ def torch_ncu_seconds(args, op, dtype, n):
 
 def kwb_ncu_seconds(args, db, op, dtype, n, launch):
     """Nsight Compute's duration of kwb's kernel over the first launches of a short run."""
-    variant = "packed" if dtype == "f32" else "packed_half2"
+    variant = variant_of(args, dtype)
     launches = profile(args.ncu, "regex:^packedKernel", ["gpu__time_duration.sum"],
                        [args.kwb, "--db", db, "run", "elementwise", variant, f"op={op}",
                         f"dtype={dtype}", f"n={n}", *launch, "--budget", "0.01"],
@@ -100,6 +104,8 @@ def main():
     parser.add_argument("--sizes", default=",".join(str(n) for n in SIZES))
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--dtypes", default=",".join(DTYPES))
+    parser.add_argument("--half-variant", default="packed_half2",
+                        help="the variant timed for 16-bit types (packed: the math per element)")
     parser.add_argument("--configs", action="append", default=[],
                         help="another launch to time, as 'unroll=1 block_size=128' (repeat)")
     args = parser.parse_args()
