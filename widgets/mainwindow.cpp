@@ -114,7 +114,10 @@ void MainWindow::buildUi() {
   explain_ = new ExplainView(ui_->viewTabs);
   explain_->setWorker(worker_);
   connect(resultsPage_->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-          &MainWindow::updateExplain);
+          [this] {
+            updateExplain();
+            updateWaves(session_->plan().swept.value(0));
+          });
   history_ = new HistoryPage(settings_.databasePath, ui_->viewTabs);
   source_ = new SourceView(ui_->viewTabs);
   sass_ = new SassView(worker_, ui_->viewTabs);
@@ -298,7 +301,10 @@ void MainWindow::updateRoofline(const std::string& deviceUuid, const QString& sw
 }
 
 void MainWindow::updateWaves(const QString& swept) {
-  waves_->setRuns(results_->runs(), deviceInfo_ ? deviceInfo_->smCount : 0, swept);
+  // The one result selected, else the newest.
+  const auto rows = resultsPage_->table()->selectionModel()->selectedRows();
+  waves_->setRuns(results_->runs(), deviceInfo_ ? deviceInfo_->smCount : 0, swept,
+                  rows.size() == 1 ? rows.front().row() : -1);
 }
 
 void MainWindow::updateExplain() {

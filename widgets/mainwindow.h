@@ -120,8 +120,8 @@ class MainWindow : public QMainWindow {
   // Under the editor of the parameter at fault, if one is.
   // The results so far on the roofline, under their device's measured roofs.
   void updateRoofline(const std::string& deviceUuid, const QString& swept);
-  // The waves of the newest result (and the sweep's saw-tooth); the explain view's pair: the two
-  // results selected, else the first and the newest.
+  // The waves of the result selected, else the newest (and the sweep's saw-tooth); the explain
+  // view's pair: the two results selected, else the first and the newest.
   void updateWaves(const QString& swept);
   void updateExplain();
   void showParamError(const QString& param, const QString& message);

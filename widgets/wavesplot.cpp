@@ -52,14 +52,16 @@ QString WavesPlot::sentence() const {
   return sentence_->text();
 }
 
-void WavesPlot::setRuns(const std::vector<RunResult>& runs, int smCount, const QString& swept) {
+void WavesPlot::setRuns(const std::vector<RunResult>& runs, int smCount, const QString& swept,
+                        int shown) {
   plot_->clearPlottables();
   plot_->clearItems();
   wavesDrawn_ = predicted_ = 0;
   if (runs.empty()) {
     sentence_->setText(tr("Run a kernel to see its grid as waves of blocks over the SMs."));
   } else {
-    drawWaves(runs.back(), smCount);
+    const bool chosen = shown >= 0 && static_cast<std::size_t>(shown) < runs.size();
+    drawWaves(chosen ? runs[static_cast<std::size_t>(shown)] : runs.back(), smCount);
     // A lesson's runs: the baseline's waves above the step's drawn ones.
     if (swept.isEmpty() && runs.size() > 1) {
       QStringList before;

@@ -22,10 +22,11 @@ class WavesPlot : public QWidget {
 
  public:
   explicit WavesPlot(QWidget* parent = nullptr);
-  // The runs of a sweep (or one run, or a lesson's) on a device of `smCount` SMs; the newest is
-  // drawn as waves, a lesson's earlier runs said in words. `swept`: the parameter the sweep
-  // varied, empty for none.
-  void setRuns(const std::vector<RunResult>& runs, int smCount, const QString& swept = {});
+  // The runs of a sweep (or one run, or a lesson's) on a device of `smCount` SMs; run `shown`
+  // (the newest when out of range) is drawn as waves, a lesson's earlier runs said in words.
+  // `swept`: the parameter the sweep varied, empty for none.
+  void setRuns(const std::vector<RunResult>& runs, int smCount, const QString& swept = {},
+               int shown = -1);
   QCustomPlot* plot() const { return plot_; }
   // For tests: the sentence under the title, the waves drawn and the predicted sweep points.
   QString sentence() const;

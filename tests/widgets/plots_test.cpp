@@ -254,7 +254,10 @@ class PlotsTest : public QObject {
     QVERIFY(map);
     QCOMPARE(map->data()->cell(0, 3), 0.5);  // SM 0 runs 7 of its 8 slots in the tail
     QCOMPARE(map->data()->cell(0, 0), 1.0);  // and all 8 before
-    plot.setRuns({runs.front()}, 132);       // one run: no sweep below
+    plot.setRuns(runs, 132, "n", 0);         // the run selected: 600 blocks, under one wave
+    QVERIFY2(plot.sentence().contains("600 blocks of 256 threads"), qPrintable(plot.sentence()));
+    QCOMPARE(plot.wavesDrawn(), 1);
+    plot.setRuns({runs.front()}, 132);  // one run: no sweep below
     QCOMPARE(plot.predictedPoints(), 0);
     RunResult before = runs.front();
     before.derived = {};
