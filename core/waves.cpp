@@ -22,14 +22,6 @@ std::optional<long long> number(const ParamSet& derived, const std::string& name
   return value;
 }
 
-// The launch of a call that has the most blocks: the one whose waves show in its time.
-std::optional<WaveLaunch> widest(const RunResult& run, int smCount) {
-  const auto launches = waveLaunches(run, smCount);
-  if (launches.empty()) return std::nullopt;
-  return *std::max_element(launches.begin(), launches.end(),
-                           [](const auto& a, const auto& b) { return a.grid < b.grid; });
-}
-
 }  // namespace
 
 double WaveLaunch::waves() const {
@@ -81,6 +73,13 @@ std::vector<WaveLaunch> waveLaunches(const RunResult& run, int smCount) {
   return out;
 }
 
+std::optional<WaveLaunch> widestLaunch(const RunResult& run, int smCount) {
+  const auto launches = waveLaunches(run, smCount);
+  if (launches.empty()) return std::nullopt;
+  return *std::max_element(launches.begin(), launches.end(),
+                           [](const auto& a, const auto& b) { return a.grid < b.grid; });
+}
+
 void recordWaves(ParamSet& derived, const std::vector<WaveLaunch>& launches) {
   for (std::size_t k = 0; k < launches.size(); ++k) {
     const WaveLaunch& l = launches[k];
@@ -124,7 +123,7 @@ double WaveModel::predict(const RunResult& run, const WaveLaunch& l) const {
 std::optional<WaveModel> fitWaves(const std::vector<RunResult>& runs, int smCount) {
   std::vector<double> xs, ys;
   for (const RunResult& run : runs) {
-    const auto launch = widest(run, smCount);
+    const auto launch = widestLaunch(run, smCount);
     if (!launch || run.stats.median <= 0 || run.bytes == 0 || launch->waves() <= 0) continue;
     const double w = launch->waves();
     xs.push_back(static_cast<double>(run.bytes) * std::ceil(w) / w);

@@ -33,6 +33,8 @@ struct WaveLaunch {
 // wave_count, suffixed _1, _2 ... where a call launches several kernels), read back; none for a run
 // before they were recorded or whose kernels were not seen (graphs, a tool holding CUPTI).
 std::vector<WaveLaunch> waveLaunches(const RunResult& run, int smCount);
+// The launch of a call with the most blocks: the one whose waves show in its time.
+std::optional<WaveLaunch> widestLaunch(const RunResult& run, int smCount);
 // What record sets: the derived values of the call's launches, in launch order.
 void recordWaves(ParamSet& derived, const std::vector<WaveLaunch>& launches);
 

@@ -17,13 +17,6 @@ namespace {
 // Waves drawn at most: the last ones, where the tail is; the full ones before are alike.
 constexpr int kMostWaves = 16;
 
-std::optional<WaveLaunch> widest(const RunResult& run, int smCount) {
-  const auto launches = waveLaunches(run, smCount);
-  if (launches.empty()) return std::nullopt;
-  return *std::max_element(launches.begin(), launches.end(),
-                           [](const auto& a, const auto& b) { return a.grid < b.grid; });
-}
-
 }  // namespace
 
 WavesPlot::WavesPlot(QWidget* parent)
@@ -66,7 +59,7 @@ void WavesPlot::setRuns(const std::vector<RunResult>& runs, int smCount, const Q
     if (swept.isEmpty() && runs.size() > 1) {
       QStringList before;
       for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
-        const auto l = widest(runs[i], smCount);
+        const auto l = widestLaunch(runs[i], smCount);
         before << QString::fromStdString(runs[i].family + "/" + runs[i].variant + ": ") +
                       (l ? QString::fromStdString(wavesSentence(*l, runs[i].stats.median))
                          : tr("no waves recorded"));
@@ -95,7 +88,7 @@ void WavesPlot::drawWaves(const RunResult& run, int smCount) {
         wavesSentence(l, run.stats.median / static_cast<double>(launches.size())));
   if (launches.size() > 1) lines << tr("Drawn: the launch with the most blocks.");
 
-  const WaveLaunch l = *widest(run, smCount);
+  const WaveLaunch l = *widestLaunch(run, smCount);
   const int waves = static_cast<int>(std::ceil(l.waves()));
   const int first = std::max(0, waves - kMostWaves);
   wavesDrawn_ = waves - first;
@@ -163,7 +156,7 @@ void WavesPlot::drawSweep(const std::vector<RunResult>& runs, int smCount, const
   predicted->setPen(QPen(seriesColour(1), 1.5, Qt::DashLine));
   for (const auto& [value, run] : ordered) {
     measured->addData(value, run->stats.median * 1e6);
-    if (const auto l = widest(*run, smCount)) {
+    if (const auto l = widestLaunch(*run, smCount)) {
       predicted->addData(value, model->predict(*run, *l) * 1e6);
       ++predicted_;
     }
