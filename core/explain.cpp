@@ -172,12 +172,15 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
   if (achievedA && achievedB && std::abs(*achievedB - *achievedA) > 10) {
     std::string text = formatted("achieved occupancy: %.0f %% -> %.0f %% of the warps an SM holds",
                                  *achievedA, *achievedB);
-    if (theoryA && theoryB && std::abs(*theoryB - *theoryA) > 1)
-      text += formatted(
-          "; the launch allows %.0f %% -> %.0f %% (block size, registers and shared "
-          "memory per block set it)",
-          *theoryA, *theoryB);
-    else if (theoryB && *achievedB < 0.7 * *theoryB)
+    if (theoryA && theoryB && std::abs(*theoryB - *theoryA) > 1) {
+      text += formatted("; the launch allows %.0f %% -> %.0f %% ", *theoryA, *theoryB);
+      // What the runs recorded limits the blocks an SM holds, else what can.
+      const std::string limitA = a.derived.has("limiter") ? a.derived.get("limiter") : "";
+      const std::string limitB = b.derived.has("limiter") ? b.derived.get("limiter") : "";
+      text += !limitA.empty() && !limitB.empty()
+                  ? "(limited by " + limitA + " -> " + limitB + ")"
+                  : "(block size, registers and shared memory per block set it)";
+    } else if (theoryB && *achievedB < 0.7 * *theoryB)
       text += formatted(
           "; %.0f %% is allowed: too few blocks to fill the SMs, or blocks that end "
           "unevenly",

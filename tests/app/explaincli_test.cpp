@@ -89,6 +89,11 @@ TEST(Explain, RecordedWavesAndCountedFlopsReadBack) {
   EXPECT_EQ(waveLaunches(naive, kH100Sms)[0].limiter, "threads");
   EXPECT_EQ(waveLaunches(saxpy, kH100Sms)[0].residentPerSm, 5);  // 48 registers a thread
   const auto r = readDifference(naive, packed);
+  EXPECT_NE(reading(r, "achieved occupancy:")
+                .find("allows 100 % -> 50 % (limited by threads -> "
+                      "registers)"),
+            std::string::npos)
+      << reading(r, "achieved occupancy:");
   EXPECT_NE(reading(r,
                     "the grid: 65536 blocks (62.1 waves of what the SMs hold at once) -> 4096 "
                     "(7.76 waves)"),
