@@ -11,8 +11,8 @@ and invalidated before each kernel, clocks left alone; the median of the profile
 PyTorch profiler's concurrent-kernel records read about a microsecond short of it, CUPTI's
 serialized ones (kwb's traced time) a little long. The event medians are printed beside them
 (kwb's with its empty event pair subtracted, PyTorch's as torch_timing.py measures them). kwb runs
-its default configuration of `packed` (f32) and `packed_half2` (16-bit; --half-variant), and with
---configs also the launches given there. The last lines printed are a Markdown table for docs/PERFORMANCE.md; the
+its default configuration of `packed` (f32, and cast) and `packed_half2` (16-bit; --half-variant),
+and with --configs also the launches given there. The last lines printed are a Markdown table for docs/PERFORMANCE.md; the
 exit status is 1 where a default kernel is slower than PyTorch's.
 """
 import argparse
@@ -25,19 +25,27 @@ import tempfile
 from ncu_profile import profile
 from torch_timing import median_seconds
 
-OPS = ["relu", "gelu", "gelu_tanh", "silu", "mul"]
+OPS = ["relu", "gelu", "gelu_tanh", "silu", "mul", "muladd", "cast"]
+# What cast converts to: f32 to f16, 16-bit types to f32.
+CAST_TO = {"f32": "f16", "f16": "f32", "bf16": "f32"}
 DTYPES = ["f32", "f16", "bf16"]
 SIZES = [150528, 602112, 1 << 20, 2408448]
 
 
-def variant_of(args, dtype):
-    return "packed" if dtype == "f32" else args.half_variant
+def variant_of(args, op, dtype):
+    return "packed" if dtype == "f32" or op == "cast" else args.half_variant
+
+
+def problem(op, dtype, n):
+    """kwb's problem parameters for the op."""
+    params = [f"op={op}", f"dtype={dtype}", f"n={n}"]
+    return params + [f"out_dtype={CAST_TO[dtype]}"] if op == "cast" else params
 
 
 def kwb_times(args, db, op, dtype, n, launch):
-    variant = variant_of(args, dtype)
-    cmd = [args.kwb, "--db", db, "--json", "run", "elementwise", variant, f"op={op}",
-           f"dtype={dtype}", f"n={n}", *launch, "--budget", str(args.budget)]
+    variant = variant_of(args, op, dtype)
+    cmd = [args.kwb, "--db", db, "--json", "run", "elementwise", variant, *problem(op, dtype, n),
+           *launch, "--budget", str(args.budget)]
     run = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     run = run["runs"][0]
     if run["status"] != "ok":
@@ -53,9 +61,12 @@ def torch_op(op, dtype, n):
     t = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
     x = (torch.rand(n, device="cuda") * 2 - 1).to(t)
     y = (torch.rand(n, device="cuda") * 2 - 1).to(t)
+    z = (torch.rand(n, device="cuda") * 2 - 1).to(t)
+    to = {"f32": torch.float32, "f16": torch.float16}[CAST_TO[dtype]]
     return {"relu": lambda: F.relu(x), "gelu": lambda: F.gelu(x),
             "gelu_tanh": lambda: F.gelu(x, approximate="tanh"), "silu": lambda: F.silu(x),
-            "mul": lambda: torch.mul(x, y)}[op]
+            "mul": lambda: torch.mul(x, y), "muladd": lambda: torch.addcmul(z, x, y),
+            "cast": lambda: x.to(to)}[op]
 
 
 TORCH_SCRIPT = """
@@ -87,10 +98,10 @@ def torch_ncu_seconds(args, op, dtype, n):
 
 def kwb_ncu_seconds(args, db, op, dtype, n, launch):
     """Nsight Compute's duration of kwb's kernel over the first launches of a short run."""
-    variant = variant_of(args, dtype)
+    variant = variant_of(args, op, dtype)
     launches = profile(args.ncu, "regex:^packedKernel", ["gpu__time_duration.sum"],
-                       [args.kwb, "--db", db, "run", "elementwise", variant, f"op={op}",
-                        f"dtype={dtype}", f"n={n}", *launch, "--budget", "0.01"],
+                       [args.kwb, "--db", db, "run", "elementwise", variant,
+                        *problem(op, dtype, n), *launch, "--budget", "0.01"],
                        launch_count=args.calls)
     return median_duration(launches[1:])  # not the checked call, the first of all
 
