@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the build in $1 into a fresh prefix and runs the installed programs from there: they
+# must find their libraries, the example kernel files and (kwb-gui) their worker without the
+# build folder. $2 is 1 where the GUI was built.
+set -euo pipefail
+build=$1
+gui=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" > /dev/null
+kwb=$prefix/bin/kwb
+"$kwb" --version
+"$kwb" list | grep '^copy  *memcpy' > /dev/null
+"$kwb" --no-store check "$prefix/share/kwb/examples/kernels/saxpy.cu"
+test -f "$prefix/share/doc/KernelWorkbench/README.md"
+test -f "$prefix/share/doc/KernelWorkbench/docs/measuring.md"
+if [ "$gui" = 1 ]; then
+  QT_QPA_PLATFORM=offscreen "$prefix/bin/kwb-gui" --help | grep -- '--worker' > /dev/null
+fi
+echo "installed programs ran from $prefix"
