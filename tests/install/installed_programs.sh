@@ -16,5 +16,15 @@ test -f "$prefix/share/doc/KernelWorkbench/README.md"
 test -f "$prefix/share/doc/KernelWorkbench/docs/measuring.md"
 if [ "$gui" = 1 ]; then
   QT_QPA_PLATFORM=offscreen "$prefix/bin/kwb-gui" --help | grep -- '--worker' > /dev/null
+  desktop=$prefix/share/applications/kernel-workbench.desktop
+  test -f "$prefix/share/icons/hicolor/scalable/apps/kernel-workbench.svg"
+  grep -qx 'Exec=kwb-gui' "$desktop"
+  # desktop-file-utils is among scripts/install-deps.sh's packages; without it the test is
+  # reported as skipped (77), the rest having passed.
+  if ! command -v desktop-file-validate > /dev/null; then
+    echo "desktop-file-validate not found: the desktop entry is not validated"
+    exit 77
+  fi
+  desktop-file-validate "$desktop"
 fi
 echo "installed programs ran from $prefix"
