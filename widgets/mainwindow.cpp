@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
@@ -547,6 +548,21 @@ void MainWindow::buildMenus() {
   });
   file->addSeparator();
   file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("About Kernel Workbench"), this,
+                  [this] { QMessageBox::about(this, tr("About Kernel Workbench"), aboutText()); });
+}
+
+QString MainWindow::aboutText() const {
+  // What the worker, which runs the kernels, was built with and finds here.
+  QProcess worker;
+  worker.start(worker_->program(), {"--version"});
+  const bool answered = worker.waitForFinished(5000) && worker.exitCode() == 0;
+  const QString build = answered ? QString::fromUtf8(worker.readAllStandardOutput()).trimmed()
+                                 : tr("The worker (%1) did not say.").arg(worker_->program());
+  return tr("<b>Kernel Workbench</b><br>A workbench for exploring CUDA kernels.<pre>%1\nQt: "
+            "%2</pre>")
+      .arg(build.toHtmlEscaped(), QString::fromLatin1(qVersion()));
 }
 
 QCustomPlot* MainWindow::currentChart() const {

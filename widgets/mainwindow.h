@@ -84,6 +84,8 @@ class MainWindow : public QMainWindow {
  private:
   void buildUi();
   void buildMenus();
+  // Help > About's text: the worker's `kwb --version` and the Qt the window runs on.
+  QString aboutText() const;
   QCustomPlot* currentChart() const;
   void exportChart();
   void exportResults();

@@ -8,8 +8,8 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/worker.h"
 #include "core/format.h"
-#include "core/version.h"
 #include "db/runstore.h"
+#include "measure/buildinfo.h"
 
 namespace kwb {
 namespace {
@@ -25,7 +25,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   CLI::App app(kDescription, "kwb");
   app.require_subcommand(0, 1);  // none: said below with the commands there are
   app.fallthrough();
-  app.set_version_flag("--version", kAppVersion);
+  app.set_version_flag(
+      "--version", [] { return buildInfoText(); },
+      "the version, the CUDA runtime, driver, NVRTC and CUPTI it uses, and the "
+      "architectures it carries code for");
 
   CliContext context{out, err, {}};
   GlobalOptions& g = context.global;

@@ -10,6 +10,7 @@
 #include "core/stats.h"
 #include "db/runstore.h"
 #include "db/testdb.h"
+#include "measure/buildinfo.h"
 #include "measure/devicequery.h"
 
 namespace kwb {
@@ -156,6 +157,16 @@ TEST_F(CliTest, ListShowsFamiliesAndParameters) {
   expectBadInput({"list", "matmul"}, "parameter 'family'");
   Outcome permute = run({"list", "permute"});
   EXPECT_NE(permute.out.find("1 to 8 integers 0..7 separated by commas"), std::string::npos);
+}
+
+TEST_F(CliTest, VersionSaysWhatTheBuildRunsOn) {
+  const Outcome version = run({"--version"});
+  EXPECT_EQ(version.code, kExitOk);
+  for (const char* line : {"kwb 0.", "\nCUDA runtime: ", "\nCUDA driver: ", "\nNVRTC: ",
+                           "\nCUPTI: ", "\ncode for: SASS sm_"})
+    EXPECT_NE(version.out.find(line), std::string::npos) << line << " in " << version.out;
+  EXPECT_EQ(describeArchitectures("75-real;90"), "SASS sm_75, sm_90; PTX compute_90");
+  EXPECT_EQ(describeArchitectures("90-virtual"), "SASS none; PTX compute_90");
 }
 
 TEST_F(CliTest, ListMetricsShowsEverySet) {
