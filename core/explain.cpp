@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/format.h"
+#include "core/traffic.h"
 #include "core/verdict.h"
 
 namespace kwb {
@@ -215,15 +216,11 @@ std::vector<std::string> readDifference(const RunResult& a, const RunResult& b) 
                   "less index arithmetic do the same work in fewer instructions",
                   *instA, *instB, *instB / *instA));
 
-  const auto readA = a.metricValue("dram__bytes_read.sum"),
-             writeA = a.metricValue("dram__bytes_write.sum");
-  const auto readB = b.metricValue("dram__bytes_read.sum"),
-             writeB = b.metricValue("dram__bytes_write.sum");
-  if (readA && writeA && readB && writeB && moved(*readA + *writeA, *readB + *writeB, 0.1))
-    out.push_back("DRAM traffic: " + formatBytes(*readA + *writeA) + " -> " +
-                  formatBytes(*readB + *writeB) +
-                  formatted(" (%.2fx): every byte less is time saved where memory binds",
-                            (*readB + *writeB) / (*readA + *writeA)));
+  const auto dramA = dramBytes(a), dramB = dramBytes(b);
+  if (dramA && dramB && moved(*dramA, *dramB, 0.1))
+    out.push_back(
+        "DRAM traffic: " + formatBytes(*dramA) + " -> " + formatBytes(*dramB) +
+        formatted(" (%.2fx): every byte less is time saved where memory binds", *dramB / *dramA));
   return out;
 }
 

@@ -1,7 +1,9 @@
 #include "core/roofline.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "core/format.h"
+#include "core/traffic.h"
 
 namespace kwb {
 namespace {
@@ -26,10 +28,9 @@ std::optional<RooflinePoint> measuredRooflinePoint(const RunResult& run) {
       if (!count) return std::nullopt;
       flops += weight * *count;
     }
-  const auto read = run.metricValue("dram__bytes_read.sum");
-  const auto written = run.metricValue("dram__bytes_write.sum");
-  if (!read || !written || *read + *written <= 0 || flops <= 0) return std::nullopt;
-  return RooflinePoint{flops / (*read + *written), flops / run.stats.median};
+  const auto bytes = dramBytes(run);
+  if (!bytes || *bytes <= 0 || flops <= 0) return std::nullopt;
+  return RooflinePoint{flops / *bytes, flops / run.stats.median};
 }
 
 double Roofs::at(double intensity) const {
@@ -57,25 +58,20 @@ std::optional<RooflineReading> readRoofline(const RunResult& run,
   if (!point || !roofs) return std::nullopt;
   RooflineReading r{*point, *roofs, point->flopsPerSecond / roofs->at(point->intensity), false, {}};
   r.aboveRoof = r.ofRoof > kAboveRoof;
-  const bool memoryBound = point->intensity < roofs->ridge();
-  char text[400];
+  const std::string achieved = formatCeiling(*roofs->compute, point->flopsPerSecond);
   if (r.aboveRoof)
-    std::snprintf(text, sizeof text,
-                  "%.3g FLOP/byte at %s: %.2fx the roof the card measured, which no kernel "
-                  "passes: the declared flops or bytes are wrong, or the data came from a faster "
-                  "memory than %s",
-                  point->intensity, formatCeiling(*roofs->compute, point->flopsPerSecond).c_str(),
-                  r.ofRoof, std::string(roofs->memory->label).c_str());
+    r.sentence = formatted(
+        "%.3g FLOP/byte at %s: %.2fx the roof the card measured, which no kernel passes: the "
+        "declared flops or bytes are wrong, or the data came from a faster memory than %s",
+        point->intensity, achieved.c_str(), r.ofRoof, std::string(roofs->memory->label).c_str());
   else
-    std::snprintf(text, sizeof text,
-                  "%.3g FLOP/byte at %s, %.2f of the roof there: %s-bound (the ridge is at "
-                  "%.3g FLOP/byte)",
-                  point->intensity, formatCeiling(*roofs->compute, point->flopsPerSecond).c_str(),
-                  r.ofRoof,
-                  memoryBound ? std::string(roofs->memory->label).c_str()
-                              : std::string(roofs->compute->label).c_str(),
-                  roofs->ridge());
-  r.sentence = text;
+    r.sentence = formatted(
+        "%.3g FLOP/byte at %s, %.2f of the roof there: %s-bound (the ridge is at %.3g FLOP/byte)",
+        point->intensity, achieved.c_str(), r.ofRoof,
+        std::string(point->intensity < roofs->ridge() ? roofs->memory->label
+                                                      : roofs->compute->label)
+            .c_str(),
+        roofs->ridge());
   return r;
 }
 

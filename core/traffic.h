@@ -20,4 +20,7 @@ struct TrafficCheck {
 // None for a run without both DRAM counters or without declared bytes.
 std::optional<TrafficCheck> checkTraffic(const RunResult& run);
 
+// The bytes DRAM read and wrote in the run's counter pass; none without both counters.
+std::optional<double> dramBytes(const RunResult& run);
+
 }  // namespace kwb

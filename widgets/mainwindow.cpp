@@ -493,15 +493,9 @@ void MainWindow::start(bool sweep) {
 void MainWindow::endJob(const QString& message) {
   if (!session_->plan().lesson.isEmpty()) {
     lesson_->setBusy(false);
-    const auto& runs = session_->runs();
-    if (!runs.empty()) try {
-        lesson_->setDevice(
-            deviceInfo_ ? deviceInfo_->smCount : 0,
-            RunStore(settings_.databasePath.toStdString()).deviceCeilings(runs.front().deviceUuid));
-      } catch (const Error& e) {
-        statusBar()->showMessage(QString::fromStdString(e.what()), 15000);
-      }
-    lesson_->showOutcome(runs);
+    // The roofs updateRoofline read for the lesson's runs, as they came in.
+    lesson_->setDevice(deviceInfo_ ? deviceInfo_->smCount : 0, roofline_->ceilings());
+    lesson_->showOutcome(session_->runs());
   }
   ui_->progressBar->setRange(0, 1);
   ui_->progressBar->setValue(1);
@@ -630,6 +624,7 @@ bool MainWindow::startLesson(const QString& id, double prediction) {
   }
   JobPlan plan = lessonPlan(l, measureSettings(l.metrics), yours);
   results_->clear();
+  rooflineDevice_.clear();  // its roofs are read again with the first run, for the lesson's view
   lesson_->setBusy(true);
   ui_->progressBar->setRange(0, 0);
   ui_->messageLabel->setText(tr("Running the lesson..."));

@@ -25,6 +25,7 @@ class RooflinePlot : public QWidget {
  public:
   explicit RooflinePlot(QWidget* parent = nullptr);
   void setCeilings(std::vector<DeviceCeiling> ceilings);
+  const std::vector<DeviceCeiling>& ceilings() const { return ceilings_; }
   // `swept`: the parameter the points are coloured by; empty for one colour. `path`: the runs are
   // a lesson's steps, each a point of its own joined in order, from the baseline to the step.
   void setRuns(const std::vector<RunResult>& runs, const QString& swept = {}, bool path = false);

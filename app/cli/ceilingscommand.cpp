@@ -1,12 +1,12 @@
 // `kwb devices --ceilings`: the device's measured ceilings beside its datasheet's.
 #include <cmath>
-#include <cstdio>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
 #include "app/cli/table.h"
 #include "core/ceilings.h"
+#include "core/format.h"
 #include "core/timeformat.h"
 #include "db/runstore.h"
 #include "measure/runner.h"
@@ -16,9 +16,7 @@ namespace {
 
 std::string fraction(double value, std::optional<double> of) {
   if (!of || *of <= 0 || value <= 0) return "-";
-  char text[16];
-  std::snprintf(text, sizeof text, "%.3f", value / *of);
-  return text;
+  return formatted("%.3f", value / *of);
 }
 
 std::string clockText(double mhz) {

@@ -99,10 +99,9 @@ std::uint64_t GiouWorkload::bytesMoved() const {
 std::optional<double> GiouWorkload::flops() const {
   // gioumath.h's formula for a valid pair: 32 operations for the GIoU, one to sum it, 37 more for
   // its gradient; and the one division of the sum by the count.
-  const GiouProblem& p = config_.problem;
-  double valid = 0;
-  for (const std::int32_t count : p.counts) valid += count;
-  return valid * (33.0 + (slots_.grad >= 0 ? 37.0 : 0.0)) + 1;
+  return static_cast<double>(config_.problem.validTotal()) *
+             (33.0 + (slots_.grad >= 0 ? 37.0 : 0.0)) +
+         1;
 }
 
 double GiouWorkload::tolerance() const {
