@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <optional>
 #include <thread>
 
 #include "core/error.h"
@@ -208,16 +207,17 @@ void Runner::execute(const Variant& variant, const RunRequest& request, RunResul
   result.bytes = workload->bytesMoved();
   result.flops = workload->flops();
 
-  // The checked run; its launches give the waves of the grid.
+  // The checked run; its launches give the waves of the grid. Where CUPTI is held by another tool
+  // the run goes on without them.
   workload->beforeCheckedRun(pointers, stream_);
-  std::optional<LaunchRecorder> recorder;
+  std::vector<KernelLaunch> launches;
   try {
-    recorder.emplace();
-  } catch (const CuptiError&) {  // another tool holds CUPTI: no waves
+    LaunchRecorder recorder;
+    workload->enqueue(pointers, stream_);
+    launches = recorder.launches();
+  } catch (const CuptiError&) {
+    workload->enqueue(pointers, stream_);
   }
-  workload->enqueue(pointers, stream_);
-  const auto launches = recorder ? recorder->launches() : std::vector<KernelLaunch>{};
-  recorder.reset();
   waitForCheckedCall(request.hangSeconds, prepared);
   recordWaves(result.derived, waveLaunches(launches, device_, kMostWaveLaunches));
   if (workload->checked() && !verify(*workload, pointers, result)) return;
