@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/bashcompletion.h"
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/worker.h"
@@ -232,6 +233,13 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       "merge", "add the runs of other history databases (a workshop's attendees') to --db");
   merge->add_option("sources", mergeSources, "history databases to read")->required();
 
+  std::string shell;
+  auto* completion = app.add_subcommand(
+      "completion", "print a shell completion script (installed with the package for bash)");
+  completion->add_option("shell", shell, "the shell: bash")
+      ->required()
+      ->check(CLI::IsMember({"bash"}));
+
   auto* worker =
       app.add_subcommand("worker", "serve JSON-lines requests on stdin/stdout (docs/protocol.md)");
 
@@ -302,6 +310,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         throw Error(ErrorKind::Usage, "--run and --predict need a lesson id");
       return lessonCommand(context, lessonId, lessonRun, lessonPrediction, lessonBudget,
                            lessonStart, lessonFile);
+    }
+    if (completion->parsed()) {
+      out << bashCompletion(app);
+      return kExitOk;
     }
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;

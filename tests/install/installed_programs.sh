@@ -15,18 +15,24 @@ kwb=$prefix/bin/kwb
 test -f "$prefix/share/doc/KernelWorkbench/README.md"
 test -f "$prefix/share/doc/KernelWorkbench/docs/measuring.md"
 grep -q 'history database' "$prefix/share/man/man1/kwb.1"
+grep -q '^complete -F _kwb kwb$' "$prefix/share/bash-completion/completions/kwb"
 if [ "$gui" = 1 ]; then
   QT_QPA_PLATFORM=offscreen "$prefix/bin/kwb-gui" --help | grep -- '--worker' > /dev/null
   grep -q -- 'worker' "$prefix/share/man/man1/kwb-gui.1"
   desktop=$prefix/share/applications/kernel-workbench.desktop
   test -f "$prefix/share/icons/hicolor/scalable/apps/kernel-workbench.svg"
   grep -qx 'Exec=kwb-gui' "$desktop"
-  # desktop-file-utils is among scripts/install-deps.sh's packages; without it the test is
-  # reported as skipped (77), the rest having passed.
-  if ! command -v desktop-file-validate > /dev/null; then
-    echo "desktop-file-validate not found: the desktop entry is not validated"
-    exit 77
-  fi
+  metainfo=$prefix/share/metainfo/io.github.kernel_workbench.KernelWorkbench.metainfo.xml
+  grep -q '<launchable type="desktop-id">kernel-workbench.desktop</launchable>' "$metainfo"
+  # desktop-file-utils and appstream are among scripts/install-deps.sh's packages; without them
+  # the test is reported as skipped (77), the rest having passed.
+  for tool in desktop-file-validate appstreamcli; do
+    if ! command -v $tool > /dev/null; then
+      echo "$tool not found: the desktop entry and AppStream metadata are not validated"
+      exit 77
+    fi
+  done
   desktop-file-validate "$desktop"
+  appstreamcli validate --no-net "$metainfo"
 fi
 echo "installed programs ran from $prefix"
