@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Permute benchmark: kwb's auto choice and every variant against PyTorch's
-x.permute(p).contiguous() and the copy ceiling, in f32 and f16, in one run.
+x.permute(p).contiguous() and the copy ceiling, in f32 and f16 (u8 with --dtypes), in one run.
 
 Run on a GPU host from the repository root, after building (preset sm90):
     python3 bench/permute_bench.py --kwb build/sm90/app/kwb
@@ -20,9 +20,9 @@ from torch_timing import median_seconds
 
 CASES = [((32, 128, 16, 64), (0, 2, 1, 3)), ((64, 512, 512), (0, 2, 1)),
          ((8192, 8192), (1, 0)), ((64, 64, 128, 128), (2, 3, 0, 1)),
-         ((16, 3, 512, 512), (0, 2, 3, 1)), ((16, 512, 512, 3), (0, 3, 1, 2))]
-VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "narrow"]
-BYTES = {"f32": 4, "f16": 2}
+         ((16, 3, 512, 512), (0, 2, 3, 1)), ((16, 512, 512, 3), (0, 3, 1, 2)),
+         ((3, 4096, 4096), (2, 1, 0)), ((128, 64, 64, 8), (0, 3, 1, 2))]
+VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "narrow", "general"]
 
 
 def text(items):
@@ -41,7 +41,7 @@ def kwb(args, db, *cmd):
 
 def torch_bandwidth(shape, perm, dtype, samples):
     import torch
-    t = {"f32": torch.float32, "f16": torch.float16}[dtype]
+    t = {"f32": torch.float32, "f16": torch.float16, "u8": torch.uint8}[dtype]
     x = torch.rand(shape, device="cuda").to(t)
     seconds = median_seconds(lambda: x.permute(perm).contiguous(), samples)
     return 2 * x.numel() * x.element_size() / seconds

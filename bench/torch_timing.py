@@ -1,8 +1,10 @@
 """Times a PyTorch call the way kwb's timer times a kernel, so that the two compare like for like.
 
-kwb flushes L2 with cudaMemsetAsync over twice its size, and queues each batch of (flush, start
-event, launch, end event) behind a spin kernel so that the GPU runs the batch back to back, never
-waiting on the host. A Python loop is slower than a 5 us kernel: without the hold, the GPU would
+kwb flushes L2 by writing a buffer twice its size and reading it back (no dirty line of the flush
+is left to write back during the sample), queues each batch of (flush, start event, launch, end
+event) behind a spin kernel so that the GPU runs the batch back to back, never waiting on the
+host, and subtracts the median of empty event pairs timed after the same flush (a quarter as many
+as samples) from every sample. A Python loop is slower than a 5 us kernel: without the hold, the GPU would
 idle between samples and small sizes would measure the host, not the kernel.
 """
 import ctypes
@@ -32,19 +34,27 @@ def median_seconds(fn, samples=100):
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
-    times = []
+    words = flush.view(torch.int32)
+    times, empty = [], []
     while len(times) < samples:
+        count = min(BATCH, samples - len(times))
+        pairs = count + (count + 3) // 4
         events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-                  for _ in range(min(BATCH, samples - len(times)))]
+                  for _ in range(pairs)]
         torch.cuda._sleep(_HOLD_CYCLES)
-        for start, end in events:
+        for k, (start, end) in enumerate(events):
             rc = cudart.cudaMemsetAsync(ctypes.c_void_p(flush.data_ptr()), 0,
                                         ctypes.c_size_t(flush.numel()), stream)
             if rc != 0:
                 raise RuntimeError(f"cudaMemsetAsync failed with error {rc}")
+            words.max()  # reads the flush back: its lines leave L2 clean
             start.record()
-            fn()
+            if k < count:
+                fn()
             end.record()
         torch.cuda.synchronize()
-        times += [start.elapsed_time(end) * 1e-3 for start, end in events]
-    return statistics.median(times)
+        elapsed = [start.elapsed_time(end) * 1e-3 for start, end in events]
+        times += elapsed[:count]
+        empty += elapsed[count:]
+    overhead = statistics.median(empty)
+    return statistics.median(max(t - overhead, 0.0) for t in times)

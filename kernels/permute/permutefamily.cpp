@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "kernels/launchgeometry.h"
+#include "kernels/permute/generaltiled.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/permutelaunch.h"
 #include "kernels/permute/permuteworkload.h"
@@ -27,10 +28,16 @@ constexpr int kAutoRows = 8;
 // The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
 // chunks get too short for whole vectors to pay.
 constexpr std::int64_t kMaxNarrow = 64;
+// Below this many elements per plane the narrow kernel's chunks are mostly empty: a batch of
+// 2 x 7 matrices moved 75 GB/s through it (f16, H100), and the movement kernel takes them.
+constexpr std::int64_t kMinNarrowWide = 1024;
+// General tiles whose groups fill less than this of a tile lose to the movement kernel: a
+// (2, 471000, 3, 5) tile of 5 x 6 f32 moved 108 GB/s, PyTorch's strided kernel 2262 (H100).
+constexpr std::int64_t kMinGeneralTileBytes = 2048;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
-enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Narrow, Auto };
+enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Narrow, General, Auto };
 
 std::string kindName(Kind kind) {
   switch (kind) {
@@ -40,21 +47,27 @@ std::string kindName(Kind kind) {
     case Kind::Tiled: return "tiled";
     case Kind::TiledPairs: return "tiled_half2";
     case Kind::Narrow: return "narrow";
+    case Kind::General: return "general";
     case Kind::Auto: break;
   }
   return "auto";
 }
 
 std::vector<ParamSpec> params(Kind kind) {
-  // The narrow kernel's own example: NCHW to NHWC with 3 channels.
-  const bool narrow = kind == Kind::Narrow;
+  // The narrow kernel's own example: NCHW to NHWC with 3 channels; the general one's: a full
+  // reversal, whose destination's innermost dimension is 3 long.
+  const bool narrow = kind == Kind::Narrow, general = kind == Kind::General;
   std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
-                narrow ? "16,3,512,512" : "64,512,512", "elements",
-                "sizes of the source's dimensions, outermost first"),
+                narrow    ? "16,3,512,512"
+                : general ? "3,4096,4096"
+                          : "64,512,512",
+                "elements", "sizes of the source's dimensions, outermost first"),
       listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims,
-                narrow ? "0,2,3,1" : "0,2,1", "",
-                "destination dimension i is source dimension perm[i], as x.permute(perm)"),
+                narrow    ? "0,2,3,1"
+                : general ? "2,1,0"
+                          : "0,2,1",
+                "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
                   kind == Kind::TiledPairs ? "f16" : "f32", "",
                   "element type; a permutation moves its bytes unchanged"),
@@ -65,6 +78,10 @@ std::vector<ParamSpec> params(Kind kind) {
   if (kind == Kind::Naive || kind == Kind::Simplified || kind == Kind::Movement)
     specs.push_back(integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads",
                                  "threads per block", 32));
+  if (kind == Kind::General)
+    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512", "1024"},
+                                "256", "threads",
+                                "threads per block; a block moves a tile at once"));
   if (kind == Kind::Narrow)
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -123,15 +140,37 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
   return std::nullopt;
 }
 
-// OneFlow's choice: tiles for a transpose whose sides are both at least its tile (32) long, in
-// pairs for 16-bit elements where both sides are even (and the source 4-byte aligned);
-// otherwise the movement kernel. One
-// departure: a transpose with a side shorter than that takes the narrow kernel, where OneFlow's
-// movement kernel reads or writes one scattered element per thread.
+bool innermostMoves(const Permutation& s) {
+  return s.perm.back() != static_cast<int>(s.shape.size()) - 1;
+}
+
+// Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: general tiles
+// in words for bytes, pairs for 16-bit elements where both sides are even (and the source 4-byte
+// aligned), else the tiled kernel. A transpose with a shorter side: general tiles where the short
+// side is the source's rows, 8 or more long and moved in words or wide elements (channels last
+// to planes); else the narrow kernel (planes to channels last, or few channels) where the long
+// side fills its chunks, the movement kernel where both sides are short. Any other
+// permutation: general tiles where the innermost dimension moves and a tile carries at least
+// 2 KiB, else the movement kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth
+// pass).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
+  if (!innermostMoves(s)) return Kind::Movement;
   const auto t = asBatchTranspose(s);
-  if (!t) return Kind::Movement;
-  if (std::min(t->rows, t->cols) < kMinTiledSide) return Kind::Narrow;
+  const permute::GeneralTiling tiling =
+      permute::generalTiling(s, permute::generalTileElements(bytes));
+  if (!t) {
+    // A tile carrying little costs its offsets and barriers for few bytes.
+    const std::int64_t carried = std::min<std::int64_t>(tiling.inExtent, tiling.tileIn) *
+                                 std::min<std::int64_t>(tiling.outExtent, tiling.tileOut) * bytes;
+    return carried >= kMinGeneralTileBytes ? Kind::General : Kind::Movement;
+  }
+  const bool words = permute::generalWordsFit(tiling, bytes, sourceOffsetBytes);
+  if (std::min(t->rows, t->cols) < kMinTiledSide) {
+    const bool shortRows = t->cols < t->rows;
+    if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
+    return std::max(t->rows, t->cols) >= kMinNarrowWide ? Kind::Narrow : Kind::Movement;
+  }
+  if (bytes == 1 && words) return Kind::General;
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
   return pairs ? Kind::TiledPairs : Kind::Tiled;
@@ -212,6 +251,27 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   return launcherOf(l, permute::launchTiledTranspose);
 }
 
+PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& s, int bytes,
+                                const DeviceInfo& device, ParamSet& derived) {
+  permute::GeneralLaunch l;
+  l.tiling = permute::generalTiling(s, permute::generalTileElements(bytes));
+  l.elementBytes = bytes;
+  l.words = permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  l.index32 = s.elements() <= INT32_MAX;
+  l.grid =
+      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block, kWaves, device);
+  addGrid(derived, l.grid, l.block, device);
+  derived.set("simplified_shape", listText(s.shape));
+  derived.set("simplified_perm", listText(s.perm));
+  derived.set("groups", l.tiling.describe());
+  derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
+  derived.set("access_bytes", std::to_string(l.words ? 4 : bytes));
+  derived.set("tiles", std::to_string(l.tiling.tiles()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return launcherOf(l, permute::launchGeneralTiled);
+}
+
 PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int bytes,
                                const DeviceInfo& device, ParamSet& derived) {
   const BatchTranspose t = *asBatchTranspose(s);
@@ -256,6 +316,10 @@ class PermuteVariant final : public Variant {
     const Permutation s = permute::simplify(perm);
     if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
+    if (kind_ == Kind::General && !innermostMoves(s))
+      throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
+                                   listText(s.shape) + ", perm " + listText(s.perm) +
+                                   "), so rows move whole and need no tile: use movement or auto");
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
   }
 
@@ -272,8 +336,9 @@ class PermuteVariant final : public Variant {
     }
     PermuteLauncher launch = kind == Kind::Tiled || kind == Kind::TiledPairs
                                  ? tiledLauncher(p, s, bytes, kind, device, derived)
-                             : kind == Kind::Narrow
-                                 ? narrowLauncher(p, s, bytes, device, derived)
+                             : kind == Kind::Narrow ? narrowLauncher(p, s, bytes, device, derived)
+                             : kind == Kind::General
+                                 ? generalLauncher(p, s, bytes, device, derived)
                                  : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
@@ -404,10 +469,18 @@ void registerPermuteFamily(Registry& registry) {
       "plane, which together make one contiguous run of the interleaved side, and moves both "
       "with 16-byte accesses through shared memory: no access is scattered. Force "
       "movement_size to the element size to see what the vectors are worth.");
-  add(Kind::Auto, "picks the kernel as OneFlow does and says which",
-      "Tiles for transposes whose sides are at least 32 long (in pairs for even 16-bit ones), "
-      "the narrow kernel for transposes with a shorter side, the movement kernel for everything "
-      "else; the result's chosen value says which ran.");
+  add(Kind::General, "tiles for any permutation that moves the innermost dimension",
+      "OneFlow and PyTorch tile only transposes of two axes; a full reversal or (0, 3, 1, 2) "
+      "falls to a kernel that reads or writes one scattered element at a time. Here the "
+      "source's innermost dimensions, taken together until they span a tile, are transposed "
+      "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
+      "against 3 x 4096, and both sides of every tile move along contiguous memory.");
+  add(Kind::Auto, "picks the kernel and says which",
+      "Tiles for transposes whose sides are at least 32 long (general tiles in words for bytes, "
+      "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "
+      "with 8 or more channels, general tiles; general tiles for any other permutation that "
+      "moves the innermost dimension, the movement kernel where it stays. The result's chosen "
+      "value says which ran.");
 }
 
 }  // namespace kwb

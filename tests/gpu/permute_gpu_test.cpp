@@ -53,13 +53,22 @@ RandomCase randomCase(std::mt19937& rng) {
 
 TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSize) {
   std::mt19937 rng(5);
-  int checked = 0;
+  int checked = 0, general = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const auto [shape, perm, offset] = randomCase(rng);
     for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
-      for (const char* variant : {"naive", "simplified", "movement", "auto"}) {
-        const RunResult r =
-            run(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+      for (const char* variant : {"naive", "simplified", "movement", "general", "auto"}) {
+        const RawParams params{
+            {"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}};
+        if (std::string(variant) == "general") {
+          try {
+            Registry::instance().resolve("permute", variant, params);
+          } catch (const Error&) {
+            continue;  // the innermost dimension stays: no tile to make
+          }
+          ++general;
+        }
+        const RunResult r = run(variant, params);
         ASSERT_EQ(r.status, RunStatus::Ok)
             << variant << " shape=" << shape << " perm=" << perm << " offset=" << offset << " "
             << dtype << ": " << r.error;
@@ -68,7 +77,8 @@ TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSi
       }
     }
   }
-  EXPECT_EQ(checked, 40 * 4 * 4);
+  EXPECT_EQ(checked, 40 * 4 * 4 + general);
+  EXPECT_GT(general, 40);
 }
 
 // Transposes of every kind the tiled kernels take: sides shorter than a tile, odd sides, batches,
@@ -167,6 +177,39 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
             "narrow");
   EXPECT_EQ(run("auto", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}).derived.get("chosen"),
             "movement");
+  EXPECT_EQ(run("auto", {{"shape", "16,64,64,8"}, {"perm", "0,3,1,2"}, {"dtype", "u8"}})
+                .derived.get("chosen"),
+            "general");
+  EXPECT_EQ(run("auto", {{"shape", "16,64,64,3"}, {"perm", "0,3,1,2"}, {"dtype", "u8"}})
+                .derived.get("chosen"),
+            "narrow");
+  EXPECT_EQ(
+      run("auto", {{"shape", "512,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
+      "general");
+  const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
+  EXPECT_EQ(reversed.derived.get("chosen"), "general");
+  EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");
+}
+
+// General tiles in 4-byte words for 1- and 2-byte elements where both groups are whole words:
+// partial tiles on both sides, batches, several groups, and a misaligned source that falls back
+// to single elements.
+TEST_F(PermuteGpu, GeneralTilesMoveWordsWhereTheyFit) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"3,64,100", "2,1,0"},     {"4,100,36", "2,0,1"},    {"128,64,64,8", "0,3,1,2"},
+      {"2,12,20,68", "3,1,0,2"}, {"7,8,4,132", "3,2,0,1"}, {"16,516,4", "0,2,1"}};
+  for (const auto& [shape, perm] : cases)
+    for (const char* dtype : {"u8", "f16", "bf16"})
+      for (const char* offset : {"0", "1"}) {
+        const RunResult r = run(
+            "general", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
+        // One element in is never 4-byte aligned for these sizes.
+        const std::string single = std::string(dtype) == "u8" ? "1" : "2";
+        EXPECT_EQ(r.derived.get("access_bytes"), std::string(offset) == "0" ? "4" : single)
+            << shape << " " << perm << " " << dtype << " " << r.derived.get("groups");
+      }
 }
 
 // The benchmark's cases at a smaller batch, every movement size the shape allows.
@@ -200,6 +243,10 @@ TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
       run("narrow", {{"shape", "3,715827883"}, {"perm", "1,0"}, {"dtype", "u8"}});
   ASSERT_EQ(narrow.status, RunStatus::Ok) << narrow.error;
   EXPECT_EQ(narrow.derived.get("index_bits"), "64");
+  const RunResult general =
+      run("general", {{"shape", "2,3,357913942"}, {"perm", "2,1,0"}, {"dtype", "u8"}});
+  ASSERT_EQ(general.status, RunStatus::Ok) << general.error;
+  EXPECT_EQ(general.derived.get("index_bits"), "64");
 }
 
 }  // namespace

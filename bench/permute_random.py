@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Random permutations: kwb's permute/auto against the copy ceiling and PyTorch's
+x.permute(p).contiguous(), over seeded random shapes, permutations and element sizes.
+
+Run on a GPU host from the repository root, after building (preset sm90):
+    python3 bench/permute_random.py --kwb build/sm90/app/kwb --cases 200 --seed 1
+
+Each case draws a rank (2 to 6), sizes (log-uniform, odd ones included, the last one filling the
+tensor to one of the target sizes: 4, 16, 64, 128 or 256 MiB), a permutation that is not a copy
+after simplification, and an element size (u8, f16, f32, f64). kwb times it cold (median of CUDA
+events, empty pairs subtracted); PyTorch is timed the same way (torch_timing.py); the ceiling is
+kwb's copy/memcpy of the same bytes. --first and --count run a slice of the cases (the draws stay
+those of the whole seeded run), so that the whole can be spread over several calls; --json FILE
+keeps the rows, and --summarize FILE... prints the tables of rows kept before.
+"""
+import argparse
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TARGETS_MIB = [4, 16, 64, 128, 256]
+DTYPES = {"u8": 1, "f16": 2, "f32": 4, "f64": 8}
+LARGE_MIB = 64  # the bound's tensors: those drawn for 64 MiB and more (the last size rounds down)
+
+
+def simplify(shape, perm):
+    """The permutation as kwb simplifies it: size-1 dimensions dropped, neighbours merged."""
+    kept = [d for d in range(len(shape)) if shape[d] != 1]
+    renumber = {d: i for i, d in enumerate(kept)}
+    p = [renumber[a] for a in perm if a in renumber]
+    groups = []
+    for a in p:
+        if groups and groups[-1][-1] + 1 == a:
+            groups[-1].append(a)
+        else:
+            groups.append([a])
+    order = sorted(range(len(groups)), key=lambda g: groups[g][0])
+    index = {g: i for i, g in enumerate(order)}
+    return [math.prod(shape[kept[a]] for a in groups[g]) for g in order], [index[g] for g in range(len(groups))]
+
+
+def draw(rng):
+    while True:
+        dtype = rng.choice(list(DTYPES))
+        target = rng.choice(TARGETS_MIB) << 20
+        elements = target // DTYPES[dtype]
+        rank = rng.randint(2, 6)
+        shape = []
+        for _ in range(rank - 1):
+            size = int(round(2 ** rng.uniform(0.6, 10)))
+            if rng.random() < 0.3:
+                size = rng.choice([3, 5, 7, 12, 24, 96, 100, 1000])
+            shape.append(max(size, 1))
+        last = elements // math.prod(shape)
+        if last < 1:
+            continue
+        shape.append(last)
+        rng.shuffle(shape)
+        perm = list(range(rank))
+        rng.shuffle(perm)
+        s_shape, s_perm = simplify(shape, perm)
+        if len(s_shape) < 2:
+            continue  # a copy
+        return shape, perm, dtype, target >> 20
+
+
+def text(items):
+    return ",".join(str(i) for i in items)
+
+
+def kwb_run(args, db, *params):
+    out = subprocess.run([args.kwb, "--db", db, "--json", "run", *params, "--budget",
+                          str(args.budget)], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"kwb {' '.join(params)}: {out.stderr.strip()}")
+    run = json.loads(out.stdout)["runs"][0]
+    if run["status"] != "ok":
+        sys.exit(f"kwb {' '.join(params)}: {run['error']}")
+    return run
+
+
+def torch_seconds(shape, perm, dtype, samples):
+    import torch
+    from torch_timing import median_seconds
+    t = {"u8": torch.uint8, "f16": torch.float16, "f32": torch.float32, "f64": torch.float64}
+    x = torch.empty(shape, dtype=t[dtype], device="cuda")
+    seconds = median_seconds(lambda: x.permute(perm).contiguous(), samples)
+    del x
+    return seconds
+
+
+def quantiles(values):
+    v = sorted(values)
+    pick = lambda q: v[min(len(v) - 1, int(q * (len(v) - 1) + 0.5))]
+    return f"{v[0]:.3f} | {pick(0.1):.3f} | {statistics.median(v):.3f} | {pick(0.9):.3f} | {v[-1]:.3f}"
+
+
+def summarize(rows):
+    large = [r for r in rows if r["target_mib"] >= LARGE_MIB]
+    print()
+    print("| cases | of the copy ceiling: min | p10 | median | p90 | max | at 85 % or more |")
+    print("|---|---|---|---|---|---|---|")
+    for label, group in (("all", rows), ("64 MiB and more", large)):
+        if group:
+            fractions = [r["kwb_gbs"] / r["copy_gbs"] for r in group]
+            print(f"| {label} ({len(group)}) | {quantiles(fractions)} | "
+                  f"{sum(f >= 0.85 for f in fractions)} |")
+    print()
+    print("| cases | kwb / PyTorch: min | p10 | median | p90 | max | at PyTorch's or faster |")
+    print("|---|---|---|---|---|---|---|")
+    by_kernel = {}
+    for r in rows:
+        by_kernel.setdefault(r["chosen"], []).append(r)
+    for label, group in [("all", rows)] + sorted(by_kernel.items()):
+        ratios = [r["kwb_gbs"] / r["torch_gbs"] for r in group]
+        print(f"| {label} ({len(group)}) | {quantiles(ratios)} | {sum(x >= 1.0 for x in ratios)} |")
+    print()
+    print("The ten furthest from the ceiling:")
+    print()
+    print("| shape | perm | dtype | MiB | chose | simplified | kwb GB/s | copy GB/s | of copy | "
+          "PyTorch GB/s | kwb / PyTorch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in sorted(rows, key=lambda r: r["kwb_gbs"] / r["copy_gbs"])[:10]:
+        print(f"| {text(r['shape'])} | {text(r['perm'])} | {r['dtype']} | {r['bytes'] / 2**20:.0f} | "
+              f"{r['chosen']} | {r['simplified']} | {r['kwb_gbs']:.0f} | {r['copy_gbs']:.0f} | "
+              f"{r['kwb_gbs'] / r['copy_gbs']:.3f} | {r['torch_gbs']:.0f} | "
+              f"{r['kwb_gbs'] / r['torch_gbs']:.3f} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kwb", default="build/sm90/app/kwb")
+    parser.add_argument("--cases", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=None)
+    parser.add_argument("--budget", type=float, default=0.1)
+    parser.add_argument("--torch-samples", type=int, default=30)
+    parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--summarize", nargs="+", help="print the tables of rows kept before")
+    args = parser.parse_args()
+    if args.summarize:
+        rows = [row for name in args.summarize for row in json.load(open(name))]
+        summarize(rows)
+        return
+
+    rng = random.Random(args.seed)
+    cases = [draw(rng) for _ in range(args.cases)]
+    last = args.cases if args.count is None else min(args.cases, args.first + args.count)
+    rows = []
+    copies = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"{tmp}/bench.sqlite"
+        for k in range(args.first, last):
+            shape, perm, dtype, target_mib = cases[k]
+            nbytes = math.prod(shape) * DTYPES[dtype]
+            if nbytes not in copies:
+                copies[nbytes] = kwb_run(args, db, "copy", "memcpy", "dtype=u8", f"n={nbytes}")["bandwidth"]
+            run = kwb_run(args, db, "permute", "auto", f"shape={text(shape)}", f"perm={text(perm)}",
+                          f"dtype={dtype}")
+            torch_s = torch_seconds(shape, perm, dtype, args.torch_samples)
+            row = {"case": k, "shape": shape, "perm": perm, "dtype": dtype, "bytes": nbytes,
+                   "target_mib": target_mib,
+                   "chosen": run["derived"].get("chosen", ""),
+                   "simplified": text(run["derived"].get("simplified_shape", "").split(",")) + " / " +
+                                 run["derived"].get("simplified_perm", ""),
+                   "kwb_gbs": run["bandwidth"] / 1e9, "copy_gbs": copies[nbytes] / 1e9,
+                   "torch_gbs": 2 * nbytes / torch_s / 1e9}
+            rows.append(row)
+            print(f"{k}: {text(shape)} / {text(perm)} {dtype} {nbytes / 2**20:.0f} MiB: "
+                  f"{row['chosen']} {row['kwb_gbs']:.0f} GB/s, copy {row['copy_gbs']:.0f}, "
+                  f"torch {row['torch_gbs']:.0f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f)
+    summarize(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,244 @@
+// The general tiled permute: a tile of the destination's innermost group of dimensions by the
+// source's, read along the source's contiguous run into shared memory and written along the
+// destination's. Each row's source offset and each column's destination offset are worked out
+// once per tile, so an element costs a shift, a mask and two shared loads besides its moves.
+#include <cstdint>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/permute/generaltiled.h"
+#include "kernels/units.cuh"
+
+namespace kwb::permute {
+namespace {
+
+template <typename Index>
+struct Group {
+  int rank = 0;
+  Index size[kMaxDims] = {};
+  Index stride[kMaxDims] = {};  // in the memory the group is not contiguous in
+};
+
+template <typename Index>
+struct Args {
+  Group<Index> in;   // destination strides
+  Group<Index> out;  // source strides
+  Group<Index> batchSrc, batchDst;
+  Index inExtent, outExtent, tilesIn, tilesOut, tiles;
+  int inShift, outShift;  // log2 of the tile's sides
+};
+
+template <typename Index>
+__device__ __forceinline__ Index offsetOf(const Group<Index>& g, Index index) {
+  Index offset = 0;
+  for (int k = 0; k < g.rank; ++k) {
+    const Index q = index / g.size[k];
+    offset += (index - q * g.size[k]) * g.stride[k];
+    index = q;
+  }
+  return offset;
+}
+
+// Shared memory a block may take without opting in to more.
+constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+
+// Loads each thread has in flight before it stores the first.
+constexpr int kInFlight = 4;
+
+template <typename T, typename Index>
+__global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ dst,
+                                   const Args<Index> a) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  const int tileIn = 1 << a.inShift, tileOut = 1 << a.outShift, pitch = tileIn + 1;
+  Index* srcRow = reinterpret_cast<Index*>(shared);  // per row o: the source offset
+  Index* dstCol = srcRow + tileOut;                  // per column i: the destination offset
+  T* tile = reinterpret_cast<T*>(dstCol + tileIn);
+  const int count = tileOut << a.inShift;
+  const int step = blockDim.x;
+
+  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
+    const Index rest = t / a.tilesIn;
+    const Index in0 = (t - rest * a.tilesIn) << a.inShift;
+    const Index b = rest / a.tilesOut;
+    const Index out0 = (rest - b * a.tilesOut) << a.outShift;
+    const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
+    for (int k = threadIdx.x; k < tileOut; k += step)
+      srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
+    for (int k = threadIdx.x; k < tileIn; k += step) dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
+    __syncthreads();
+
+    // Rows along the source's contiguous run.
+    for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
+      T v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
+        if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent)
+          v[u] = src[srcRow[o] + in0 + i];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
+        if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent) tile[o * pitch + i] = v[u];
+      }
+    }
+    __syncthreads();
+    // Columns along the destination's.
+    for (int l = threadIdx.x; l < count; l += step) {
+      const int i = l >> a.outShift, o = l & (tileOut - 1);
+      if (out0 + o < a.outExtent && in0 + i < a.inExtent)
+        dst[dstCol[i] + out0 + o] = tile[o * pitch + i];
+    }
+    __syncthreads();
+  }
+}
+
+// A P x P block of elements packed in words, P = 4 / sizeof(element): word r holds row r
+// (its elements along the source's row); afterwards word c holds column c.
+template <int P>
+__device__ __forceinline__ void transposeInWords(std::uint32_t (&w)[P]) {
+  if constexpr (P == 4) {
+    const std::uint32_t t0 = __byte_perm(w[0], w[1], 0x5140), t1 = __byte_perm(w[0], w[1], 0x7362);
+    const std::uint32_t t2 = __byte_perm(w[2], w[3], 0x5140), t3 = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(t0, t2, 0x5410);
+    w[1] = __byte_perm(t0, t2, 0x7632);
+    w[2] = __byte_perm(t1, t3, 0x5410);
+    w[3] = __byte_perm(t1, t3, 0x7632);
+  } else {
+    const std::uint32_t a = w[0];
+    w[0] = __byte_perm(a, w[1], 0x5410);
+    w[1] = __byte_perm(a, w[1], 0x7632);
+  }
+}
+
+// The same tile in words of P elements: rows read a word at a time; each thread then takes P
+// rows of one word column, transposes them in registers and writes P words, one per column.
+template <int P, typename Index>
+__global__ void generalTiledWordsKernel(const std::uint32_t* __restrict__ src,
+                                        std::uint32_t* __restrict__ dst, const Args<Index> a) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  const int tileIn = 1 << a.inShift, tileOut = 1 << a.outShift;
+  const int wordShift = a.inShift - (P == 4 ? 2 : 1), rowWords = 1 << wordShift;
+  const int pitch = rowWords + 1;
+  const int blockShift = a.outShift - (P == 4 ? 2 : 1);  // rows of P: tileOut / P of them
+  Index* srcRow = reinterpret_cast<Index*>(shared);
+  Index* dstCol = srcRow + tileOut;
+  std::uint32_t* tile = reinterpret_cast<std::uint32_t*>(dstCol + tileIn);
+  const int count = tileOut << wordShift;  // words in the tile
+  const int step = blockDim.x;
+
+  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
+    const Index rest = t / a.tilesIn;
+    const Index in0 = (t - rest * a.tilesIn) << a.inShift;
+    const Index b = rest / a.tilesOut;
+    const Index out0 = (rest - b * a.tilesOut) << a.outShift;
+    const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
+    for (int k = threadIdx.x; k < tileOut; k += step)
+      srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
+    for (int k = threadIdx.x; k < tileIn; k += step) dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
+    __syncthreads();
+
+    for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
+      std::uint32_t v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + u * step, o = l >> wordShift, w = l & (rowWords - 1);
+        if (l < count && out0 + o < a.outExtent && in0 + w * P < a.inExtent)
+          v[u] = src[(srcRow[o] + in0) / P + w];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + u * step, o = l >> wordShift, w = l & (rowWords - 1);
+        if (l < count && out0 + o < a.outExtent && in0 + w * P < a.inExtent)
+          tile[o * pitch + w] = v[u];
+      }
+    }
+    __syncthreads();
+    for (int l = threadIdx.x; l < (count >> (P == 4 ? 2 : 1)); l += step) {
+      const int w = l >> blockShift, ob = l & ((1 << blockShift) - 1), o = ob * P;
+      if (out0 + o < a.outExtent && in0 + w * P < a.inExtent) {
+        std::uint32_t block[P];
+#pragma unroll
+        for (int r = 0; r < P; ++r) block[r] = tile[(o + r) * pitch + w];
+        transposeInWords<P>(block);
+#pragma unroll
+        for (int c = 0; c < P; ++c) dst[(dstCol[w * P + c] + out0 + o) / P] = block[c];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+int log2Of(int powerOfTwo) {
+  int shift = 0;
+  while ((1 << shift) < powerOfTwo) ++shift;
+  return shift;
+}
+
+template <typename Index>
+Args<Index> argsOf(const GeneralTiling& g) {
+  Args<Index> a;
+  const auto fill = [](Group<Index>& group, const GeneralTiling::Axis* axes, int rank, bool src) {
+    group.rank = rank;
+    for (int k = 0; k < rank; ++k) {
+      group.size[k] = static_cast<Index>(axes[k].size);
+      group.stride[k] = static_cast<Index>(src ? axes[k].srcStride : axes[k].dstStride);
+    }
+  };
+  fill(a.in, g.in, g.inRank, false);
+  fill(a.out, g.out, g.outRank, true);
+  fill(a.batchSrc, g.batch, g.batchRank, true);
+  fill(a.batchDst, g.batch, g.batchRank, false);
+  a.inExtent = static_cast<Index>(g.inExtent);
+  a.outExtent = static_cast<Index>(g.outExtent);
+  a.tilesIn = static_cast<Index>(g.tilesIn());
+  a.tilesOut = static_cast<Index>(g.tilesOut());
+  a.tiles = static_cast<Index>(g.tiles());
+  a.inShift = log2Of(g.tileIn);
+  a.outShift = log2Of(g.tileOut);
+  return a;
+}
+
+template <typename T, typename Index>
+void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
+  generalTiledKernel<T, Index><<<l.grid, l.block, l.sharedBytes(), stream>>>(
+      static_cast<const T*>(l.src), static_cast<T*>(l.dst), argsOf<Index>(l.tiling));
+  KWB_CHECK_LAUNCH("generalTiledKernel");
+}
+
+}  // namespace
+
+bool generalWordsFit(const GeneralTiling& g, int elementBytes, std::int64_t sourceOffsetBytes) {
+  if (elementBytes >= 4) return false;
+  const int perWord = 4 / elementBytes;
+  return g.inExtent % perWord == 0 && g.outExtent % perWord == 0 && sourceOffsetBytes % 4 == 0;
+}
+
+void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
+  if (l.sharedBytes() > kMaxSharedBytes)
+    throw Error(ErrorKind::Internal, "general tiled permute: a tile of " + l.tiling.describe() +
+                                         " needs " + std::to_string(l.sharedBytes()) +
+                                         " bytes of shared memory");
+  if (l.words) {
+    const auto* src = static_cast<const std::uint32_t*>(l.src);
+    auto* dst = static_cast<std::uint32_t*>(l.dst);
+    const auto launch = [&](auto kernel, auto args) {
+      kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(src, dst, args);
+      KWB_CHECK_LAUNCH("generalTiledWordsKernel");
+    };
+    if (l.elementBytes == 1)
+      return l.index32
+                 ? launch(generalTiledWordsKernel<4, std::int32_t>, argsOf<std::int32_t>(l.tiling))
+                 : launch(generalTiledWordsKernel<4, std::int64_t>, argsOf<std::int64_t>(l.tiling));
+    return l.index32
+               ? launch(generalTiledWordsKernel<2, std::int32_t>, argsOf<std::int32_t>(l.tiling))
+               : launch(generalTiledWordsKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
+  }
+  withUnit<8>(l.elementBytes, "general tiled permute", [&](auto element) {
+    using T = decltype(element);
+    if (l.index32) return launchTyped<T, std::int32_t>(l, stream);
+    launchTyped<T, std::int64_t>(l, stream);
+  });
+}
+
+}  // namespace kwb::permute

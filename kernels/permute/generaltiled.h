@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "kernels/permute/generaltiling.h"
+
+namespace kwb::permute {
+
+// One launch of the general tiled permute: any rank, any element size, the innermost dimension
+// moving.
+struct GeneralLaunch {
+  GeneralTiling tiling;
+  int elementBytes = 4;
+  // 1- and 2-byte elements moved as 4-byte words: read along the source's rows, and written
+  // along the destination's after a transpose of 4 x 4 bytes (or 2 x 2 halves) in registers.
+  // Needs both groups' extents to be whole words and the source word-aligned.
+  bool words = false;
+  bool index32 = true;
+  int block = 256;
+  int grid = 1;
+  const void* src = nullptr;
+  void* dst = nullptr;
+
+  // The tile, one spare column per row (column reads stay off a single bank), and each row's
+  // and column's offset, worked out once per tile.
+  std::size_t sharedBytes() const {
+    const std::size_t index = index32 ? 4 : 8;
+    const std::size_t row = words ? (tiling.tileIn / perWord() + 1) * 4
+                                  : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
+    return static_cast<std::size_t>(tiling.tileOut) * row +
+           static_cast<std::size_t>(tiling.tileOut + tiling.tileIn) * index;
+  }
+  int perWord() const { return 4 / elementBytes; }
+};
+
+// Whether the tiling's groups and the source's start allow words for this element size.
+bool generalWordsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
+
+void launchGeneralTiled(const GeneralLaunch& launch, cudaStream_t stream);
+
+}  // namespace kwb::permute

@@ -1,0 +1,105 @@
+#include "kernels/permute/generaltiling.h"
+
+#include <algorithm>
+
+namespace kwb::permute {
+namespace {
+
+int powerOfTwoAtLeast(std::int64_t n, int cap) {
+  int p = 1;
+  while (p < n && p < cap) p *= 2;
+  return p;
+}
+
+// Offsets of a group's combined index: its axes innermost first.
+std::int64_t offsetIn(const GeneralTiling::Axis* axes, int rank, std::int64_t index, bool src) {
+  std::int64_t offset = 0;
+  for (int k = 0; k < rank; ++k) {
+    const std::int64_t q = index % axes[k].size;
+    index /= axes[k].size;
+    offset += q * (src ? axes[k].srcStride : axes[k].dstStride);
+  }
+  return offset;
+}
+
+}  // namespace
+
+GeneralTiling generalTiling(const Permutation& s, int tileElements) {
+  const int rank = static_cast<int>(s.shape.size());
+  std::int64_t srcStride[kMaxDims], dstStride[kMaxDims];
+  std::int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    srcStride[d] = stride;
+    stride *= s.shape[static_cast<std::size_t>(d)];
+  }
+  stride = 1;
+  for (int j = rank - 1; j >= 0; --j) {
+    const int axis = s.perm[static_cast<std::size_t>(j)];
+    dstStride[axis] = stride;
+    stride *= s.shape[static_cast<std::size_t>(axis)];
+  }
+  const auto axisOf = [&](int d) {
+    return GeneralTiling::Axis{s.shape[static_cast<std::size_t>(d)], srcStride[d], dstStride[d]};
+  };
+
+  // Each group grows from its side's innermost dimension until it spans a row of a square-ish
+  // tile, never taking the other side's innermost one.
+  constexpr int side = 64;
+  const int srcInner = rank - 1, dstInner = s.perm.back();
+  std::vector<bool> used(static_cast<std::size_t>(rank), false);
+  GeneralTiling g;
+  for (int d = srcInner; d >= 0 && g.inExtent < side && d != dstInner; --d) {
+    g.in[g.inRank++] = axisOf(d);
+    g.inExtent *= s.shape[static_cast<std::size_t>(d)];
+    used[static_cast<std::size_t>(d)] = true;
+  }
+  for (int j = rank - 1; j >= 0 && g.outExtent < side; --j) {
+    const int d = s.perm[static_cast<std::size_t>(j)];
+    if (used[static_cast<std::size_t>(d)]) break;
+    g.out[g.outRank++] = axisOf(d);
+    g.outExtent *= s.shape[static_cast<std::size_t>(d)];
+    used[static_cast<std::size_t>(d)] = true;
+  }
+  for (int d = rank - 1; d >= 0; --d)
+    if (!used[static_cast<std::size_t>(d)]) {
+      g.batch[g.batchRank++] = axisOf(d);
+      g.batchExtent *= s.shape[static_cast<std::size_t>(d)];
+    }
+  // The shorter group sets its side of the tile; the other takes the rest of the tile.
+  g.tileIn = powerOfTwoAtLeast(g.inExtent, tileElements);
+  g.tileOut = powerOfTwoAtLeast(g.outExtent, tileElements);
+  if (g.tileIn >= g.tileOut) {
+    g.tileOut = std::min(g.tileOut, side);
+    g.tileIn = std::min(g.tileIn, tileElements / g.tileOut);
+  } else {
+    g.tileIn = std::min(g.tileIn, side);
+    g.tileOut = std::min(g.tileOut, tileElements / g.tileIn);
+  }
+  return g;
+}
+
+std::string GeneralTiling::describe() const {
+  const auto group = [](const Axis* axes, int rank) {
+    if (rank == 0) return std::string("1");
+    std::string text;
+    for (int k = 0; k < rank; ++k) text += (k ? " x " : "") + std::to_string(axes[k].size);
+    return text;
+  };
+  return "in " + group(in, inRank) + " | out " + group(out, outRank) + " | batch " +
+         group(batch, batchRank);
+}
+
+TileElement tileElement(const GeneralTiling& g, std::int64_t tile, int o, int i) {
+  const std::int64_t ti = tile % g.tilesIn();
+  const std::int64_t to = tile / g.tilesIn() % g.tilesOut();
+  const std::int64_t b = tile / g.tilesIn() / g.tilesOut();
+  const std::int64_t in = ti * g.tileIn + i, out = to * g.tileOut + o;
+  TileElement e;
+  e.inside = in < g.inExtent && out < g.outExtent;
+  if (!e.inside) return e;
+  e.src = offsetIn(g.batch, g.batchRank, b, true) + offsetIn(g.out, g.outRank, out, true) + in;
+  e.dst = offsetIn(g.batch, g.batchRank, b, false) + offsetIn(g.in, g.inRank, in, false) + out;
+  return e;
+}
+
+}  // namespace kwb::permute

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/permute/permuteplan.h"
+
+namespace kwb::permute {
+
+// A permutation whose innermost dimension moves, as one tiled transpose of two groups of
+// dimensions, whatever its rank: the source's innermost dimensions (the "in" group, contiguous
+// in the source) against the destination's innermost ones (the "out" group, contiguous in the
+// destination), each taken until it spans a tile or meets the other group; the rest are the
+// batch. A tile is `tileOut` rows of the out group by `tileIn` columns of the in group: read a
+// row at a time from the source, written a column at a time to the destination, each access
+// running along contiguous memory. Axes are listed innermost first in each group.
+struct GeneralTiling {
+  struct Axis {
+    std::int64_t size = 1;
+    std::int64_t srcStride = 0;
+    std::int64_t dstStride = 0;
+  };
+  int inRank = 0, outRank = 0, batchRank = 0;
+  Axis in[kMaxDims], out[kMaxDims], batch[kMaxDims];
+  std::int64_t inExtent = 1, outExtent = 1, batchExtent = 1;
+  int tileIn = 1, tileOut = 1;  // powers of two
+
+  std::int64_t tilesIn() const { return (inExtent + tileIn - 1) / tileIn; }
+  std::int64_t tilesOut() const { return (outExtent + tileOut - 1) / tileOut; }
+  std::int64_t tiles() const { return batchExtent * tilesIn() * tilesOut(); }
+  // "in 2 x 4096 | out 3 x 4096 | batch 1": each group's sizes, innermost first.
+  std::string describe() const;
+};
+
+// Elements in one tile: 16 KiB of f32, and of f64 in half as many, so that with its spare
+// column and its row and column offsets a tile stays within the 48 KiB a block may take
+// without opting in, whatever its shape.
+inline constexpr int kGeneralTileElements = 4096;
+inline int generalTileElements(int elementBytes) {
+  return elementBytes > 4 ? kGeneralTileElements / 2 : kGeneralTileElements;
+}
+
+// For a simplified permutation whose innermost dimension moves (perm.back() != rank - 1).
+GeneralTiling generalTiling(const Permutation& simplified, int tileElements = kGeneralTileElements);
+
+// Where element (o, i) of tile `t` lives: the offsets the kernel computes, for the CPU to check.
+struct TileElement {
+  bool inside = false;  // the tile may run past a group's extent
+  std::int64_t src = 0, dst = 0;
+};
+TileElement tileElement(const GeneralTiling& g, std::int64_t tile, int o, int i);
+
+}  // namespace kwb::permute

@@ -1,0 +1,93 @@
+#include "kernels/permute/generaltiling.h"
+
+#include "kernels/permute/generaltiled.h"
+
+#include <numeric>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace kwb::permute {
+namespace {
+
+// Every destination element written once, from the source element the permutation names.
+void expectEveryElementOnceFromItsSource(const Permutation& s, int tileElements) {
+  const GeneralTiling g = generalTiling(s, tileElements);
+  ASSERT_EQ(g.inExtent * g.outExtent * g.batchExtent, s.elements());
+  const SourceOffsets sourceOf(s);
+  std::vector<int> written(static_cast<std::size_t>(s.elements()), 0);
+  for (std::int64_t t = 0; t < g.tiles(); ++t)
+    for (int o = 0; o < g.tileOut; ++o)
+      for (int i = 0; i < g.tileIn; ++i) {
+        const TileElement e = tileElement(g, t, o, i);
+        if (!e.inside) continue;
+        ASSERT_GE(e.dst, 0);
+        ASSERT_LT(e.dst, s.elements());
+        ASSERT_EQ(e.src, sourceOf(e.dst))
+            << g.describe() << " tile " << t << " (" << o << ", " << i << ")";
+        ++written[static_cast<std::size_t>(e.dst)];
+      }
+  for (std::size_t d = 0; d < written.size(); ++d)
+    ASSERT_EQ(written[d], 1) << g.describe() << ": destination element " << d;
+}
+
+TEST(GeneralTiling, AFullReversalTilesTheSourceRowsAgainstTheDestinationsShortPlanes) {
+  const GeneralTiling g = generalTiling({{3, 4096, 4096}, {2, 1, 0}});
+  EXPECT_EQ(g.describe(), "in 4096 | out 3 x 4096 | batch 1");
+  EXPECT_EQ(g.tileOut, 64);
+  EXPECT_EQ(g.tileIn, 64);
+}
+
+TEST(GeneralTiling, AShortSourceRowIsATileOfItsWholeLength) {
+  // (128, 64, 64, 8) with (0, 3, 1, 2): 8 channels to planes.
+  const GeneralTiling g = generalTiling(simplify({{128, 64, 64, 8}, {0, 3, 1, 2}}));
+  EXPECT_EQ(g.describe(), "in 8 | out 4096 | batch 128");
+  EXPECT_EQ(g.tileIn, 8);
+  EXPECT_EQ(g.tileOut, 512);
+}
+
+TEST(GeneralTiling, GroupsStopAtTheOtherSidesInnermostDimension) {
+  // (1, 3, 0, 2) of (4, 5, 6, 7): the source's group stops before 6, the destination's
+  // innermost, and the destination's before 7; 5 is left to the batch.
+  const GeneralTiling g = generalTiling({{4, 5, 6, 7}, {1, 3, 0, 2}});
+  EXPECT_EQ(g.describe(), "in 7 | out 6 x 4 | batch 5");
+}
+
+TEST(GeneralTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
+  std::mt19937 rng(3);
+  const std::int64_t sizes[] = {2, 3, 5, 7, 16, 33, 64, 100};
+  int checked = 0;
+  while (checked < 300) {
+    const int rank = std::uniform_int_distribution<int>(2, 6)(rng);
+    Permutation p;
+    std::int64_t elements = 1;
+    for (int d = 0; d < rank; ++d) {
+      std::int64_t size = sizes[std::uniform_int_distribution<int>(0, 7)(rng)];
+      if (elements * size > 60000) size = 2;
+      p.shape.push_back(size);
+      elements *= size;
+    }
+    p.perm.resize(static_cast<std::size_t>(rank));
+    std::iota(p.perm.begin(), p.perm.end(), 0);
+    std::shuffle(p.perm.begin(), p.perm.end(), rng);
+    const Permutation s = simplify(p);
+    if (s.perm.back() == static_cast<int>(s.shape.size()) - 1) continue;  // innermost stays
+    const int tileElements = checked % 3 == 0 ? 256 : kGeneralTileElements;
+    expectEveryElementOnceFromItsSource(s, tileElements);
+    const GeneralTiling g = generalTiling(s, tileElements);
+    EXPECT_LE(g.tileIn * g.tileOut, tileElements);
+    // Whatever the tile's shape, it fits the shared memory a block takes without opting in.
+    for (int bytes : {1, 2, 4, 8})
+      for (bool index32 : {true, false}) {
+        GeneralLaunch launch;
+        launch.tiling = generalTiling(s, generalTileElements(bytes));
+        launch.elementBytes = bytes;
+        launch.index32 = index32;
+        EXPECT_LE(launch.sharedBytes(), 48u * 1024) << launch.tiling.describe() << " " << bytes;
+      }
+    ++checked;
+  }
+}
+
+}  // namespace
+}  // namespace kwb::permute
