@@ -5,9 +5,9 @@
 set -euo pipefail
 build=$1
 gui=$2
-for tool in dpkg-deb dpkg-shlibdeps apt-get; do
+for tool in dpkg-deb dpkg-shlibdeps file apt-get; do
   if ! command -v $tool > /dev/null; then
-    echo "$tool not found (dpkg-dev is among scripts/install-deps.sh's packages): no package built"
+    echo "$tool not found (dpkg-dev and file are among scripts/install-deps.sh's packages): no package built"
     exit 77
   fi
 done
