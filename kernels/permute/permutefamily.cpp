@@ -144,27 +144,52 @@ bool innermostMoves(const Permutation& s) {
   return s.perm.back() != static_cast<int>(s.shape.size()) - 1;
 }
 
+// A permutation that keeps its innermost dimension, in units of whole rows where a row is 2, 4
+// or 8 bytes and the source starts on one: the rows move as elements, and the innermost
+// dimension of what is left moves, so tiles can take it.
+struct Rows {
+  Permutation perm;
+  int bytes = 0;
+};
+
+std::optional<Rows> asRows(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
+  if (innermostMoves(s) || s.shape.size() < 2) return std::nullopt;
+  const std::int64_t rowBytes = s.shape.back() * bytes;
+  if ((rowBytes != 2 && rowBytes != 4 && rowBytes != 8) || sourceOffsetBytes % rowBytes != 0)
+    return std::nullopt;
+  const int unit = static_cast<int>(rowBytes);
+  return Rows{permute::simplify(permute::inMovementUnits(s, bytes, unit)), unit};
+}
+
+// Bytes a general tile carries where both groups are shorter than its sides: a tile that carries
+// little costs its offsets and barriers for few bytes.
+std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
+  const permute::GeneralTiling g = permute::generalTiling(s, permute::generalTileElements(bytes));
+  return std::min<std::int64_t>(g.inExtent, g.tileIn) *
+         std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
+}
+
 // Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: general tiles
 // in words for bytes, pairs for 16-bit elements where both sides are even (and the source 4-byte
 // aligned), else the tiled kernel. A transpose with a shorter side: general tiles where the short
 // side is the source's rows, 8 or more long and moved in words or wide elements (channels last
 // to planes); else the narrow kernel (planes to channels last, or few channels) where the long
 // side fills its chunks, the movement kernel where both sides are short. Any other
-// permutation: general tiles where the innermost dimension moves and a tile carries at least
-// 2 KiB, else the movement kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth
-// pass).
+// permutation: general tiles where the innermost dimension moves, or stays with rows of 2, 4 or
+// 8 bytes that move as elements, and a tile carries at least 2 KiB; else the movement kernel.
+// Measured on an H100 (docs/PERFORMANCE.md, permute, fourth pass).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
-  if (!innermostMoves(s)) return Kind::Movement;
-  const auto t = asBatchTranspose(s);
-  const permute::GeneralTiling tiling =
-      permute::generalTiling(s, permute::generalTileElements(bytes));
-  if (!t) {
-    // A tile carrying little costs its offsets and barriers for few bytes.
-    const std::int64_t carried = std::min<std::int64_t>(tiling.inExtent, tiling.tileIn) *
-                                 std::min<std::int64_t>(tiling.outExtent, tiling.tileOut) * bytes;
-    return carried >= kMinGeneralTileBytes ? Kind::General : Kind::Movement;
+  if (!innermostMoves(s)) {
+    const auto rows = asRows(s, bytes, sourceOffsetBytes);
+    return rows && tileCarriedBytes(rows->perm, rows->bytes) >= kMinGeneralTileBytes
+               ? Kind::General
+               : Kind::Movement;
   }
-  const bool words = permute::generalWordsFit(tiling, bytes, sourceOffsetBytes);
+  const auto t = asBatchTranspose(s);
+  if (!t)
+    return tileCarriedBytes(s, bytes) >= kMinGeneralTileBytes ? Kind::General : Kind::Movement;
+  const bool words = permute::generalWordsFit(
+      permute::generalTiling(s, permute::generalTileElements(bytes)), bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
     const bool shortRows = t->cols < t->rows;
     if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
@@ -251,8 +276,12 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   return launcherOf(l, permute::launchTiledTranspose);
 }
 
-PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& s, int bytes,
+PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified, int elementBytes,
                                 const DeviceInfo& device, ParamSet& derived) {
+  const auto rows = asRows(simplified, elementBytes, offsetBytes(p));
+  const Permutation& s = rows ? rows->perm : simplified;
+  const int bytes = rows ? rows->bytes : elementBytes;
+  if (rows) derived.set("row_bytes", std::to_string(bytes));
   permute::GeneralLaunch l;
   l.tiling = permute::generalTiling(s, permute::generalTileElements(bytes));
   l.elementBytes = bytes;
@@ -316,10 +345,13 @@ class PermuteVariant final : public Variant {
     const Permutation s = permute::simplify(perm);
     if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
-    if (kind_ == Kind::General && !innermostMoves(s))
+    if (kind_ == Kind::General && !innermostMoves(s) && !asRows(s, elementBytes(p), offsetBytes(p)))
       throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
                                    listText(s.shape) + ", perm " + listText(s.perm) +
-                                   "), so rows move whole and need no tile: use movement or auto");
+                                   ") in rows of " +
+                                   std::to_string(s.shape.back() * elementBytes(p)) +
+                                   " bytes; tiles take rows of 2, 4 or 8 bytes that start "
+                                   "aligned, as elements: use movement or auto");
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
   }
 
@@ -474,7 +506,8 @@ void registerPermuteFamily(Registry& registry) {
       "falls to a kernel that reads or writes one scattered element at a time. Here the "
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
-      "against 3 x 4096, and both sides of every tile move along contiguous memory.");
+      "against 3 x 4096, and both sides of every tile move along contiguous memory. Rows of 2, "
+      "4 or 8 bytes that stay innermost move as elements of their own.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (general tiles in words for bytes, "
       "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "

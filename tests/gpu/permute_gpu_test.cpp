@@ -212,6 +212,26 @@ TEST_F(PermuteGpu, GeneralTilesMoveWordsWhereTheyFit) {
       }
 }
 
+// Rows of 2, 4 or 8 bytes that stay innermost move through general tiles as elements: a u8
+// pair as a 16-bit element (in words), four f16 as one 8-byte element; misaligned, refused.
+TEST_F(PermuteGpu, GeneralTilesMoveShortRowsAsElements) {
+  const RunResult pairs = run("general", {{"shape", "6,40,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}});
+  ASSERT_EQ(pairs.status, RunStatus::Ok) << pairs.error;
+  EXPECT_EQ(pairs.derived.get("row_bytes"), "2");
+  EXPECT_EQ(pairs.derived.get("access_bytes"), "4");
+  const RunResult quads =
+      run("general", {{"shape", "3,70,5,4"}, {"perm", "2,0,1,3"}, {"dtype", "f16"}});
+  ASSERT_EQ(quads.status, RunStatus::Ok) << quads.error;
+  EXPECT_EQ(quads.derived.get("row_bytes"), "8");
+  EXPECT_EQ(run("auto", {{"shape", "64,4096,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}})
+                .derived.get("chosen"),
+            "general");
+  EXPECT_THROW(Registry::instance().resolve(
+                   "permute", "general",
+                   {{"shape", "6,40,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"offset", "1"}}),
+               Error);
+}
+
 // The benchmark's cases at a smaller batch, every movement size the shape allows.
 TEST_F(PermuteGpu, BenchmarkShapesInEveryMovementSize) {
   const std::pair<const char*, const char*> cases[] = {
