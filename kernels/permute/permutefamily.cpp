@@ -1,5 +1,6 @@
 // The permute family: any permutation of up to 8 dimensions, from one thread per element with
-// 64-bit index arithmetic to simplified dimensions, 16-byte movements and tiled transposes.
+// 64-bit index arithmetic to simplified dimensions, 16-byte movements, tiled transposes and tiles
+// for any permutation that moves the innermost dimension.
 #include <memory>
 #include <optional>
 
