@@ -41,7 +41,7 @@ usr=$root/usr
 "$usr/bin/kwb" --version
 "$usr/bin/kwb" list | grep '^copy  *memcpy' > /dev/null
 "$usr/bin/kwb" --no-store check "$usr/share/kwb/examples/kernels/saxpy.cu"
-test -f "$usr/share/man/man1/kwb.1"
+zgrep -q "history database" "$usr/share/man/man1/kwb.1.gz"
 test -f "$usr/share/bash-completion/completions/kwb"
 if [ "$gui" = 1 ]; then
   QT_QPA_PLATFORM=offscreen "$usr/bin/kwb-gui" --help | grep -- '--worker' > /dev/null

@@ -14,11 +14,11 @@ kwb=$prefix/bin/kwb
 "$kwb" --no-store check "$prefix/share/kwb/examples/kernels/saxpy.cu"
 test -f "$prefix/share/doc/KernelWorkbench/README.md"
 test -f "$prefix/share/doc/KernelWorkbench/docs/measuring.md"
-grep -q 'history database' "$prefix/share/man/man1/kwb.1"
+zgrep -q 'history database' "$prefix/share/man/man1/kwb.1.gz"
 grep -q '^complete -F _kwb kwb$' "$prefix/share/bash-completion/completions/kwb"
 if [ "$gui" = 1 ]; then
   QT_QPA_PLATFORM=offscreen "$prefix/bin/kwb-gui" --help | grep -- '--worker' > /dev/null
-  grep -q -- 'worker' "$prefix/share/man/man1/kwb-gui.1"
+  zgrep -q -- 'worker' "$prefix/share/man/man1/kwb-gui.1.gz"
   desktop=$prefix/share/applications/kernel-workbench.desktop
   test -f "$prefix/share/icons/hicolor/scalable/apps/kernel-workbench.svg"
   grep -qx 'Exec=kwb-gui' "$desktop"
