@@ -19,15 +19,16 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${CUDAToolkit_LIBRARY_DIR}")
 set(KWB_CUDA_SERIES "${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "cuda-nvrtc-${KWB_CUDA_SERIES}, cuda-cupti-${KWB_CUDA_SERIES}, desktop-file-utils")
-# CPack puts the summary first and indents these paragraphs as Debian's control file wants.
 set(KWB_CUDA_VERSION "${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR}")
+# CPack puts the summary first and indents these paragraphs as Debian's control file wants.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Run CUDA kernel variants (built-in families and your own kernel files,
 compiled with NVRTC), sweep and tune their launch configurations, read their
 hardware counters and keep every run in a history to plot, compare and export.
 
-Running kernels needs an NVIDIA driver (libcuda.so.1) and CUDA ${KWB_CUDA_VERSION}'s NVRTC
-and CUPTI (libnvrtc.so.${CUDAToolkit_VERSION_MAJOR}, libcupti.so.${CUDAToolkit_VERSION_MAJOR}), which Debian does not carry: install
-cuda-nvrtc-${KWB_CUDA_SERIES} and cuda-cupti-${KWB_CUDA_SERIES} from NVIDIA's CUDA repository, or the
-CUDA toolkit in /usr/local/cuda.")
+Running kernels needs an NVIDIA driver (libcuda.so.1) and CUDA ${KWB_CUDA_VERSION}'s
+NVRTC and CUPTI (libnvrtc.so.${CUDAToolkit_VERSION_MAJOR}, libcupti.so.${CUDAToolkit_VERSION_MAJOR}),
+which Debian does not carry: install cuda-nvrtc-${KWB_CUDA_SERIES} and
+cuda-cupti-${KWB_CUDA_SERIES} from NVIDIA's CUDA repository, or the CUDA toolkit in
+/usr/local/cuda.")
 include(CPack)
