@@ -73,6 +73,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                    "a swept parameter: name=v1,v2,... | name=start:end[:step] | name=start:end:*k")
       ->required()
       ->allow_extra_args(false);
+  sweep
+      ->add_option("--devices", sweepOptions.devices,
+                   "run the points on several GPUs at once, a worker each, into one sweep: all, "
+                   "or ordinals as 0,1")
+      ->check(text(kLongestText));
 
   TuneCliOptions tuneOptions;
   auto* tune = app.add_subcommand(

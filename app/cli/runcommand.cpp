@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 
 #include "app/cli/clicontext.h"
+#include "app/cli/devicepool.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
 #include "app/cli/metricstable.h"
@@ -31,6 +33,7 @@ namespace {
 struct Completed {
   RunResult result;
   std::optional<std::int64_t> runId;
+  int device = -1;  // the GPU's ordinal, where a sweep runs on several
 };
 
 std::string displayValue(const std::string& value) {
@@ -42,12 +45,18 @@ std::string displayValue(const std::string& value) {
 // parameters first (a run's parameters), then the measurement's columns.
 class RunTable {
  public:
-  RunTable(const std::vector<std::string>& axes, const std::vector<ParamSet>& points)
-      : columns_(resultColumns({"time_median_s", "traced_s", "wall_s", "launches", "time_min_s",
+  RunTable(const std::vector<std::string>& axes, const std::vector<ParamSet>& points,
+           bool byDevice = false)
+      : byDevice_(byDevice),
+        columns_(resultColumns({"time_median_s", "traced_s", "wall_s", "launches", "time_min_s",
                                 "time_max_s", "rsd", "samples", "bandwidth_Bps", "ceiling_fraction",
                                 "peak_fraction", "verify_rel_error", "status", "id"})),
         swept_(sweptNames(axes)),
         table_(headers()) {
+    if (byDevice_) {
+      widths_.push_back(3);
+      right_.push_back(true);
+    }
     // Widths known before the first row: the parameters' texts, and room for a typical value.
     const auto paramColumn = [&](const std::function<std::string(const ParamSet&)>& text) {
       std::size_t width = 0;
@@ -73,6 +82,7 @@ class RunTable {
   void printRow(std::ostream& out, const Completed& c) const {
     std::vector<std::string> row;
     const RunResult& r = c.result;
+    if (byDevice_) row.push_back(std::to_string(c.device));
     if (swept_.empty()) row.push_back(r.problem.toText() + " " + r.launch.toText());
     for (const auto& name : swept_) row.push_back(displayValue(r.param(name)));
     const RunRecord record{c.runId.value_or(0), std::nullopt, {}, r, {}};
@@ -87,12 +97,15 @@ class RunTable {
     return names;
   }
   std::vector<std::string> headers() const {
-    std::vector<std::string> out = swept_;
-    if (out.empty()) out.push_back("parameters");
+    std::vector<std::string> out;
+    if (byDevice_) out.push_back("gpu");
+    out.insert(out.end(), swept_.begin(), swept_.end());
+    if (swept_.empty()) out.push_back("parameters");
     for (const ResultColumn* column : columns_) out.emplace_back(column->header);
     return out;
   }
 
+  bool byDevice_;
   std::vector<const ResultColumn*> columns_;
   std::vector<std::string> swept_;
   Table table_;
@@ -106,7 +119,7 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
   std::vector<const RunResult*> runs;
   std::vector<std::string> labels;
   std::size_t throttledRuns = 0;
-  for (const auto& [r, runId] : completed) {
+  for (const auto& [r, runId, device] : completed) {
     runs.push_back(&r);
     std::string label;
     for (const auto& axis : axes) {
@@ -128,7 +141,7 @@ void printRunDetails(CliContext& context, const std::vector<Completed>& complete
   }
   printMetricsTable(context.out, runs, labels);
   std::vector<std::string> notices;
-  for (const auto& [r, runId] : completed) {
+  for (const auto& [r, runId, device] : completed) {
     if (!r.error.empty())
       context.err << "run " << (runId ? std::to_string(*runId) : "-") << ": " << r.error << "\n";
     if (!r.notice.empty() && std::find(notices.begin(), notices.end(), r.notice) == notices.end())
@@ -155,7 +168,7 @@ void printRoofline(CliContext& context, RunStore& store, const RunResult& run) {
 // Each stored run with a baseline of its configuration: its verdict against it.
 void printBaselineVerdicts(CliContext& context, RunStore& store,
                            const std::vector<Completed>& completed) {
-  for (const auto& [r, runId] : completed) {
+  for (const auto& [r, runId, device] : completed) {
     if (!runId) continue;
     if (const auto against = baselineVerdict(store, *runId, r)) {
       context.out << "run " << *runId << " against baseline run " << against->baselineId << ": "
@@ -164,6 +177,127 @@ void printBaselineVerdicts(CliContext& context, RunStore& store,
         context.out << "  note: " << caveat << "\n";
     }
   }
+}
+
+// --devices: "all", or ordinals as "0,1", each a device of this machine, none twice.
+std::vector<int> devicesOf(const std::string& text) {
+  const int count = deviceCount();
+  std::vector<int> devices;
+  if (text == "all") {
+    for (int d = 0; d < count; ++d) devices.push_back(d);
+    return devices;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const auto ordinal = parseInteger(item);
+    if (!ordinal || *ordinal < 0 || *ordinal >= count)
+      throw Error(ErrorKind::Usage, "--devices: '" + printable(item) + "' is not a device here; " +
+                                        "allowed: all, or ordinals 0.." +
+                                        std::to_string(count - 1) + " separated by commas");
+    if (std::find(devices.begin(), devices.end(), *ordinal) != devices.end())
+      throw Error(ErrorKind::Usage, "--devices: device " + item + " is named twice");
+    devices.push_back(static_cast<int>(*ordinal));
+    start = comma + 1;
+  }
+  return devices;
+}
+
+std::string ownExecutable() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string("kwb");
+}
+
+// A sweep whose points are shared among a worker per GPU (`kwb --no-store --device D worker`);
+// the results come back here and are stored as one sweep, each with the device it ran on.
+int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const Variant& kernel,
+                   const std::vector<ParamSet>& points, const std::vector<std::string>& axes) {
+  const VariantInfo& info = kernel.info();
+  const std::vector<int> devices = devicesOf(options.devices);
+  std::unique_ptr<RunStore> store;
+  if (!context.global.noStore) store = context.openStore();
+  std::optional<std::int64_t> sweepId;
+  if (store)
+    sweepId = store->createSweep(info.family, info.name, toJson(ParamSet(options.rawParams())),
+                                 nlohmann::json(axes));
+
+  std::vector<std::vector<std::string>> commands;
+  std::string names;
+  for (int d : devices) {
+    commands.push_back({ownExecutable(), "--no-store", "--device", std::to_string(d), "worker"});
+    names += (names.empty() ? "" : ", ") + std::to_string(d);
+  }
+  std::vector<RawParams> raw;
+  for (const auto& point : points) raw.emplace_back(point.values().begin(), point.values().end());
+
+  const bool json = context.global.json;
+  RunTable table(axes, points, true);
+  if (!json) {
+    context.out << info.family << "/" << info.name
+                << (options.isFile() ? " (" + options.family + ")" : "") << " on GPUs " << names
+                << ", a worker each: " << toString(options.jobOptions().timing.mode)
+                << " samples, each run against its own GPU's copy ceiling\n";
+    table.printHeader(context.out);
+  }
+  std::vector<Completed> completed;
+  std::size_t lost = 0;
+  PoolEvents events;
+  events.result = [&](std::size_t, int device, const RunResult& run) {
+    std::optional<std::int64_t> runId;
+    if (store) runId = store->insertRun(run, sweepId);
+    completed.push_back({run, runId, device});
+    if (!json) table.printRow(context.out, completed.back());
+  };
+  events.failed = [&](std::size_t index, int device, const std::string& sentence) {
+    ++lost;
+    context.err << "kwb: point " << index + 1 << " (" << points[index].toText() << ") on GPU "
+                << device << ": " << printable(sentence) << "\n";
+  };
+  events.workerEnded = [&](int, const std::string& sentence) {
+    context.err << "kwb: " << printable(sentence) << "; the other workers go on\n";
+  };
+  try {
+    InterruptScope interrupts;
+    runOnDevices(commands, devices, options.kernel(), raw, options, &InterruptScope::interrupted(),
+                 events);
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::Cancelled) throw;
+    context.err << "kwb: stopped; " << completed.size() << " of " << points.size()
+                << " runs finished" << (store ? " and are stored" : "") << "\n";
+    if (completed.empty()) return kExitCancelled;
+  }
+
+  if (json) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const auto& [r, runId, device] : completed) {
+      auto item = toJson(r);
+      item["run_id"] = runId ? nlohmann::json(*runId) : nlohmann::json(nullptr);
+      item["device_ordinal"] = device;
+      runs.push_back(item);
+    }
+    context.out << nlohmann::json{{"devices", devices},
+                                  {"sweep_id",
+                                   sweepId ? nlohmann::json(*sweepId) : nlohmann::json(nullptr)},
+                                  {"runs", runs}}
+                       .dump(2)
+                << '\n';
+  } else {
+    printRunDetails(context, completed, axes);
+    std::map<int, int> perDevice;
+    for (const auto& c : completed) ++perDevice[c.device];
+    context.out << "points per GPU:";
+    for (const auto& [device, count] : perDevice) context.out << " " << device << ": " << count;
+    context.out << "\n";
+  }
+  if (completed.size() + lost < points.size()) return kExitCancelled;
+  bool failed = lost > 0;
+  for (const auto& c : completed) {
+    if (c.result.status == RunStatus::VerificationFailed) return kExitVerification;
+    failed = failed || c.result.status != RunStatus::Ok;
+  }
+  return failed ? kExitFailed : kExitOk;
 }
 
 }  // namespace
@@ -180,6 +314,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 
   // Everything above needs no GPU; from here on the device is needed.
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
+  if (!options.devices.empty()) return sweepOnDevices(context, options, *kernel, points, sweepAxes);
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
   JobExecutor executor(store.get(), context.global.device);
@@ -236,7 +371,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 
   if (json) {
     nlohmann::json runs = nlohmann::json::array();
-    for (const auto& [r, runId] : completed) {
+    for (const auto& [r, runId, ordinal] : completed) {
       auto item = toJson(r);
       item["run_id"] = runId ? nlohmann::json(*runId) : nlohmann::json(nullptr);
       if (const auto against = runId ? baselineVerdict(*store, *runId, r) : std::nullopt)

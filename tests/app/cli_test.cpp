@@ -135,10 +135,11 @@ TEST_F(CliTest, CommandLineMistakesAreUsageErrors) {
 
 TEST_F(CliTest, NoDeviceIsOneSentenceAndItsOwnExitCode) {
   if (deviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
-  for (const auto& args :
-       std::vector<std::vector<std::string>>{{"devices"},
-                                             {"run", "copy", "memcpy"},
-                                             {"sweep", "copy", "vectorized", "-s", "waves=1,2"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"devices"},
+           {"run", "copy", "memcpy"},
+           {"sweep", "copy", "vectorized", "-s", "waves=1,2"},
+           {"sweep", "copy", "vectorized", "-s", "waves=1,2", "--devices", "all"}}) {
     const Outcome o = run(args);
     EXPECT_EQ(o.code, kExitNoDevice) << args[0];
     EXPECT_EQ(o.err.rfind("kwb: no CUDA device", 0), 0u) << o.err;

@@ -1,0 +1,142 @@
+#include "app/cli/devicepool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include <poll.h>
+
+#include "app/cli/workerprocess.h"
+#include "core/error.h"
+
+namespace kwb {
+namespace {
+
+// A worker's hello comes before it touches the GPU: this long is a worker that cannot start.
+constexpr int kHelloSeconds = 60;
+
+struct Slot {
+  int device = 0;
+  std::unique_ptr<WorkerProcess> process;
+  std::optional<std::size_t> point;  // the point it runs
+  bool greeted = false;
+  bool alive = true;
+};
+
+std::string pointId(std::size_t index) {
+  return "p" + std::to_string(index);
+}
+
+}  // namespace
+
+std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
+                         const std::vector<int>& devices, const protocol::Kernel& kernel,
+                         const std::vector<RawParams>& points, const MeasureSettings& options,
+                         const std::atomic<bool>* cancel, const PoolEvents& events) {
+  std::vector<Slot> slots;
+  for (std::size_t k = 0; k < commands.size(); ++k) {
+    Slot slot;
+    slot.device = devices[k];
+    slot.process = std::make_unique<WorkerProcess>(commands[k]);
+    slots.push_back(std::move(slot));
+  }
+
+  std::size_t next = 0, ran = 0, settled = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const auto assign = [&](Slot& slot) {
+    if (next >= points.size() || (cancel && cancel->load())) return;
+    protocol::Kernel k = kernel;
+    k.params = points[next];
+    slot.point = next;
+    slot.process->send({pointId(next), protocol::RunRequest{k, options}});
+    ++next;
+  };
+  const auto settle = [&](Slot& slot) {
+    ++settled;
+    slot.point.reset();
+    assign(slot);
+  };
+  const auto end = [&](Slot& slot, const std::string& why) {
+    const std::string sentence = "the worker of device " + std::to_string(slot.device) + " " + why;
+    slot.alive = false;
+    if (slot.point) {
+      if (events.failed) events.failed(*slot.point, slot.device, sentence + "; its point is lost");
+      ++settled;
+      slot.point.reset();
+    }
+    if (events.workerEnded) events.workerEnded(slot.device, sentence);
+  };
+  const auto handle = [&](Slot& slot, const protocol::Reply& reply) {
+    if (std::holds_alternative<protocol::Hello>(reply.body)) {
+      slot.greeted = true;
+      assign(slot);
+      return;
+    }
+    if (!slot.point || reply.id != pointId(*slot.point)) return;  // progress of a cancel, say
+    if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
+      if (events.result) events.result(*slot.point, slot.device, result->run);
+      ++ran;
+    } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
+      if (events.failed) events.failed(*slot.point, slot.device, failure->message);
+      settle(slot);  // an error ends the request: no done follows
+    } else if (std::holds_alternative<protocol::Done>(reply.body)) {
+      settle(slot);
+    }
+  };
+
+  bool cancelSent = false;
+  while (settled < points.size()) {
+    if (cancel && cancel->load() && !cancelSent) {
+      for (auto& slot : slots)
+        if (slot.alive && slot.point)
+          slot.process->send({"stop", protocol::CancelRequest{pointId(*slot.point)}});
+      cancelSent = true;
+    }
+    std::vector<pollfd> fds;
+    for (auto& slot : slots) {
+      if (!slot.alive) continue;
+      if (slot.process->outputFd() >= 0) fds.push_back({slot.process->outputFd(), POLLIN, 0});
+      if (slot.process->errorFd() >= 0) fds.push_back({slot.process->errorFd(), POLLIN, 0});
+    }
+    if (fds.empty()) break;  // every worker has ended
+    poll(fds.data(), fds.size(), 200);
+
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    for (auto& slot : slots) {
+      if (!slot.alive) continue;
+      slot.process->readErrors();
+      for (const std::string& line : slot.process->readLines()) {
+        try {
+          handle(slot, protocol::decodeReply(line));
+        } catch (const protocol::DecodeError& error) {
+          if (error.otherVersion())
+            throw Error(ErrorKind::Usage,
+                        "the worker of device " + std::to_string(slot.device) +
+                            " speaks protocol version " + std::to_string(*error.otherVersion()) +
+                            ", this kwb version " + std::to_string(protocol::kVersion) +
+                            ": run the same kwb version for both");
+          // else not a line of the protocol (a library's stray output): skipped
+        }
+      }
+      if (!slot.process->running())
+        end(slot, slot.process->endSentence());
+      else if (!slot.greeted && waited > kHelloSeconds)
+        end(slot, "did not answer within " + std::to_string(kHelloSeconds) + " s");
+    }
+    if (cancelSent &&
+        std::none_of(slots.begin(), slots.end(), [](const Slot& s) { return s.alive && s.point; }))
+      break;
+  }
+  for (auto& slot : slots)
+    if (slot.alive) slot.process->send({"bye", protocol::ShutdownRequest{}});
+  if (cancel && cancel->load()) throw Error(ErrorKind::Cancelled, "cancelled");
+  if (settled < points.size())
+    throw Error(ErrorKind::Internal, "every worker ended with " +
+                                         std::to_string(points.size() - settled) +
+                                         " of the points left to run");
+  return ran;
+}
+
+}  // namespace kwb

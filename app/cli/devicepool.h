@@ -1,0 +1,33 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/protocol.h"
+
+namespace kwb {
+
+struct PoolEvents {
+  // A point's run, from the worker of device `device`.
+  std::function<void(std::size_t index, int device, const RunResult& run)> result;
+  // A point that did not run: refused by its worker, or lost with it.
+  std::function<void(std::size_t index, int device, const std::string& sentence)> failed;
+  // A worker ended before the points did; the others go on.
+  std::function<void(int device, const std::string& sentence)> workerEnded;
+};
+
+// One worker per device, `commands[k]` starting the worker of `devices[k]` (`kwb --no-store
+// --device D worker`). Each point is the kernel with that point's parameters, run once; a worker
+// takes the next point as it finishes one, so faster devices take more. A worker that ends takes
+// only the point it held with it. Returns the points that ran. Error(Usage) when a worker speaks
+// another protocol version, Error(Internal) when every worker has ended with points left,
+// Error(Cancelled) when *cancel turns true (the workers are asked to stop first).
+std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
+                         const std::vector<int>& devices, const protocol::Kernel& kernel,
+                         const std::vector<RawParams>& points, const MeasureSettings& options,
+                         const std::atomic<bool>* cancel, const PoolEvents& events);
+
+}  // namespace kwb

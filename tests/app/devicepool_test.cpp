@@ -1,0 +1,141 @@
+#include "app/cli/devicepool.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace kwb {
+namespace {
+
+// Fake workers answer each run with a canned result, so that the sharing of points and the end
+// of a worker can be seen without a GPU.
+class DevicePoolTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "kwb-pool-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ + "/hello")
+        << protocol::encode(protocol::Reply{"", protocol::Hello{"fake"}});
+    RunResult run;
+    run.family = "copy";
+    run.variant = "vectorized";
+    std::ofstream(dir_ + "/answer")
+        << protocol::encode(protocol::Reply{"@ID@", protocol::Result{0, run, {}}})
+        << protocol::encode(protocol::Reply{"@ID@", protocol::Done{1, false}});
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::vector<std::string> fake(int endAt) const {
+    return {"bash", KWB_FIXTURES_DIR "/workers/fake_worker.sh", dir_ + "/hello", dir_ + "/answer",
+            std::to_string(endAt)};
+  }
+  static std::vector<RawParams> points(int n) {
+    std::vector<RawParams> out;
+    for (int i = 0; i < n; ++i) out.push_back({{"n", std::to_string(1024 * (i + 1))}});
+    return out;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(DevicePoolTest, EveryPointRunsOnceSharedAmongTheWorkers) {
+  std::map<std::size_t, int> ranOn;
+  PoolEvents events;
+  events.result = [&](std::size_t index, int device, const RunResult& run) {
+    EXPECT_EQ(run.variant, "vectorized");
+    EXPECT_EQ(ranOn.count(index), 0u) << "point " << index << " ran twice";
+    ranOn[index] = device;
+  };
+  events.failed = [&](std::size_t index, int, const std::string& sentence) {
+    ADD_FAILURE() << "point " << index << ": " << sentence;
+  };
+  const std::size_t ran = runOnDevices({fake(0), fake(0)}, {0, 1}, {"copy", "vectorized", {}},
+                                       points(40), {}, nullptr, events);
+  EXPECT_EQ(ran, 40u);
+  ASSERT_EQ(ranOn.size(), 40u);
+  std::set<int> devices;
+  for (const auto& [index, device] : ranOn) devices.insert(device);
+  EXPECT_EQ(devices, (std::set<int>{0, 1}));
+}
+
+TEST_F(DevicePoolTest, AWorkerThatEndsTakesOnlyItsPointWithIt) {
+  std::set<std::size_t> ran;
+  std::vector<std::string> failures, ended;
+  PoolEvents events;
+  events.result = [&](std::size_t index, int, const RunResult&) { ran.insert(index); };
+  events.failed = [&](std::size_t index, int device, const std::string& sentence) {
+    EXPECT_EQ(device, 1);
+    EXPECT_EQ(ran.count(index), 0u);
+    failures.push_back(sentence);
+  };
+  events.workerEnded = [&](int device, const std::string& sentence) {
+    EXPECT_EQ(device, 1);
+    ended.push_back(sentence);
+  };
+  // Device 1's worker ends on its third point.
+  const std::size_t count = runOnDevices({fake(0), fake(3)}, {0, 1}, {"copy", "vectorized", {}},
+                                         points(20), {}, nullptr, events);
+  EXPECT_EQ(count, 19u);
+  EXPECT_EQ(ran.size(), 19u);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("the worker of device 1 exited with status 3 (ending on purpose)"),
+            std::string::npos)
+      << failures[0];
+  EXPECT_NE(failures[0].find("its point is lost"), std::string::npos);
+  ASSERT_EQ(ended.size(), 1u);
+}
+
+TEST_F(DevicePoolTest, WhenEveryWorkerEndsThePointsLeftAreSaid) {
+  PoolEvents events;
+  std::size_t failed = 0;
+  events.failed = [&](std::size_t, int, const std::string&) { ++failed; };
+  try {
+    runOnDevices({fake(2)}, {0}, {"copy", "vectorized", {}}, points(5), {}, nullptr, events);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Internal);
+    EXPECT_NE(std::string(error.what()).find("every worker ended with 3 of the points left"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(failed, 1u);
+}
+
+TEST_F(DevicePoolTest, AProgramThatCannotStartEndsItsWorkerWithTheReason) {
+  std::vector<std::string> ended;
+  PoolEvents events;
+  events.workerEnded = [&](int, const std::string& sentence) { ended.push_back(sentence); };
+  const std::size_t ran = runOnDevices({{"/nonexistent/kwb", "worker"}, fake(0)}, {0, 1},
+                                       {"copy", "vectorized", {}}, points(4), {}, nullptr, events);
+  EXPECT_EQ(ran, 4u);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_NE(ended[0].find("exited with status 127 (cannot start /nonexistent/kwb"),
+            std::string::npos)
+      << ended[0];
+}
+
+// The real worker without a GPU: each point is refused with the worker's own sentence.
+TEST_F(DevicePoolTest, TheRealWorkerWithoutAGpuRefusesEachPoint) {
+  std::vector<std::string> refusals;
+  PoolEvents events;
+  events.failed = [&](std::size_t, int, const std::string& sentence) {
+    refusals.push_back(sentence);
+  };
+  events.result = [&](std::size_t, int, const RunResult&) {};
+  const std::size_t ran =
+      runOnDevices({{KWB_EXECUTABLE, "--no-store", "--device", "0", "worker"}}, {0},
+                   {"copy", "vectorized", {}}, points(2), {}, nullptr, events);
+  if (ran > 0) GTEST_SKIP() << "a GPU is here: the points ran";
+  ASSERT_EQ(refusals.size(), 2u);
+  EXPECT_NE(refusals[0].find("no CUDA device"), std::string::npos) << refusals[0];
+}
+
+}  // namespace
+}  // namespace kwb
