@@ -2,6 +2,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/table.h"
+#include "app/cli/workercommand.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/metriccatalog.h"
@@ -12,7 +13,16 @@
 namespace kwb {
 
 int devicesCommand(CliContext& context) {
-  const std::vector<DeviceInfo> devices = queryDevices();
+  std::vector<DeviceInfo> devices;
+  if (const std::string& host = context.global.host; !host.empty()) {
+    try {
+      devices = workerDevices(workerCommand(host, 0));
+    } catch (const Error& error) {
+      throw Error(error.kind(), host + ": " + error.what());
+    }
+  } else {
+    devices = queryDevices();
+  }
   if (devices.empty()) throw Error(ErrorKind::NoDevice, noDeviceReason());
 
   // The cached copy ceiling, where this device has been measured before.

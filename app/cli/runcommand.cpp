@@ -14,6 +14,7 @@
 #include "app/cli/interruptscope.h"
 #include "app/cli/metricstable.h"
 #include "app/cli/table.h"
+#include "app/cli/workercommand.h"
 #include "core/format.h"
 #include "core/jsoncodec.h"
 #include "core/metricrollup.h"
@@ -179,9 +180,8 @@ void printBaselineVerdicts(CliContext& context, RunStore& store,
   }
 }
 
-// --devices: "all", or ordinals as "0,1", each a device of this machine, none twice.
-std::vector<int> devicesOf(const std::string& text) {
-  const int count = deviceCount();
+// --devices: "all", or ordinals as "0,1", each one of the `count` devices there, none twice.
+std::vector<int> devicesOf(const std::string& text, int count) {
   std::vector<int> devices;
   if (text == "all") {
     for (int d = 0; d < count; ++d) devices.push_back(d);
@@ -193,7 +193,7 @@ std::vector<int> devicesOf(const std::string& text) {
     const std::string item = text.substr(start, comma - start);
     const auto ordinal = parseInteger(item);
     if (!ordinal || *ordinal < 0 || *ordinal >= count)
-      throw Error(ErrorKind::Usage, "--devices: '" + printable(item) + "' is not a device here; " +
+      throw Error(ErrorKind::Usage, "--devices: '" + printable(item) + "' is not a device there; " +
                                         "allowed: all, or ordinals 0.." +
                                         std::to_string(count - 1) + " separated by commas");
     if (std::find(devices.begin(), devices.end(), *ordinal) != devices.end())
@@ -204,31 +204,64 @@ std::vector<int> devicesOf(const std::string& text) {
   return devices;
 }
 
-std::string ownExecutable() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string("kwb");
+// The GPUs the points run on (--devices, else --device) and what each is, by ordinal: this
+// machine's, or on --host as its worker sees them.
+struct PoolGpus {
+  std::vector<int> ordinals;
+  std::vector<DeviceInfo> all;
+};
+
+PoolGpus poolGpus(const CliContext& context, const MeasureCliOptions& options) {
+  const std::string& host = context.global.host;
+  PoolGpus gpus;
+  if (host.empty()) {
+    gpus.all = queryDevices();
+    if (gpus.all.empty()) throw Error(ErrorKind::NoDevice, noDeviceReason());
+  } else {
+    try {
+      gpus.all = workerDevices(workerCommand(host, 0));
+    } catch (const Error& error) {
+      throw Error(error.kind(), host + ": " + error.what());
+    }
+  }
+  const int count = static_cast<int>(gpus.all.size());
+  if (!options.devices.empty()) {
+    gpus.ordinals = devicesOf(options.devices, count);
+  } else if (context.global.device < count) {
+    gpus.ordinals = {context.global.device};
+  } else {
+    throw Error(ErrorKind::Usage, "--device " + std::to_string(context.global.device) + ": " +
+                                      workerPlace(host) + " has " + std::to_string(count) +
+                                      " devices");
+  }
+  return gpus;
 }
 
-// A sweep whose points are shared among a worker per GPU (`kwb --no-store --device D worker`);
-// the results come back here and are stored as one sweep, each with the device it ran on.
+// Points shared among a worker per GPU (`kwb --no-store --device D worker`, here or through ssh
+// on --host); the results come back here and are stored, a sweep's as one sweep, each with the
+// device it ran on.
 int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const Variant& kernel,
                    const std::vector<ParamSet>& points, const std::vector<std::string>& axes) {
   const VariantInfo& info = kernel.info();
-  const std::vector<int> devices = devicesOf(options.devices);
+  const PoolGpus gpus = poolGpus(context, options);
+  const std::vector<int>& devices = gpus.ordinals;
+  const std::vector<std::string> tags = options.jobOptions().tags;
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
-  std::optional<std::int64_t> sweepId;
   if (store)
+    for (int d : devices) store->upsertDevice(gpus.all[static_cast<std::size_t>(d)]);
+  std::optional<std::int64_t> sweepId;
+  if (store && !axes.empty())
     sweepId = store->createSweep(info.family, info.name, toJson(ParamSet(options.rawParams())),
                                  nlohmann::json(axes));
 
   std::vector<std::vector<std::string>> commands;
   std::string names;
   for (int d : devices) {
-    commands.push_back({ownExecutable(), "--no-store", "--device", std::to_string(d), "worker"});
+    commands.push_back(workerCommand(context.global.host, d));
     names += (names.empty() ? "" : ", ") + std::to_string(d);
   }
+  if (!context.global.host.empty()) names += " of " + context.global.host;
   std::vector<RawParams> raw;
   for (const auto& point : points) raw.emplace_back(point.values().begin(), point.values().end());
 
@@ -236,7 +269,8 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
   RunTable table(axes, points, true);
   if (!json) {
     context.out << info.family << "/" << info.name
-                << (options.isFile() ? " (" + options.family + ")" : "") << " on GPUs " << names
+                << (options.isFile() ? " (" + options.family + ")" : "") << " on GPU"
+                << (devices.size() > 1 ? "s " : " ") << names
                 << ", a worker each: " << toString(options.jobOptions().timing.mode)
                 << " samples, each run against its own GPU's copy ceiling\n";
     table.printHeader(context.out);
@@ -246,7 +280,10 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
   PoolEvents events;
   events.result = [&](std::size_t, int device, const RunResult& run) {
     std::optional<std::int64_t> runId;
-    if (store) runId = store->insertRun(run, sweepId);
+    if (store) {
+      runId = store->insertRun(run, sweepId);
+      for (const auto& tag : tags) store->addTag(*runId, tag);
+    }
     completed.push_back({run, runId, device});
     if (!json) table.printRow(context.out, completed.back());
   };
@@ -313,8 +350,9 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
                                            : expandFor(*kernel, raw, sweepAxes);
 
   // Everything above needs no GPU; from here on the device is needed.
+  if (!context.global.host.empty() || !options.devices.empty())
+    return sweepOnDevices(context, options, *kernel, points, sweepAxes);
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
-  if (!options.devices.empty()) return sweepOnDevices(context, options, *kernel, points, sweepAxes);
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
   JobExecutor executor(store.get(), context.global.device);

@@ -1,0 +1,97 @@
+#include "app/cli/workercommand.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+#include <poll.h>
+#include <unistd.h>
+
+#include "app/cli/workerprocess.h"
+#include "core/error.h"
+
+namespace kwb {
+namespace {
+
+// Long enough for ssh to connect and the worker to find its GPUs.
+constexpr double kAnswerSeconds = 60;
+
+std::string ownExecutable() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string("kwb");
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::string environment(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+}  // namespace
+
+std::vector<std::string> workerCommand(const std::string& host, int device) {
+  const std::vector<std::string> worker{"--no-store", "--device", std::to_string(device), "worker"};
+  std::vector<std::string> command;
+  if (host.empty()) {
+    command.push_back(ownExecutable());
+  } else {
+    // -T: no terminal, the protocol's lines pass untouched; BatchMode: a key or agent, never a
+    // password prompt on a terminal the workbench does not show.
+    command = words(environment("KWB_SSH", "ssh"));
+    command.insert(command.end(), {"-T", "-o", "BatchMode=yes", host});
+    command.push_back(environment("KWB_REMOTE_KWB", "kwb"));
+  }
+  command.insert(command.end(), worker.begin(), worker.end());
+  return command;
+}
+
+std::string workerPlace(const std::string& host) {
+  return host.empty() ? "this machine" : host;
+}
+
+std::vector<DeviceInfo> workerDevices(const std::vector<std::string>& command) {
+  WorkerProcess worker(command);
+  const auto start = std::chrono::steady_clock::now();
+  bool asked = false;
+  while (true) {
+    pollfd fds[2] = {{worker.outputFd(), POLLIN, 0}, {worker.errorFd(), POLLIN, 0}};
+    poll(fds, 2, 200);
+    worker.readErrors();
+    for (const std::string& line : worker.readLines()) {
+      protocol::Reply reply;
+      try {
+        reply = protocol::decodeReply(line);
+      } catch (const protocol::DecodeError& error) {
+        if (error.otherVersion())
+          throw Error(ErrorKind::Usage, "the worker speaks protocol version " +
+                                            std::to_string(*error.otherVersion()) +
+                                            ", this kwb version " +
+                                            std::to_string(protocol::kVersion) +
+                                            ": run the same kwb version on both sides");
+        continue;
+      }
+      if (std::holds_alternative<protocol::Hello>(reply.body) && !asked) {
+        worker.send({"devices", protocol::DevicesRequest{}});
+        asked = true;
+      } else if (const auto* list = std::get_if<protocol::DeviceList>(&reply.body)) {
+        worker.send({"bye", protocol::ShutdownRequest{}});
+        return list->devices;
+      } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
+        throw Error(failure->kind, failure->message);
+      }
+    }
+    if (!worker.running()) throw Error(ErrorKind::Internal, "the worker " + worker.endSentence());
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+        kAnswerSeconds)
+      throw Error(ErrorKind::Internal, "the worker did not answer within 60 s");
+  }
+}
+
+}  // namespace kwb
