@@ -30,6 +30,8 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv) {
   args.push_back(nullptr);
   pid_ = fork();
   if (pid_ == 0) {
+    // A group of its own: Ctrl-C reaches kwb, which asks the worker to stop, not the worker.
+    setpgid(0, 0);
     dup2(in[0], STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);

@@ -108,6 +108,25 @@ TEST_F(DevicePoolTest, WhenEveryWorkerEndsThePointsLeftAreSaid) {
   EXPECT_EQ(failed, 1u);
 }
 
+TEST_F(DevicePoolTest, ACancelledPoolRunsNothingMoreAndSaysSo) {
+  std::atomic<bool> cancel{true};
+  std::size_t results = 0;
+  PoolEvents events;
+  events.result = [&](std::size_t, int, const RunResult&) { ++results; };
+  EXPECT_THROW(
+      {
+        try {
+          runOnDevices({fake(0), fake(0)}, {0, 1}, {"copy", "vectorized", {}}, points(6), {},
+                       &cancel, events);
+        } catch (const Error& error) {
+          EXPECT_EQ(error.kind(), ErrorKind::Cancelled);
+          throw;
+        }
+      },
+      Error);
+  EXPECT_EQ(results, 0u);
+}
+
 TEST_F(DevicePoolTest, AProgramThatCannotStartEndsItsWorkerWithTheReason) {
   std::vector<std::string> ended;
   PoolEvents events;
