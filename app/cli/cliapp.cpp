@@ -42,7 +42,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
       ->capture_default_str()
       ->check(wholeNumber(0, 1023));
   app.add_option("--host", g.host,
-                 "run, sweep and devices on another machine's GPUs through your ssh "
+                 "devices, run, sweep and sass on another machine's GPUs through your ssh "
                  "(USER@SERVER or a Host of your ssh config): its kwb worker ($KWB_REMOTE_KWB, "
                  "default kwb) started with $KWB_SSH (default ssh); results are stored here")
       ->check(text(kLongestText));

@@ -26,7 +26,7 @@ struct GlobalOptions {
   bool noStore = false;
   bool json = false;
   int device = 0;
-  std::string host;  // run, sweep and devices on this machine's GPUs, through ssh
+  std::string host;  // devices, run, sweep and sass on this machine's GPUs, through ssh
 };
 
 // What every command gets: the streams to write to and the global options.

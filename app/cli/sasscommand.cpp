@@ -5,6 +5,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/sasslookup.h"
+#include "app/cli/workercommand.h"
 #include "core/jsoncodec.h"
 #include "db/runstore.h"
 #include "db/sasscache.h"
@@ -13,18 +14,40 @@
 #include "measure/runner.h"
 
 namespace kwb {
+namespace {
+
+// One call on the GPU and cuobjdump over the binary, on the host, through ssh.
+constexpr double kSassSeconds = 300;
+
+}  // namespace
 
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly) {
   const auto variant = variantFor(options.kernel());
   const ParamSet params = resolveFor(*variant, options.rawParams());
-  std::unique_ptr<RunStore> store;
-  std::unique_ptr<SassCache> cache;
-  if (!context.global.noStore) {
-    store = context.openStore();
-    cache = std::make_unique<SassCache>(store->database());
+  SassReport report;
+  if (const std::string& host = context.global.host; !host.empty()) {
+    // The host's worker runs one call and reads its machine code there.
+    protocol::Kernel kernel = options.kernel();
+    kernel.params = RawParams(params.values().begin(), params.values().end());
+    try {
+      const protocol::ReplyBody answer = askWorker(workerCommand(host, context.global.device),
+                                                   protocol::SassRequest{kernel}, kSassSeconds);
+      const auto* listing = std::get_if<protocol::SassListing>(&answer);
+      if (!listing) throw Error(ErrorKind::Internal, "the worker answered with another reply");
+      report = listing->report;
+    } catch (const Error& error) {
+      throw Error(error.kind(), host + ": " + error.what());
+    }
+  } else {
+    std::unique_ptr<RunStore> store;
+    std::unique_ptr<SassCache> cache;
+    if (!context.global.noStore) {
+      store = context.openStore();
+      cache = std::make_unique<SassCache>(store->database());
+    }
+    JobExecutor executor(store.get(), context.global.device);
+    report = lookUpSass(executor.runner(), cache.get(), variant, params);
   }
-  JobExecutor executor(store.get(), context.global.device);
-  const SassReport report = lookUpSass(executor.runner(), cache.get(), variant, params);
 
   std::ostream& out = context.out;
   if (context.global.json) {

@@ -56,7 +56,8 @@ std::string workerPlace(const std::string& host) {
   return host.empty() ? "this machine" : host;
 }
 
-std::vector<DeviceInfo> workerDevices(const std::vector<std::string>& command) {
+protocol::ReplyBody askWorker(const std::vector<std::string>& command,
+                              protocol::RequestBody question, double seconds) {
   WorkerProcess worker(command);
   const auto start = std::chrono::steady_clock::now();
   bool asked = false;
@@ -77,21 +78,28 @@ std::vector<DeviceInfo> workerDevices(const std::vector<std::string>& command) {
                                             ": run the same kwb version on both sides");
         continue;
       }
-      if (std::holds_alternative<protocol::Hello>(reply.body) && !asked) {
-        worker.send({"devices", protocol::DevicesRequest{}});
+      if (std::holds_alternative<protocol::Hello>(reply.body)) {
+        if (!asked) worker.send({"q", question});
         asked = true;
-      } else if (const auto* list = std::get_if<protocol::DeviceList>(&reply.body)) {
-        worker.send({"bye", protocol::ShutdownRequest{}});
-        return list->devices;
-      } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
-        throw Error(failure->kind, failure->message);
+        continue;
       }
+      if (reply.id != "q" || std::holds_alternative<protocol::Progress>(reply.body)) continue;
+      if (const auto* failure = std::get_if<protocol::Failure>(&reply.body))
+        throw Error(failure->kind, failure->message);
+      worker.send({"bye", protocol::ShutdownRequest{}});
+      return reply.body;
     }
     if (!worker.running()) throw Error(ErrorKind::Internal, "the worker " + worker.endSentence());
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-        kAnswerSeconds)
-      throw Error(ErrorKind::Internal, "the worker did not answer within 60 s");
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
+      throw Error(ErrorKind::Internal, "the worker did not answer within " +
+                                           std::to_string(static_cast<int>(seconds)) + " s");
   }
+}
+
+std::vector<DeviceInfo> workerDevices(const std::vector<std::string>& command) {
+  const protocol::ReplyBody answer = askWorker(command, protocol::DevicesRequest{}, kAnswerSeconds);
+  if (const auto* list = std::get_if<protocol::DeviceList>(&answer)) return list->devices;
+  throw Error(ErrorKind::Internal, "the worker answered the devices request with another reply");
 }
 
 }  // namespace kwb

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/deviceinfo.h"
+#include "core/protocol.h"
 
 namespace kwb {
 
@@ -16,8 +17,14 @@ std::vector<std::string> workerCommand(const std::string& host, int device);
 // Where the worker runs, for sentences: "this machine" or the host.
 std::string workerPlace(const std::string& host);
 
-// The GPUs a worker started with `command` sees, asked through the protocol. Error(NoDevice)
-// with the worker's sentence where it has none; Error(Internal) where it ends or stays silent.
+// One question to a worker started with `command`, and its answer: the first reply to it that
+// is not progress. A refusal is thrown as the worker's Error (NoDevice with its sentence where it
+// has no GPU); Error(Internal) where it ends or stays silent past `seconds`, Error(Usage) where
+// it speaks another protocol version.
+protocol::ReplyBody askWorker(const std::vector<std::string>& command,
+                              protocol::RequestBody question, double seconds);
+
+// The GPUs a worker started with `command` sees.
 std::vector<DeviceInfo> workerDevices(const std::vector<std::string>& command);
 
 }  // namespace kwb

@@ -85,9 +85,11 @@ TEST_F(RemoteTest, DevicesAndRunsAreAnsweredByTheRemoteWorker) {
   const std::string db = dir_ + "/h.sqlite";
   const Outcome devices = run({"--host", "kwbtest", "--db", db, "devices"});
   const Outcome one = run({"--host", "kwbtest", "--db", db, "run", "copy", "vectorized", "n=2^20"});
+  const Outcome sass =
+      run({"--host", "kwbtest", "--db", db, "sass", "copy", "vectorized", "--summary"});
   if (deviceCount() == 0) {
     // No GPU on the other side either (CI): its own sentence, said as the host's.
-    for (const Outcome& o : {devices, one}) {
+    for (const Outcome& o : {devices, one, sass}) {
       EXPECT_EQ(o.code, kExitNoDevice) << o.err;
       EXPECT_EQ(o.err.rfind("kwb: kwbtest: no CUDA device", 0), 0u) << o.err;
     }
@@ -96,6 +98,11 @@ TEST_F(RemoteTest, DevicesAndRunsAreAnsweredByTheRemoteWorker) {
   EXPECT_EQ(devices.code, kExitOk) << devices.err;
   EXPECT_EQ(one.code, kExitOk) << one.err;
   EXPECT_NE(one.out.find("of kwbtest"), std::string::npos) << one.out;
+  // cuobjdump may be missing over there: then its sentence, else the listing's counts.
+  if (sass.code == kExitOk)
+    EXPECT_NE(sass.out.find("instructions"), std::string::npos) << sass.out;
+  else
+    EXPECT_NE(sass.err.find("kwbtest: "), std::string::npos) << sass.err;
   const Outcome history = run({"--db", db, "--json", "history"});
   EXPECT_EQ(nlohmann::json::parse(history.out).size(), 1u) << history.out;
 }
