@@ -286,6 +286,13 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   }
 
   try {
+    // What runs on another machine; anything else would quietly run here.
+    const bool remote = (devices->parsed() && !ceilings && !remeasure) ||
+                        (run->parsed() && !runOptions.sanitize) || sweep->parsed() ||
+                        sass->parsed();
+    if (!g.host.empty() && !remote)
+      throw Error(ErrorKind::Usage,
+                  "--host is taken by devices, run, sweep and sass; this command runs here");
     if (devices->parsed())
       return ceilings || remeasure ? ceilingsCommand(context, remeasure) : devicesCommand(context);
     if (list->parsed())
