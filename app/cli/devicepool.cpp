@@ -107,19 +107,9 @@ std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
     for (auto& slot : slots) {
       if (!slot.alive) continue;
       slot.process->readErrors();
-      for (const std::string& line : slot.process->readLines()) {
-        try {
-          handle(slot, protocol::decodeReply(line));
-        } catch (const protocol::DecodeError& error) {
-          if (error.otherVersion())
-            throw Error(ErrorKind::Usage,
-                        "the worker of device " + std::to_string(slot.device) +
-                            " speaks protocol version " + std::to_string(*error.otherVersion()) +
-                            ", this kwb version " + std::to_string(protocol::kVersion) +
-                            ": run the same kwb version for both");
-          // else not a line of the protocol (a library's stray output): skipped
-        }
-      }
+      for (const protocol::Reply& reply :
+           slot.process->readReplies("the worker of device " + std::to_string(slot.device)))
+        handle(slot, reply);
       if (!slot.process->running())
         end(slot, slot.process->endSentence());
       else if (!slot.greeted && waited > kHelloSeconds)

@@ -180,6 +180,30 @@ void printBaselineVerdicts(CliContext& context, RunStore& store,
   }
 }
 
+// A run as --json lists it: its result and the id it was stored under.
+nlohmann::json runJson(const Completed& c) {
+  auto item = toJson(c.result);
+  item["run_id"] = c.runId ? nlohmann::json(*c.runId) : nlohmann::json(nullptr);
+  return item;
+}
+
+void sayStopped(CliContext& context, std::size_t finished, std::size_t points, bool stored) {
+  context.err << "kwb: stopped; " << finished << " of " << points << " runs finished"
+              << (stored ? " and are stored" : "") << "\n";
+}
+
+// The exit status of a run or sweep: cancelled where points are missing, then a failed check,
+// then any other failure (`lost`: points that did not run).
+int exitStatus(const std::vector<Completed>& completed, std::size_t points, std::size_t lost) {
+  if (completed.size() + lost < points) return kExitCancelled;
+  bool failed = lost > 0;
+  for (const auto& c : completed) {
+    if (c.result.status == RunStatus::VerificationFailed) return kExitVerification;
+    failed = failed || c.result.status != RunStatus::Ok;
+  }
+  return failed ? kExitFailed : kExitOk;
+}
+
 // --devices: "all", or ordinals as "0,1", each one of the `count` devices there, none twice.
 std::vector<int> devicesOf(const std::string& text, int count) {
   std::vector<int> devices;
@@ -240,12 +264,12 @@ PoolGpus poolGpus(const CliContext& context, const MeasureCliOptions& options) {
 // Points shared among a worker per GPU (`kwb --no-store --device D worker`, here or through ssh
 // on --host); the results come back here and are stored, a sweep's as one sweep, each with the
 // device it ran on.
-int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const Variant& kernel,
+int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
+                   const protocol::Kernel& what, const Variant& kernel, const JobOptions& job,
                    const std::vector<ParamSet>& points, const std::vector<std::string>& axes) {
   const VariantInfo& info = kernel.info();
   const PoolGpus gpus = poolGpus(context, options);
   const std::vector<int>& devices = gpus.ordinals;
-  const std::vector<std::string> tags = options.jobOptions().tags;
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
   if (store)
@@ -271,7 +295,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
     context.out << info.family << "/" << info.name
                 << (options.isFile() ? " (" + options.family + ")" : "") << " on GPU"
                 << (devices.size() > 1 ? "s " : " ") << names
-                << ", a worker each: " << toString(options.jobOptions().timing.mode)
+                << ", a worker each: " << toString(job.timing.mode)
                 << " samples, each run against its own GPU's copy ceiling\n";
     table.printHeader(context.out);
   }
@@ -282,7 +306,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
     std::optional<std::int64_t> runId;
     if (store) {
       runId = store->insertRun(run, sweepId);
-      for (const auto& tag : tags) store->addTag(*runId, tag);
+      for (const auto& tag : job.tags) store->addTag(*runId, tag);
     }
     completed.push_back({run, runId, device});
     if (!json) table.printRow(context.out, completed.back());
@@ -297,21 +321,18 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
   };
   try {
     InterruptScope interrupts;
-    runOnDevices(commands, devices, options.kernel(), raw, options, &InterruptScope::interrupted(),
-                 events);
+    runOnDevices(commands, devices, what, raw, options, &InterruptScope::interrupted(), events);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cancelled) throw;
-    context.err << "kwb: stopped; " << completed.size() << " of " << points.size()
-                << " runs finished" << (store ? " and are stored" : "") << "\n";
+    sayStopped(context, completed.size(), points.size(), store != nullptr);
     if (completed.empty()) return kExitCancelled;
   }
 
   if (json) {
     nlohmann::json runs = nlohmann::json::array();
-    for (const auto& [r, runId, device] : completed) {
-      auto item = toJson(r);
-      item["run_id"] = runId ? nlohmann::json(*runId) : nlohmann::json(nullptr);
-      item["device_ordinal"] = device;
+    for (const auto& c : completed) {
+      auto item = runJson(c);
+      item["device_ordinal"] = c.device;
       runs.push_back(item);
     }
     context.out << nlohmann::json{{"devices", devices},
@@ -328,20 +349,15 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options, const 
     for (const auto& [device, count] : perDevice) context.out << " " << device << ": " << count;
     context.out << "\n";
   }
-  if (completed.size() + lost < points.size()) return kExitCancelled;
-  bool failed = lost > 0;
-  for (const auto& c : completed) {
-    if (c.result.status == RunStatus::VerificationFailed) return kExitVerification;
-    failed = failed || c.result.status != RunStatus::Ok;
-  }
-  return failed ? kExitFailed : kExitOk;
+  return exitStatus(completed, points.size(), lost);
 }
 
 }  // namespace
 
 int runCommand(CliContext& context, const MeasureCliOptions& options,
                const std::vector<std::string>& sweepAxes) {
-  const auto kernel = variantFor(options.kernel());
+  const protocol::Kernel what = options.kernel();
+  const auto kernel = variantFor(what);
   const VariantInfo& info = kernel->info();
   const RawParams raw = options.rawParams();
   const JobOptions job = options.jobOptions();
@@ -351,7 +367,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
 
   // Everything above needs no GPU; from here on the device is needed.
   if (!context.global.host.empty() || !options.devices.empty())
-    return sweepOnDevices(context, options, *kernel, points, sweepAxes);
+    return sweepOnDevices(context, options, what, *kernel, job, points, sweepAxes);
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
@@ -402,19 +418,17 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
       std::_Exit(kExitFailed);
     }
     if (error.kind() != ErrorKind::Cancelled) throw;
-    context.err << "kwb: stopped; " << completed.size() << " of " << points.size()
-                << " runs finished" << (store ? " and are stored" : "") << "\n";
+    sayStopped(context, completed.size(), points.size(), store != nullptr);
     if (completed.empty()) return kExitCancelled;
   }
 
   if (json) {
     nlohmann::json runs = nlohmann::json::array();
-    for (const auto& [r, runId, ordinal] : completed) {
-      auto item = toJson(r);
-      item["run_id"] = runId ? nlohmann::json(*runId) : nlohmann::json(nullptr);
-      if (const auto against = runId ? baselineVerdict(*store, *runId, r) : std::nullopt)
+    for (const Completed& c : completed) {
+      auto item = runJson(c);
+      if (const auto against = c.runId ? baselineVerdict(*store, *c.runId, c.result) : std::nullopt)
         item["against_baseline"] =
-            verdictJson(against->verdict, against->baselineId, *runId, kSameBand);
+            verdictJson(against->verdict, against->baselineId, *c.runId, kSameBand);
       runs.push_back(item);
     }
     nlohmann::json out{{"device", toJson(device)},
@@ -430,13 +444,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
     if (store && completed.size() == 1) printRoofline(context, *store, completed.front().result);
   }
 
-  if (completed.size() < points.size()) return kExitCancelled;
-  bool failed = false;
-  for (const auto& c : completed) {
-    if (c.result.status == RunStatus::VerificationFailed) return kExitVerification;
-    failed = failed || c.result.status != RunStatus::Ok;
-  }
-  return failed ? kExitFailed : kExitOk;
+  return exitStatus(completed, points.size(), 0);
 }
 
 }  // namespace kwb

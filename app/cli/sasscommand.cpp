@@ -22,16 +22,17 @@ constexpr double kSassSeconds = 300;
 }  // namespace
 
 int sassCommand(CliContext& context, const MeasureCliOptions& options, bool summaryOnly) {
-  const auto variant = variantFor(options.kernel());
+  protocol::Kernel configuration = options.kernel();
+  const auto variant = variantFor(configuration);
   const ParamSet params = resolveFor(*variant, options.rawParams());
   SassReport report;
   if (const std::string& host = context.global.host; !host.empty()) {
     // The host's worker runs one call and reads its machine code there.
-    protocol::Kernel kernel = options.kernel();
-    kernel.params = RawParams(params.values().begin(), params.values().end());
+    configuration.params = RawParams(params.values().begin(), params.values().end());
     try {
-      const protocol::ReplyBody answer = askWorker(workerCommand(host, context.global.device),
-                                                   protocol::SassRequest{kernel}, kSassSeconds);
+      const protocol::ReplyBody answer =
+          askWorker(workerCommand(host, context.global.device),
+                    protocol::SassRequest{configuration}, kSassSeconds);
       const auto* listing = std::get_if<protocol::SassListing>(&answer);
       if (!listing) throw Error(ErrorKind::Internal, "the worker answered with another reply");
       report = listing->report;

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include <poll.h>
-#include <unistd.h>
 
 #include "app/cli/workerprocess.h"
+#include "core/cuobjdump.h"
 #include "core/error.h"
 
 namespace kwb {
@@ -15,12 +15,6 @@ namespace {
 
 // Long enough for ssh to connect and the worker to find its GPUs.
 constexpr double kAnswerSeconds = 60;
-
-std::string ownExecutable() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string("kwb");
-}
 
 std::vector<std::string> words(const std::string& text) {
   std::istringstream in(text);
@@ -40,7 +34,7 @@ std::vector<std::string> workerCommand(const std::string& host, int device) {
   const std::vector<std::string> worker{"--no-store", "--device", std::to_string(device), "worker"};
   std::vector<std::string> command;
   if (host.empty()) {
-    command.push_back(ownExecutable());
+    command.push_back(currentExecutable());
   } else {
     // -T: no terminal, the protocol's lines pass untouched; BatchMode: a key or agent, never a
     // password prompt on a terminal the workbench does not show.
@@ -65,19 +59,7 @@ protocol::ReplyBody askWorker(const std::vector<std::string>& command,
     pollfd fds[2] = {{worker.outputFd(), POLLIN, 0}, {worker.errorFd(), POLLIN, 0}};
     poll(fds, 2, 200);
     worker.readErrors();
-    for (const std::string& line : worker.readLines()) {
-      protocol::Reply reply;
-      try {
-        reply = protocol::decodeReply(line);
-      } catch (const protocol::DecodeError& error) {
-        if (error.otherVersion())
-          throw Error(ErrorKind::Usage, "the worker speaks protocol version " +
-                                            std::to_string(*error.otherVersion()) +
-                                            ", this kwb version " +
-                                            std::to_string(protocol::kVersion) +
-                                            ": run the same kwb version on both sides");
-        continue;
-      }
+    for (const protocol::Reply& reply : worker.readReplies("the worker")) {
       if (std::holds_alternative<protocol::Hello>(reply.body)) {
         if (!asked) worker.send({"q", question});
         asked = true;

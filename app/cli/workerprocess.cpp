@@ -62,14 +62,7 @@ WorkerProcess::~WorkerProcess() {
   close(err_);
   if (pid_ > 0 && !reaped_) {
     kill(pid_, SIGTERM);
-    for (int i = 0; i < 50 && !reaped_; ++i) {
-      if (waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
-      if (!reaped_) usleep(20000);
-    }
-    if (!reaped_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status_, 0);
-    }
+    reap();
   }
 }
 
@@ -95,45 +88,49 @@ void WorkerProcess::send(const protocol::Request& request) {
   std::signal(SIGPIPE, previous);
 }
 
-std::vector<std::string> WorkerProcess::readLines() {
-  std::vector<std::string> lines;
-  if (out_ < 0) return lines;
+void WorkerProcess::drain(int& fd, std::string& into) {
   char buffer[65536];
-  while (true) {
-    const ssize_t n = read(out_, buffer, sizeof buffer);
-    if (n > 0) {
-      pending_.append(buffer, static_cast<std::size_t>(n));
+  while (fd >= 0) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0)
+      into.append(buffer, static_cast<std::size_t>(n));
+    else if (n < 0 && errno == EINTR)
       continue;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) break;
-    close(out_);  // its end
-    break;
+    else if (n < 0 && errno == EAGAIN)
+      break;
+    else
+      close(fd);  // its end
   }
+}
+
+std::vector<protocol::Reply> WorkerProcess::readReplies(const std::string& who) {
+  drain(out_, pending_);
+  std::vector<protocol::Reply> replies;
   std::size_t start = 0;
-  for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1)
-    lines.push_back(pending_.substr(start, nl - start));
+  for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+    try {
+      replies.push_back(
+          protocol::decodeReply(std::string_view(pending_).substr(start, nl - start)));
+    } catch (const protocol::DecodeError& error) {
+      if (error.otherVersion())
+        throw Error(ErrorKind::Usage,
+                    who + " speaks protocol version " + std::to_string(*error.otherVersion()) +
+                        ", this kwb version " + std::to_string(protocol::kVersion) +
+                        ": run the same kwb version on both sides");
+    }
+  }
   pending_.erase(0, start);
-  return lines;
+  return replies;
 }
 
 void WorkerProcess::readErrors() {
-  if (err_ < 0) return;
-  char buffer[4096];
-  while (true) {
-    const ssize_t n = read(err_, buffer, sizeof buffer);
-    if (n > 0) {
-      errors_.append(buffer, static_cast<std::size_t>(n));
-      if (errors_.size() > kErrorTail) errors_.erase(0, errors_.size() - kErrorTail);
-      continue;
-    }
-    if (n == 0 || (errno != EAGAIN && errno != EINTR)) close(err_);
-    break;
-  }
+  drain(err_, errors_);
+  if (errors_.size() > kErrorTail) errors_.erase(0, errors_.size() - kErrorTail);
 }
 
 void WorkerProcess::reap() {
   if (reaped_ || pid_ <= 0) return;
-  // Its output has closed: it is ending; give it a moment, then make sure.
+  // It is ending (its output closed, or asked to end): a moment, then make sure.
   for (int i = 0; i < 100 && !reaped_; ++i) {
     if (waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
     if (!reaped_) usleep(10000);

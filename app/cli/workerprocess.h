@@ -25,15 +25,18 @@ class WorkerProcess {
   // What to wait on with poll(): its output and its error output (-1 once closed).
   int outputFd() const { return out_; }
   int errorFd() const { return err_; }
-  // Reads what is there without waiting; returns the complete lines, without their '\n'. At the
-  // end of its output, running() turns false.
-  std::vector<std::string> readLines();
+  // Reads what is there without waiting and returns its complete replies; a line that is not
+  // of the protocol (a library's stray output) is skipped. Error(Usage) when `who` speaks
+  // another protocol version. At the end of its output, running() turns false.
+  std::vector<protocol::Reply> readReplies(const std::string& who);
   void readErrors();
   // One sentence on how it ended: its exit status or signal and its last error line.
   std::string endSentence();
 
  private:
   void close(int& fd);
+  // Reads what `fd` has without waiting, closing it at its end.
+  void drain(int& fd, std::string& into);
   void reap();
 
   int pid_ = -1;

@@ -42,6 +42,29 @@ __device__ __forceinline__ Index offsetOf(const Group<Index>& g, Index index) {
 // Shared memory a block may take without opting in to more.
 constexpr std::size_t kMaxSharedBytes = 48 * 1024;
 
+template <typename Index>
+struct TileStart {
+  Index in0, out0;  // the tile's first column and row
+};
+
+// Where tile t lies, and each of its rows' source offsets and columns' destination offsets in
+// shared memory, worked out once by the block for every element of the tile.
+template <typename Index>
+__device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
+                                                      Index* dstCol) {
+  const Index rest = t / a.tilesIn;
+  const Index in0 = (t - rest * a.tilesIn) << a.inShift;
+  const Index b = rest / a.tilesOut;
+  const Index out0 = (rest - b * a.tilesOut) << a.outShift;
+  const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
+  for (int k = threadIdx.x; k < (1 << a.outShift); k += blockDim.x)
+    srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
+  for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x)
+    dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
+  __syncthreads();
+  return {in0, out0};
+}
+
 // Loads each thread has in flight before it stores the first.
 constexpr int kInFlight = 4;
 
@@ -57,15 +80,8 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
   const int step = blockDim.x;
 
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-    const Index rest = t / a.tilesIn;
-    const Index in0 = (t - rest * a.tilesIn) << a.inShift;
-    const Index b = rest / a.tilesOut;
-    const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-    const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
-    for (int k = threadIdx.x; k < tileOut; k += step)
-      srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
-    for (int k = threadIdx.x; k < tileIn; k += step) dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
-    __syncthreads();
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
+    const Index in0 = start.in0, out0 = start.out0;
 
     // Rows along the source's contiguous run.
     for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
@@ -128,15 +144,8 @@ __global__ void generalTiledWordsKernel(const std::uint32_t* __restrict__ src,
   const int step = blockDim.x;
 
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-    const Index rest = t / a.tilesIn;
-    const Index in0 = (t - rest * a.tilesIn) << a.inShift;
-    const Index b = rest / a.tilesOut;
-    const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-    const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
-    for (int k = threadIdx.x; k < tileOut; k += step)
-      srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
-    for (int k = threadIdx.x; k < tileIn; k += step) dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
-    __syncthreads();
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
+    const Index in0 = start.in0, out0 = start.out0;
 
     for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
       std::uint32_t v[kInFlight];
