@@ -60,18 +60,15 @@ QString etaText(double seconds) {
 
 }  // namespace
 
-MainWindow::MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
-                       QWidget* parent)
+MainWindow::MainWindow(QString workerProgram, const Settings& settings, QWidget* parent)
     : QMainWindow(parent),
       ui_(std::make_unique<Ui::MainWindow>()),
-      worker_(new WorkerClient(std::move(workerProgram),
-                               workerArguments << "--db" << settings.databasePath << "--device"
-                                               << QString::number(settings.device),
-                               this)),
+      worker_(new WorkerClient(std::move(workerProgram), settings.workerArguments(), this)),
       session_(new JobSession(worker_, this)),
       kernels_(new KernelTreeModel(this)),
       results_(new ResultsModel(this)),
-      settings_(settings) {
+      settings_(settings),
+      databaseInUse_(settings.databasePath) {
   buildUi();
   buildMenus();
   connectWorker();
@@ -89,10 +86,13 @@ void MainWindow::buildUi() {
   ui_->derivedLabel->setTextFormat(Qt::RichText);  // its values in bold; messages escaped
   ui_->budgetSpin->setValue(settings_.budgetSeconds);
   ui_->metricsCombo->setCurrentText(settings_.metrics);
-  // What the user picks or types is remembered; a scripted --metrics is not.
+  // What the user picks or types is remembered; a scripted --metrics is not, nor this
+  // session's --db or --host.
   const auto rememberMetrics = [this] {
     settings_.metrics = ui_->metricsCombo->currentText().trimmed();
-    settings_.save();
+    Settings stored = Settings::load();
+    stored.metrics = settings_.metrics;
+    stored.save();
   };
   connect(ui_->metricsCombo, &QComboBox::activated, this, rememberMetrics);
   connect(ui_->metricsCombo->lineEdit(), &QLineEdit::editingFinished, this, rememberMetrics);
@@ -184,7 +184,35 @@ void MainWindow::buildUi() {
   updateButtons();
 }
 
+void MainWindow::moveWorker() {
+  const QString place = settings_.host.isEmpty() ? tr("this machine") : settings_.host;
+  if (worker_->busy()) {
+    workerMovePending_ = true;
+    statusBar()->showMessage(
+        tr("The running job ends where it runs; the next one runs on %1.").arg(place), 8000);
+    return;
+  }
+  workerMovePending_ = false;
+  Settings running = settings_;
+  running.databasePath = databaseInUse_;
+  worker_->setArguments(running.workerArguments());
+  hasDevice_ = false;
+  device_->setText(tr("Looking for a CUDA device on %1...").arg(place));
+  updateButtons();
+  worker_->requestCatalog();
+  worker_->requestDevices();
+}
+
 void MainWindow::connectWorker() {
+  // A host or device picked while a job ran: taken up once no job is left.
+  const auto moveIfPending = [this] {
+    QTimer::singleShot(0, this, [this] {
+      if (workerMovePending_ && !worker_->busy()) moveWorker();
+    });
+  };
+  connect(worker_, &WorkerClient::jobDone, this, moveIfPending);
+  connect(worker_, &WorkerClient::jobError, this, moveIfPending);
+  connect(worker_, &WorkerClient::workerLost, this, moveIfPending);
   connect(worker_, &WorkerClient::catalogReceived, this, [this](const auto& families) {
     kernels_->setCatalog(families);
     sass_->setCatalog(families);
@@ -208,7 +236,10 @@ void MainWindow::connectWorker() {
     if (hasDevice_) {
       const DeviceInfo& d = devices[ordinal];
       deviceInfo_ = d;
-      device_->setText(QString("%1 (sm_%2, %3 SMs, peak %4)")
+      device_->setText(QString("%1%2 (sm_%3, %4 SMs, peak %5)")
+                           .arg(settings_.host.isEmpty()
+                                    ? QString()
+                                    : tr("%1, GPU %2: ").arg(settings_.host).arg(settings_.device))
                            .arg(QString::fromStdString(d.name))
                            .arg(d.ccMajor * 10 + d.ccMinor)
                            .arg(d.smCount)
@@ -218,7 +249,7 @@ void MainWindow::connectWorker() {
   });
   connect(worker_, &WorkerClient::noDevice, this, [this](const QString& message) {
     hasDevice_ = false;
-    QString sentence = message;
+    QString sentence = settings_.host.isEmpty() ? message : settings_.host + ": " + message;
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
     device_->setText(tr("%1. History, plots and export still work.").arg(sentence));
     updateButtons();
@@ -534,8 +565,11 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Settings..."), this, [this] {
     SettingsDialog dialog(settings_, this);
     if (dialog.exec() != QDialog::Accepted) return;
+    const bool moved =
+        dialog.settings().host != settings_.host || dialog.settings().device != settings_.device;
     settings_ = dialog.settings();
     settings_.save();
+    if (moved) moveWorker();
     ui_->budgetSpin->setValue(settings_.budgetSeconds);
     myKernels_->setFolder(settings_.kernelsFolder.isEmpty() ? MyKernels::defaultFolder()
                                                             : settings_.kernelsFolder);

@@ -46,9 +46,8 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  // workerArguments come before "worker" (e.g. --device); the database is the settings' one.
-  MainWindow(QString workerProgram, QStringList workerArguments, const Settings& settings,
-             QWidget* parent = nullptr);
+  // workerProgram is kwb; its worker runs with the settings' history, host and device.
+  MainWindow(QString workerProgram, const Settings& settings, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   // Scripted use (reports, the docs' screenshots): select a variant once the catalog is in, and
@@ -96,6 +95,9 @@ class MainWindow : public QMainWindow {
   MeasureSettings measureSettings(const std::string& metrics) const;
   void connectWorker();
   void connectSession();
+  // Jobs go to the worker of the settings' host and device from now on; a running job first ends
+  // where it runs.
+  void moveWorker();
   void onVariantSelected();
   // The kernel file in the editor: its spec read again as it is typed, its parameters edited,
   // its compile errors marked.
@@ -158,6 +160,8 @@ class MainWindow : public QMainWindow {
   QTimer* specDelay_;
   QString selectedFile_;  // the kernel file selected, empty for a built-in variant
   Settings settings_;
+  QString databaseInUse_;  // the history this window shows, until the next start
+  bool workerMovePending_ = false;
   QLabel* device_;
 
   std::optional<VariantInfo> selected_;

@@ -12,6 +12,8 @@ Settings Settings::load() {
   s.databasePath =
       store.value("database", QString::fromStdString(defaultDatabasePath())).toString();
   s.device = store.value("device", 0).toInt();
+  s.host = store.value("host").toString();
+  s.hosts = store.value("hosts").toStringList();
   s.budgetSeconds = store.value("budget_s", 0.5).toDouble();
   s.metrics = store.value("metrics", s.metrics).toString();
   s.kernelsFolder = store.value("kernels_folder").toString();
@@ -22,9 +24,17 @@ void Settings::save() const {
   QSettings store;
   store.setValue("database", databasePath);
   store.setValue("device", device);
+  store.setValue("host", host);
+  store.setValue("hosts", hosts);
   store.setValue("budget_s", budgetSeconds);
   store.setValue("metrics", metrics);
   store.setValue("kernels_folder", kernelsFolder);
+}
+
+QStringList Settings::workerArguments() const {
+  QStringList arguments{"--db", databasePath, "--device", QString::number(device)};
+  if (!host.isEmpty()) arguments << "--host" << host;
+  return arguments;
 }
 
 }  // namespace kwb

@@ -1,20 +1,26 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 namespace kwb {
 
-// What the workbench remembers across starts (QSettings): where the history lives, which device
-// runs the jobs, the timing budget per point and the hardware metrics picked last.
+// What the workbench remembers across starts (QSettings): where the history lives, which host and
+// device run the jobs, the timing budget per point and the hardware metrics picked last.
 struct Settings {
   QString databasePath;
   int device = 0;
   double budgetSeconds = 0.5;
   QString metrics = "none";  // as typed in the Measurement box
   QString kernelsFolder;     // "My kernels"; empty: MyKernels::defaultFolder()
+  QString host = {};         // where the jobs run (USER@SERVER or an ssh Host); empty: here
+  QStringList hosts = {};    // the hosts offered in Settings
 
   static Settings load();  // defaults where nothing is stored
   void save() const;
+  // The arguments of `kwb` before "worker": the history, the device and, for a host, --host
+  // (this machine's kwb passes the jobs to the host's worker and stores their results here).
+  QStringList workerArguments() const;
 };
 
 }  // namespace kwb

@@ -12,6 +12,15 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
   ui_->setupUi(this);
   ui_->databaseEdit->setText(settings.databasePath);
   ui_->deviceSpin->setValue(settings.device);
+  ui_->hostCombo->addItem(thisMachine());
+  ui_->hostCombo->addItems(settings.hosts);
+  ui_->hostCombo->setCurrentText(settings.host.isEmpty() ? thisMachine() : settings.host);
+  connect(ui_->forgetHostButton, &QPushButton::clicked, this, [this] {
+    const int at = ui_->hostCombo->currentIndex();
+    if (at > 0 && ui_->hostCombo->itemText(at) == ui_->hostCombo->currentText())
+      ui_->hostCombo->removeItem(at);
+    ui_->hostCombo->setCurrentIndex(0);
+  });
   ui_->budgetSpin->setValue(settings.budgetSeconds);
   ui_->kernelsEdit->setText(settings.kernelsFolder);
   ui_->kernelsEdit->setPlaceholderText(MyKernels::defaultFolder());
@@ -31,10 +40,19 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
 
 SettingsDialog::~SettingsDialog() = default;
 
+QString SettingsDialog::thisMachine() {
+  return tr("This machine");
+}
+
 Settings SettingsDialog::settings() const {
   Settings s = shown_;
   s.databasePath = ui_->databaseEdit->text().trimmed();
   s.device = ui_->deviceSpin->value();
+  const QString host = ui_->hostCombo->currentText().trimmed();
+  s.host = host == thisMachine() ? QString() : host;
+  s.hosts.clear();
+  for (int i = 1; i < ui_->hostCombo->count(); ++i) s.hosts << ui_->hostCombo->itemText(i);
+  if (!s.host.isEmpty() && !s.hosts.contains(s.host)) s.hosts << s.host;
   s.budgetSeconds = ui_->budgetSpin->value();
   s.kernelsFolder = ui_->kernelsEdit->text().trimmed();
   return s;

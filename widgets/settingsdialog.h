@@ -12,8 +12,8 @@ class SettingsDialog;
 
 namespace kwb {
 
-// Edits the remembered settings. The database and the device take effect at the next start: the
-// running worker and history keep theirs until then.
+// Edits the remembered settings. The host and the device take effect at once (after a running
+// job); the database at the next start: the history shown keeps its file until then.
 class SettingsDialog : public QDialog {
   Q_OBJECT
 
@@ -21,6 +21,7 @@ class SettingsDialog : public QDialog {
   SettingsDialog(const Settings& settings, QWidget* parent = nullptr);
   ~SettingsDialog() override;
   Settings settings() const;
+  static QString thisMachine();  // the host list's first entry: jobs run here
 
  private:
   std::unique_ptr<Ui::SettingsDialog> ui_;

@@ -36,11 +36,19 @@ WorkerClient::WorkerClient(QString program, QStringList arguments, QObject* pare
 
 WorkerClient::~WorkerClient() {
   disconnect(&process_, nullptr, this, nullptr);
-  if (running()) {
-    process_.closeWriteChannel();  // closing stdin asks the worker to shut down
-    if (!process_.waitForFinished(1000)) process_.kill();
-    process_.waitForFinished(1000);
-  }
+  shutDown();
+}
+
+void WorkerClient::shutDown() {
+  if (!running()) return;
+  process_.closeWriteChannel();  // closing stdin asks the worker to shut down
+  if (!process_.waitForFinished(1000)) process_.kill();
+  process_.waitForFinished(1000);
+}
+
+void WorkerClient::setArguments(QStringList arguments) {
+  arguments_ = std::move(arguments);
+  if (!busy()) shutDown();
 }
 
 void WorkerClient::ensureStarted() {

@@ -39,6 +39,9 @@ class WorkerClient : public QObject {
   void cancel(const QString& id);
   // Ends the worker now, without waiting; running jobs are reported through workerLost.
   void kill();
+  // The next worker starts with these arguments (another host or device); an idle worker is
+  // asked to end now, so that the next request starts it.
+  void setArguments(QStringList arguments);
 
   bool running() const { return process_.state() != QProcess::NotRunning; }
   // The kwb program and its arguments before "worker" (--db, --device).
@@ -78,6 +81,7 @@ class WorkerClient : public QObject {
 
  private:
   void ensureStarted();
+  void shutDown();  // closes its input, which ends it, and waits a moment
   void readLines();
   void handle(const protocol::Reply& reply);
   void handleLine(const QByteArray& line);

@@ -7,6 +7,7 @@
 #include "app/cli/bashcompletion.h"
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/relayworker.h"
 #include "app/cli/worker.h"
 #include "core/format.h"
 #include "db/runstore.h"
@@ -289,10 +290,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     // What runs on another machine; anything else would quietly run here.
     const bool remote = (devices->parsed() && !ceilings && !remeasure) ||
                         (run->parsed() && !runOptions.sanitize) || sweep->parsed() ||
-                        sass->parsed();
+                        sass->parsed() || worker->parsed();
     if (!g.host.empty() && !remote)
       throw Error(ErrorKind::Usage,
-                  "--host is taken by devices, run, sweep and sass; this command runs here");
+                  "--host is taken by devices, run, sweep, sass and worker; this command runs "
+                  "here");
     if (devices->parsed())
       return ceilings || remeasure ? ceilingsCommand(context, remeasure) : devicesCommand(context);
     if (list->parsed())
@@ -335,6 +337,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();
+      if (!g.host.empty()) return runRelay(out, err, store.get(), g.host, g.device);
       return runWorker(in, out, store.get(), g.device);
     }
   } catch (const Error& e) {

@@ -24,6 +24,10 @@ int main(int argc, char** argv) {
                             QDir(QApplication::applicationDirPath()).filePath("kwb"));
   QCommandLineOption db("db", "the history database for this session (default: the settings')",
                         "path");
+  QCommandLineOption host("host",
+                          "run the jobs on this GPU server for this session, through your ssh "
+                          "(default: the settings')",
+                          "user@server");
   QCommandLineOption select("select", "select a kernel at start-up", "family/variant");
   QCommandLineOption kernel("kernel", "open a kernel file at start-up", "file.cu");
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
@@ -61,13 +65,16 @@ int main(int argc, char** argv) {
                              "the prediction for --lesson: a speed-up, or microseconds where the "
                              "lesson has no baseline",
                              "value", "1");
-  parser.addOptions({worker, db, select, kernel, sweep, history, historyCompare, view, compare,
-                     metrics, screenshot, report, reportPages, lesson, predict, tune, tuneBudget});
+  parser.addOptions({worker, db, host, select, kernel, sweep, history, historyCompare, view,
+                     compare, metrics, screenshot, report, reportPages, lesson, predict, tune,
+                     tuneBudget});
   parser.process(app);
 
   kwb::Settings settings = kwb::Settings::load();
-  if (parser.isSet(db)) settings.databasePath = parser.value(db);  // this session only
-  kwb::MainWindow window(parser.value(worker), {}, settings);
+  // This session only: Settings are saved only from the Settings dialog.
+  if (parser.isSet(db)) settings.databasePath = parser.value(db);
+  if (parser.isSet(host)) settings.host = parser.value(host);
+  kwb::MainWindow window(parser.value(worker), settings);
   window.resize(1500, 860);
   if (parser.isSet(metrics)) window.setMetrics(parser.value(metrics));
   if (parser.isSet(select)) {

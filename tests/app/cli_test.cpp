@@ -139,7 +139,7 @@ TEST_F(CliTest, CommandLineMistakesAreUsageErrors) {
            {"--host", "gpu1", "history"}}) {
     const Outcome o = run(args);
     EXPECT_EQ(o.code, kExitBadInput) << args[2];
-    EXPECT_NE(o.err.find("--host is taken by devices, run, sweep and sass"), std::string::npos)
+    EXPECT_NE(o.err.find("--host is taken by devices, run, sweep, sass and worker"), std::string::npos)
         << o.err;
   }
 }

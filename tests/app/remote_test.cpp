@@ -1,8 +1,12 @@
+#include <poll.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -10,6 +14,7 @@
 
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/workerprocess.h"
 #include "core/protocol.h"
 #include "measure/devicequery.h"
 
@@ -51,35 +56,56 @@ class RemoteTest : public testing::Test {
     return {code, out.str(), err.str()};
   }
 
-  // The recorded worker as the remote kwb: its hello, its answer to a run (ids made the
-  // request's), one device, and an end on its `endAt`-th run.
+  // The recorded H100 worker as the remote kwb (tests/fixtures/workers/recorded_worker.sh),
+  // ending on its `endAt`-th job, with another hello where given.
   void recordedWorker(int endAt, const std::string& hello = {}) {
-    std::ifstream recorded(KWB_FIXTURES_DIR "/worker/h100_run.jsonl");
-    std::string line, answer, first;
-    std::getline(recorded, first);
-    DeviceInfo gpu;
-    gpu.name = "NVIDIA H100 80GB HBM3";
-    while (std::getline(recorded, line)) {
-      const protocol::Reply reply = protocol::decodeReply(line);
-      if (const auto* result = std::get_if<protocol::Result>(&reply.body))
-        gpu.uuid = result->run.deviceUuid;
-      const auto at = line.find("\"id\":\"r1\"");
-      if (at != std::string::npos) line.replace(at, 9, "\"id\":\"@ID@\"");
-      answer += line + "\n";
+    const std::string command = "bash " KWB_FIXTURES_DIR "/workers/recorded_worker.sh " + dir_ +
+                                " " + std::to_string(endAt) + " '" + hello + "' > " + dir_ +
+                                "/worker_command";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::string line;
+    std::getline(std::ifstream(dir_ + "/worker_command"), line);
+    setenv("KWB_REMOTE_KWB", line.c_str(), 1);
+  }
+
+  // `kwb --host kwbtest --db DB worker` as the GUI starts it: sent `requests` (JSON lines with
+  // ids), and read until each has its last reply or the relay ends; then its input is closed.
+  // The replies by request id, and how the relay ended.
+  struct Relayed {
+    std::map<std::string, std::vector<protocol::Reply>> replies;
+    std::string end;
+  };
+  Relayed relay(const std::vector<std::string>& requests, const std::string& db) {
+    WorkerProcess relay({KWB_EXECUTABLE, "--host", "kwbtest", "--db", db, "worker"});
+    std::set<std::string> open;
+    for (const auto& line : requests) {
+      const protocol::Request request = protocol::decodeRequest(line);
+      open.insert(request.id);
+      relay.send(request);
     }
-    std::ofstream(dir_ + "/hello") << (hello.empty() ? first : hello) << "\n";
-    std::ofstream(dir_ + "/answer") << answer;
-    std::ofstream(dir_ + "/devices")
-        << protocol::encode(protocol::Reply{"@ID@", protocol::DeviceList{{gpu}}});
-    setenv("KWB_REMOTE_KWB",
-           ("bash " KWB_FIXTURES_DIR "/workers/fake_worker.sh " + dir_ + "/hello " + dir_ +
-            "/answer " + std::to_string(endAt) + " " + dir_ + "/devices")
-               .c_str(),
-           1);
+    Relayed out;
+    const auto start = std::chrono::steady_clock::now();
+    while (!open.empty() && relay.running() &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
+      pollfd fds[2] = {{relay.outputFd(), POLLIN, 0}, {relay.errorFd(), POLLIN, 0}};
+      poll(fds, 2, 200);
+      relay.readErrors();
+      for (const protocol::Reply& reply : relay.readReplies("the relay")) {
+        const bool last = !std::holds_alternative<protocol::Progress>(reply.body) &&
+                          !std::holds_alternative<protocol::Result>(reply.body);
+        if (last) open.erase(reply.id);
+        out.replies[reply.id].push_back(reply);
+      }
+    }
+    out.end = relay.endSentence();
+    return out;
   }
 
   std::string dir_;
 };
+
+constexpr const char* kRunRequest =
+    R"({"v":2,"type":"run","id":"r","family":"copy","variant":"vectorized","params":{"n":"2^20"},"options":{"budget_s":0.05}})";
 
 TEST_F(RemoteTest, DevicesAndRunsAreAnsweredByTheRemoteWorker) {
   const std::string db = dir_ + "/h.sqlite";
@@ -133,6 +159,54 @@ TEST_F(RemoteTest, AWorkerOfAnotherProtocolVersionIsRefusedInOneSentence) {
   EXPECT_NE(o.err.find("kwbtest: the worker speaks protocol version 99, this kwb version 2"),
             std::string::npos)
       << o.err;
+}
+
+TEST_F(RemoteTest, TheRelayPassesRequestsToTheRemoteWorkerAndItsAnswersBack) {
+  const std::string db = dir_ + "/h.sqlite";
+  Relayed o = relay(
+      {R"({"v":2,"type":"list","id":"l"})", R"({"v":2,"type":"devices","id":"d"})", kRunRequest},
+      db);
+  EXPECT_EQ(o.end, "exited with status 0");
+  ASSERT_EQ(o.replies["l"].size(), 1u);
+  EXPECT_FALSE(std::get<protocol::Catalog>(o.replies["l"][0].body).families.empty());
+  ASSERT_FALSE(o.replies["r"].empty());
+  if (deviceCount() == 0) {
+    // No GPU over there (CI): the devices request and the run are refused in its words.
+    for (const auto& reply : {o.replies["d"].at(0), o.replies["r"].back()}) {
+      const auto* failure = std::get_if<protocol::Failure>(&reply.body);
+      ASSERT_NE(failure, nullptr) << protocol::encode(reply);
+      EXPECT_EQ(failure->kind, ErrorKind::NoDevice);
+    }
+    return;
+  }
+  EXPECT_TRUE(std::holds_alternative<protocol::Done>(o.replies["r"].back().body));
+  const Outcome history = run({"--db", db, "--json", "history"});
+  EXPECT_EQ(nlohmann::json::parse(history.out).size(), 1u) << history.out;
+}
+
+TEST_F(RemoteTest, TheRelayStoresTheRemoteRunsHereWithTheirDevice) {
+  recordedWorker(0);
+  const std::string db = dir_ + "/h.sqlite";
+  Relayed o = relay({kRunRequest}, db);
+  EXPECT_EQ(o.end, "exited with status 0");
+  std::optional<std::int64_t> runId;
+  for (const auto& reply : o.replies["r"])
+    if (const auto* result = std::get_if<protocol::Result>(&reply.body)) runId = result->runId;
+  ASSERT_TRUE(runId);
+  const Outcome history = run({"--db", db, "--json", "history"});
+  const auto runs = nlohmann::json::parse(history.out);
+  ASSERT_EQ(runs.size(), 1u) << history.out;
+  EXPECT_EQ(runs[0]["id"], *runId);
+  EXPECT_EQ(runs[0]["device"], "NVIDIA H100 80GB HBM3");
+}
+
+TEST_F(RemoteTest, TheRelaySaysADroppedConnectionInOneSentence) {
+  recordedWorker(1);
+  Relayed o = relay({kRunRequest}, dir_ + "/h.sqlite");
+  EXPECT_EQ(o.end,
+            "exited with status 1 (kwb: kwbtest: the connection to the worker ended (exited with "
+            "status 3 (ending on purpose)); the results that arrived are kept)");
+  EXPECT_TRUE(o.replies["r"].empty());
 }
 
 }  // namespace

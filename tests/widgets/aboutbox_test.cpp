@@ -18,7 +18,7 @@ class AboutBoxTest : public QObject {
   // build and the CUDA pieces it finds, which need no GPU) and the Qt the window runs on.
   void sayWhatTheWorkerAndTheWindowWereBuiltWith() {
     Settings settings{dir_.filePath("h.sqlite"), 0, 0.5, "none", dir_.filePath("kernels")};
-    MainWindow window(KWB_EXECUTABLE, {}, settings);
+    MainWindow window(KWB_EXECUTABLE, settings);
     QAction* about = nullptr;
     for (QAction* menu : window.menuBar()->actions())
       if (menu->menu())

@@ -112,7 +112,7 @@ class KernelEditorTest : public QObject {
   void theWindowMarksCompileAndSpecErrors() {
     const QString path = write("broken.cu", fixture("broken.cu"));
     Settings settings{dir_.filePath("h.sqlite"), 0, 0.5, "none", dir_.filePath("kernels")};
-    MainWindow window(KWB_EXECUTABLE, {}, settings);
+    MainWindow window(KWB_EXECUTABLE, settings);
     QVERIFY(window.openKernel(path));
     KernelEditor* editor = window.kernelEditor();
     QCOMPARE(editor->path(), QFileInfo(path).absoluteFilePath());

@@ -1,4 +1,6 @@
+#include <QComboBox>
 #include <QCoreApplication>
+#include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -36,6 +38,32 @@ class SettingsTest : public QObject {
     QCOMPARE(back.budgetSeconds, 2.5);
     QCOMPARE(back.metrics, QString("memory,occupancy"));
     QCOMPARE(back.kernelsFolder, changed.kernelsFolder);
+    QVERIFY(back.host.isEmpty());
+    changed.host = "gpu@server";
+    changed.hosts = {"gpu@server", "cluster-login"};
+    changed.save();
+    QCOMPARE(Settings::load().host, QString("gpu@server"));
+    QCOMPARE(Settings::load().hosts, changed.hosts);
+    QVERIFY(Settings::load().workerArguments().join(' ').endsWith("--host gpu@server"));
+  }
+
+  // The host list: this machine first, the remembered hosts, a typed one added, one forgotten.
+  void dialogPicksAndRemembersHosts() {
+    Settings shown{"/tmp/h.sqlite", 0, 0.5, "none", "/tmp/kernels"};
+    shown.hosts = {"a@one", "two"};
+    shown.host = "two";
+    SettingsDialog dialog(shown);
+    auto* hosts = dialog.findChild<QComboBox*>("hostCombo");
+    QVERIFY(hosts);
+    QCOMPARE(hosts->count(), 3);
+    QCOMPARE(hosts->currentText(), QString("two"));
+    hosts->setCurrentText("me@three");
+    QCOMPARE(dialog.settings().host, QString("me@three"));
+    QCOMPARE(dialog.settings().hosts, QStringList({"a@one", "two", "me@three"}));
+    hosts->setCurrentIndex(1);
+    dialog.findChild<QPushButton*>("forgetHostButton")->click();
+    QVERIFY(dialog.settings().host.isEmpty());  // back to this machine
+    QCOMPARE(dialog.settings().hosts, QStringList({"two"}));
   }
 
   void dialogReturnsWhatItShows() {

@@ -1,0 +1,205 @@
+#include "app/cli/relayworker.h"
+
+#include <map>
+#include <optional>
+
+#include <poll.h>
+#include <unistd.h>
+
+#include "app/cli/clicontext.h"
+#include "app/cli/exitcodes.h"
+#include "app/cli/tunejob.h"
+#include "app/cli/workercommand.h"
+#include "app/cli/workerprocess.h"
+#include "core/format.h"
+#include "core/jsoncodec.h"
+#include "db/runstore.h"
+#include "db/tunehistory.h"
+#include "kernels/user/uservariant.h"
+
+namespace kwb {
+namespace {
+
+// The relay's own question to the remote worker, answered before any job's result.
+const std::string kDevicesId = "relay:devices";
+
+// A job passed on: what is needed to file its results here.
+struct RelayedJob {
+  protocol::Request request;
+  std::optional<std::int64_t> sweepId;
+  std::vector<std::string> tags;
+  std::optional<std::int64_t> lastRunId;          // for the tuning's next evaluation
+  std::map<std::size_t, std::int64_t> evaluated;  // a tuning's evaluation number -> run
+  std::map<std::string, std::int64_t> byParams;   // a run's parameters -> its newest run
+};
+
+std::string paramsKey(const nlohmann::json& values) {
+  return values.dump();
+}
+
+class Relay {
+ public:
+  Relay(std::ostream& out, RunStore* store, const std::string& host, int device)
+      : out_(out), store_(store), host_(host), remote_(workerCommand(host, device)) {
+    if (store_) remote_.send({kDevicesId, protocol::DevicesRequest{}});
+  }
+
+  // The exit status: 0 once the client has ended and the remote worker with it.
+  int serve(std::ostream& err) {
+    while (true) {
+      pollfd fds[3] = {{inputOpen_ ? STDIN_FILENO : -1, POLLIN, 0},
+                       {remote_.outputFd(), POLLIN, 0},
+                       {remote_.errorFd(), POLLIN, 0}};
+      poll(fds, 3, 500);
+      if (fds[0].revents) readRequests();
+      remote_.readErrors();
+      try {
+        for (protocol::Reply& reply : remote_.readReplies(host_)) pass(reply);
+      } catch (const Error& error) {
+        err << "kwb: " << printable(error.what()) << "\n";
+        return exitCodeFor(error.kind());
+      }
+      if (!remote_.running()) {
+        // Asked to end, with every job answered: the end of a session.
+        if (!inputOpen_ && jobs_.empty() && greeted_) return kExitOk;
+        err << "kwb: " << host_ << ": the connection to the worker ended ("
+            << printable(remote_.endSentence()) << "); the results that arrived are kept\n";
+        return kExitFailed;
+      }
+    }
+  }
+
+ private:
+  void readRequests() {
+    char buffer[65536];
+    const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+      // The client is gone: the remote worker stops its jobs and ends.
+      inputOpen_ = false;
+      remote_.send({"relay:end", protocol::ShutdownRequest{}});
+      return;
+    }
+    pending_.append(buffer, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1)
+      forward(std::string_view(pending_).substr(start, nl - start));
+    pending_.erase(0, start);
+  }
+
+  void forward(std::string_view line) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    protocol::Request request;
+    try {
+      request = protocol::decodeRequest(line);
+    } catch (const protocol::DecodeError& error) {
+      send({error.id(), protocol::Failure::of(error)});
+      return;
+    }
+    if (request.isJob()) {
+      RelayedJob job;
+      job.request = request;
+      const MeasureSettings* settings = nullptr;
+      if (const auto* r = std::get_if<protocol::RunRequest>(&request.body)) settings = &r->options;
+      if (const auto* s = std::get_if<protocol::SweepRequest>(&request.body))
+        settings = &s->options;
+      if (const auto* t = std::get_if<protocol::TuneRequest>(&request.body)) settings = &t->options;
+      MeasureCliOptions options;
+      if (settings) static_cast<MeasureSettings&>(options) = *settings;
+      try {
+        job.tags = options.jobOptions().tags;
+      } catch (const Error&) {
+        // The remote worker refuses it in its own words.
+      }
+      if (request.type() == protocol::Type::Tune) job.tags.push_back("tune");
+      jobs_[request.id] = std::move(job);
+    }
+    remote_.send(request);
+  }
+
+  void send(const protocol::Reply& reply) {
+    out_ << protocol::encode(reply);
+    out_.flush();
+  }
+
+  void pass(protocol::Reply& reply) {
+    if (reply.id == kDevicesId) {
+      if (const auto* list = std::get_if<protocol::DeviceList>(&reply.body))
+        for (const DeviceInfo& device : list->devices) store_->upsertDevice(device);
+      return;
+    }
+    if (reply.id == "relay:end") return;
+    if (std::holds_alternative<protocol::Hello>(reply.body)) greeted_ = true;
+    const auto job = jobs_.find(reply.id);
+    if (job != jobs_.end() && store_) file(job->second, reply);
+    send(reply);
+    if (job != jobs_.end() && (std::holds_alternative<protocol::Done>(reply.body) ||
+                               std::holds_alternative<protocol::Failure>(reply.body)))
+      jobs_.erase(job);
+  }
+
+  // Stores a result here and gives replies this history's ids.
+  void file(RelayedJob& job, protocol::Reply& reply) {
+    if (auto* result = std::get_if<protocol::Result>(&reply.body)) {
+      if (!job.sweepId && job.request.type() != protocol::Type::Run) job.sweepId = createSweep(job);
+      const std::int64_t id = store_->insertRun(result->run, job.sweepId);
+      for (const auto& tag : job.tags) store_->addTag(id, tag);
+      result->runId = id;
+      job.lastRunId = id;
+      job.byParams[paramsKey(toJson(result->run.params()))] = id;
+    } else if (auto* e = std::get_if<protocol::Evaluated>(&reply.body)) {
+      auto& runId = e->evaluation["run_id"];
+      if (runId.is_null() && !e->evaluation.value("cached", false) && job.lastRunId) {
+        runId = *job.lastRunId;
+        job.evaluated[e->number] = *job.lastRunId;
+      }
+      job.lastRunId.reset();
+    } else if (auto* tuned = std::get_if<protocol::Tuned>(&reply.body)) {
+      nlohmann::json& report = tuned->report;
+      if (job.sweepId) report["sweep_id"] = *job.sweepId;
+      auto& evaluations = report["evaluations"];
+      for (std::size_t i = 0; i < evaluations.size(); ++i)
+        if (const auto it = job.evaluated.find(i + 1); it != job.evaluated.end())
+          evaluations[i]["run_id"] = it->second;
+      for (auto& finalist : report["finalists"])
+        if (const auto it = job.byParams.find(paramsKey(finalist["all_params"]));
+            it != job.byParams.end())
+          finalist["run_id"] = it->second;
+    }
+  }
+
+  std::int64_t createSweep(const RelayedJob& job) {
+    const protocol::Kernel& kernel = *job.request.kernel();
+    const auto variant = variantFor(kernel);
+    const VariantInfo& info = variant->info();
+    const nlohmann::json base = toJson(ParamSet(kernel.params));
+    if (const auto* sweep = std::get_if<protocol::SweepRequest>(&job.request.body))
+      return store_->createSweep(info.family, info.name, base, sweep->axes);
+    const auto& tune = std::get<protocol::TuneRequest>(job.request.body);
+    MeasureCliOptions options;
+    static_cast<MeasureSettings&>(options) = tune.options;
+    const GpuTuning tuning(variant, kernel.params, tune.tune, options.jobOptions());
+    return store_->createSweep(
+        info.family, info.name, base,
+        tuneSweepAxes(tuning.space(), tune.tune.strategy, tune.tune.objective));
+  }
+
+  std::ostream& out_;
+  RunStore* store_;
+  std::string host_;
+  WorkerProcess remote_;
+  bool inputOpen_ = true;
+  bool greeted_ = false;
+  std::string pending_;
+  std::map<std::string, RelayedJob> jobs_;
+};
+
+}  // namespace
+
+int runRelay(std::ostream& out, std::ostream& err, RunStore* store, const std::string& host,
+             int deviceOrdinal) {
+  Relay relay(out, store, host, deviceOrdinal);
+  return relay.serve(err);
+}
+
+}  // namespace kwb
