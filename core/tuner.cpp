@@ -89,6 +89,15 @@ Tuner::Tuner(const TuneSpace& space, TuneStrategy& strategy, TuneObjective objec
 
 TuneOutcome Tuner::run(const Evaluate& evaluate, const std::atomic<bool>* cancel,
                        const Progress& progress) const {
+  return run(
+      [&](const std::vector<std::size_t>& indices) {
+        return std::vector<TuneMeasurement>{evaluate(indices[0], *space_.params(indices[0]))};
+      },
+      1, cancel, progress);
+}
+
+TuneOutcome Tuner::run(const EvaluateBatch& evaluate, std::size_t width,
+                       const std::atomic<bool>* cancel, const Progress& progress) const {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -111,30 +120,42 @@ TuneOutcome Tuner::run(const Evaluate& evaluate, const std::atomic<bool>* cancel
       outcome.stopped = "stopped";
       break;
     }
-    const auto index = strategy_.next();
-    if (!index) {
+    std::size_t room = std::max<std::size_t>(width, 1);
+    if (limits_.evaluations)
+      room = std::min(room, limits_.evaluations - outcome.evaluations.size());
+    std::vector<std::size_t> batch;
+    while (batch.size() < room) {
+      const auto index = strategy_.next();
+      if (!index) break;
+      batch.push_back(*index);
+    }
+    if (batch.empty()) {
       outcome.stopped = "every valid point evaluated";
       break;
     }
-    TuneEvaluation e;
-    e.index = *index;
+    std::vector<TuneMeasurement> measured;
     try {
-      e.measurement = evaluate(*index, *space_.params(*index));
+      measured = evaluate(batch);
     } catch (const Error& error) {
       if (error.kind() != ErrorKind::Cancelled) throw;
       outcome.stopped = "stopped";
       break;
     }
-    e.score = tuneScore(objective_, e.measurement);
-    e.elapsed = elapsed();
-    strategy_.tell(*index, e.score);
-    outcome.evaluations.push_back(std::move(e));
-    const auto& added = outcome.evaluations.back();
-    const bool better =
-        added.score && (!outcome.best || *added.score < *outcome.evaluations[*outcome.best].score);
-    if (better) outcome.best = outcome.evaluations.size() - 1;
-    sinceBest = better ? 0 : sinceBest + 1;
-    if (progress) progress(outcome);
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      TuneEvaluation e;
+      e.index = batch[k];
+      e.measurement = std::move(measured.at(k));
+      e.score = tuneScore(objective_, e.measurement);
+      e.elapsed = elapsed();
+      strategy_.tell(e.index, e.score);
+      outcome.evaluations.push_back(std::move(e));
+      const auto& added = outcome.evaluations.back();
+      const bool better = added.score && (!outcome.best ||
+                                          *added.score < *outcome.evaluations[*outcome.best].score);
+      if (better) outcome.best = outcome.evaluations.size() - 1;
+      sinceBest = better ? 0 : sinceBest + 1;
+      if (progress) progress(outcome);
+    }
   }
   return outcome;
 }

@@ -71,12 +71,20 @@ class Tuner {
  public:
   // Measures one valid point; may throw Error(Cancelled).
   using Evaluate = std::function<TuneMeasurement(std::size_t index, const ParamSet& params)>;
+  // Measures several valid points at once (one per GPU), a measurement each in their order; may
+  // throw Error(Cancelled).
+  using EvaluateBatch =
+      std::function<std::vector<TuneMeasurement>(const std::vector<std::size_t>& indices)>;
   using Progress = std::function<void(const TuneOutcome& sofar)>;
 
   Tuner(const TuneSpace& space, TuneStrategy& strategy, TuneObjective objective, TuneLimits limits);
   // Asks the strategy for points and evaluates them until a limit, the end of the space or
   // *cancel; what was evaluated stays in the outcome however it ends.
   TuneOutcome run(const Evaluate& evaluate, const std::atomic<bool>* cancel,
+                  const Progress& progress) const;
+  // The same with up to `width` points out at once: the strategy proposes that many before it
+  // hears of any of them, and learns of each batch as it ends.
+  TuneOutcome run(const EvaluateBatch& evaluate, std::size_t width, const std::atomic<bool>* cancel,
                   const Progress& progress) const;
 
  private:

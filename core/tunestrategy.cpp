@@ -68,6 +68,7 @@ TuneStrategy::TuneStrategy(const TuneSpace& space, std::uint64_t seed)
     : space_(space),
       rng_(seed),
       seen_(space.size(), false),
+      told_(space.size(), false),
       scores_(space.size(), std::numeric_limits<double>::quiet_NaN()),
       unseenValid_(space.validCount()) {}
 
@@ -78,17 +79,25 @@ std::optional<std::size_t> TuneStrategy::next() {
     if (!p) break;
     if (!space_.valid(*p))
       learn(*p, std::nullopt);
-    else if (seen_[*p])
+    else if (told_[*p])
       learn(*p, scoreOf(*p));
-    else
-      return p;
+    else if (!seen_[*p])
+      return take(*p);
   }
-  return randomUnseen();
+  const auto any = randomUnseen();
+  return any ? std::optional(take(*any)) : std::nullopt;
+}
+
+std::size_t TuneStrategy::take(std::size_t index) {
+  seen_[index] = true;
+  --unseenValid_;
+  return index;
 }
 
 void TuneStrategy::tell(std::size_t index, std::optional<double> score) {
   if (!seen_[index] && space_.valid(index)) --unseenValid_;
   seen_[index] = true;
+  told_[index] = true;
   if (score) scores_[index] = *score;
   learn(index, score);
 }

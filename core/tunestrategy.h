@@ -17,9 +17,10 @@ std::string_view toString(TuneStrategyKind kind);  // "exhaustive", ..., "model"
 std::optional<TuneStrategyKind> parseTuneStrategy(std::string_view text);
 std::vector<TuneStrategyKind> allTuneStrategies();
 
-// Proposes the points of a space to evaluate, one at a time, and learns from each one's score
-// (lower is better; none where the point could not run). Every proposal is a valid point not
-// told about before; nothing once every valid point has been.
+// Proposes the points of a space to evaluate and learns from each one's score (lower is better;
+// none where the point could not run). Every proposal is a valid point neither proposed nor told
+// about before, so that several may be out at once (one per GPU); nothing once every valid point
+// has been.
 class TuneStrategy {
  public:
   TuneStrategy(const TuneSpace& space, std::uint64_t seed);
@@ -50,9 +51,12 @@ class TuneStrategy {
   std::size_t crossover(std::size_t a, std::size_t b);
 
  private:
+  std::size_t take(std::size_t index);  // a proposal made: not proposed again
+
   const TuneSpace& space_;
   std::mt19937_64 rng_;
-  std::vector<bool> seen_;
+  std::vector<bool> seen_;      // proposed or told about
+  std::vector<bool> told_;      // told about: its score is known
   std::vector<double> scores_;  // NaN: none
   std::size_t unseenValid_;
 };

@@ -89,6 +89,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   auto* tune = app.add_subcommand(
       "tune", "search a space of configurations for the best, on the GPU or over a stored sweep");
   addTuneOptions(*tune, tuneOptions);
+  tune->add_option("--devices", tuneOptions.devices,
+                   "measure the points on several GPUs at once, a worker each, as many points at "
+                   "a time as GPUs: all, or ordinals as 0,1")
+      ->check(text(kLongestText));
 
   MeasureCliOptions sassOptions;
   bool sassSummary = false;
@@ -290,11 +294,12 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     // What runs on another machine; anything else would quietly run here.
     const bool remote = (devices->parsed() && !ceilings && !remeasure) ||
                         (run->parsed() && !runOptions.sanitize) || sweep->parsed() ||
-                        sass->parsed() || worker->parsed();
+                        sass->parsed() || worker->parsed() ||
+                        (tune->parsed() && !tuneOptions.replay);
     if (!g.host.empty() && !remote)
       throw Error(ErrorKind::Usage,
-                  "--host is taken by devices, run, sweep, sass and worker; this command runs "
-                  "here");
+                  "--host is taken by devices, run, sweep, tune, sass and worker; this command "
+                  "runs here");
     if (devices->parsed())
       return ceilings || remeasure ? ceilingsCommand(context, remeasure) : devicesCommand(context);
     if (list->parsed())

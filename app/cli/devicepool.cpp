@@ -16,7 +16,13 @@ namespace {
 // A worker's hello comes before it touches the GPU: this long is a worker that cannot start.
 constexpr int kHelloSeconds = 60;
 
-struct Slot {
+std::string pointId(std::size_t run, std::size_t index) {
+  return "p" + std::to_string(run) + "." + std::to_string(index);
+}
+
+}  // namespace
+
+struct DevicePool::Slot {
   int device = 0;
   std::unique_ptr<WorkerProcess> process;
   std::optional<std::size_t> point;  // the point it runs
@@ -24,32 +30,33 @@ struct Slot {
   bool alive = true;
 };
 
-std::string pointId(std::size_t index) {
-  return "p" + std::to_string(index);
+DevicePool::DevicePool(const std::vector<std::vector<std::string>>& commands,
+                       const std::vector<int>& devices)
+    : started_(std::chrono::steady_clock::now()) {
+  for (std::size_t k = 0; k < commands.size(); ++k) {
+    auto slot = std::make_unique<Slot>();
+    slot->device = devices[k];
+    slot->process = std::make_unique<WorkerProcess>(commands[k]);
+    slots_.push_back(std::move(slot));
+  }
 }
 
-}  // namespace
+DevicePool::~DevicePool() {
+  for (auto& slot : slots_)
+    if (slot->alive) slot->process->send({"bye", protocol::ShutdownRequest{}});
+}
 
-std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
-                         const std::vector<int>& devices, const protocol::Kernel& kernel,
-                         const std::vector<RawParams>& points, const MeasureSettings& options,
-                         const std::atomic<bool>* cancel, const PoolEvents& events) {
-  std::vector<Slot> slots;
-  for (std::size_t k = 0; k < commands.size(); ++k) {
-    Slot slot;
-    slot.device = devices[k];
-    slot.process = std::make_unique<WorkerProcess>(commands[k]);
-    slots.push_back(std::move(slot));
-  }
-
+std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<RawParams>& points,
+                            const MeasureSettings& options, const std::atomic<bool>* cancel,
+                            const PoolEvents& events) {
+  const std::size_t run = runs_++;
   std::size_t next = 0, ran = 0, settled = 0;
-  const auto started = std::chrono::steady_clock::now();
   const auto assign = [&](Slot& slot) {
     if (next >= points.size() || (cancel && cancel->load())) return;
     protocol::Kernel k = kernel;
     k.params = points[next];
     slot.point = next;
-    slot.process->send({pointId(next), protocol::RunRequest{k, options}});
+    slot.process->send({pointId(run, next), protocol::RunRequest{k, options}});
     ++next;
   };
   const auto settle = [&](Slot& slot) {
@@ -73,7 +80,7 @@ std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
       assign(slot);
       return;
     }
-    if (!slot.point || reply.id != pointId(*slot.point)) return;  // progress of a cancel, say
+    if (!slot.point || reply.id != pointId(run, *slot.point)) return;  // a cancel's progress
     if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
       if (events.result) events.result(*slot.point, slot.device, result->run);
       ++ran;
@@ -85,48 +92,55 @@ std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
     }
   };
 
+  for (auto& slot : slots_)
+    if (slot->alive && slot->greeted) assign(*slot);
   bool cancelSent = false;
   while (settled < points.size()) {
     if (cancel && cancel->load() && !cancelSent) {
-      for (auto& slot : slots)
-        if (slot.alive && slot.point)
-          slot.process->send({"stop", protocol::CancelRequest{pointId(*slot.point)}});
+      for (auto& slot : slots_)
+        if (slot->alive && slot->point)
+          slot->process->send({"stop", protocol::CancelRequest{pointId(run, *slot->point)}});
       cancelSent = true;
     }
     std::vector<pollfd> fds;
-    for (auto& slot : slots) {
-      if (!slot.alive) continue;
-      if (slot.process->outputFd() >= 0) fds.push_back({slot.process->outputFd(), POLLIN, 0});
-      if (slot.process->errorFd() >= 0) fds.push_back({slot.process->errorFd(), POLLIN, 0});
+    for (auto& slot : slots_) {
+      if (!slot->alive) continue;
+      if (slot->process->outputFd() >= 0) fds.push_back({slot->process->outputFd(), POLLIN, 0});
+      if (slot->process->errorFd() >= 0) fds.push_back({slot->process->errorFd(), POLLIN, 0});
     }
     if (fds.empty()) break;  // every worker has ended
     poll(fds.data(), fds.size(), 200);
 
     const double waited =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    for (auto& slot : slots) {
-      if (!slot.alive) continue;
-      slot.process->readErrors();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    for (auto& slot : slots_) {
+      if (!slot->alive) continue;
+      slot->process->readErrors();
       for (const protocol::Reply& reply :
-           slot.process->readReplies("the worker of device " + std::to_string(slot.device)))
-        handle(slot, reply);
-      if (!slot.process->running())
-        end(slot, slot.process->endSentence());
-      else if (!slot.greeted && waited > kHelloSeconds)
-        end(slot, "did not answer within " + std::to_string(kHelloSeconds) + " s");
+           slot->process->readReplies("the worker of device " + std::to_string(slot->device)))
+        handle(*slot, reply);
+      if (!slot->process->running())
+        end(*slot, slot->process->endSentence());
+      else if (!slot->greeted && waited > kHelloSeconds)
+        end(*slot, "did not answer within " + std::to_string(kHelloSeconds) + " s");
     }
-    if (cancelSent &&
-        std::none_of(slots.begin(), slots.end(), [](const Slot& s) { return s.alive && s.point; }))
+    if (cancelSent && std::none_of(slots_.begin(), slots_.end(),
+                                   [](const auto& s) { return s->alive && s->point; }))
       break;
   }
-  for (auto& slot : slots)
-    if (slot.alive) slot.process->send({"bye", protocol::ShutdownRequest{}});
   if (cancel && cancel->load()) throw Error(ErrorKind::Cancelled, "cancelled");
   if (settled < points.size())
     throw Error(ErrorKind::Internal, "every worker ended with " +
                                          std::to_string(points.size() - settled) +
                                          " of the points left to run");
   return ran;
+}
+
+std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
+                         const std::vector<int>& devices, const protocol::Kernel& kernel,
+                         const std::vector<RawParams>& points, const MeasureSettings& options,
+                         const std::atomic<bool>* cancel, const PoolEvents& events) {
+  return DevicePool(commands, devices).run(kernel, points, options, cancel, events);
 }
 
 }  // namespace kwb

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,11 +22,33 @@ struct PoolEvents {
 };
 
 // One worker per device, `commands[k]` starting the worker of `devices[k]` (`kwb --no-store
-// --device D worker`). Each point is the kernel with that point's parameters, run once; a worker
-// takes the next point as it finishes one, so faster devices take more. A worker that ends takes
-// only the point it held with it. Returns the points that ran. Error(Usage) when a worker speaks
-// another protocol version, Error(Internal) when every worker has ended with points left,
-// Error(Cancelled) when *cancel turns true (the workers are asked to stop first).
+// --device D worker`), kept for as many runs as the pool lives (a tuning's batches). Each point
+// is the kernel with that point's parameters, run once; a worker takes the next point as it
+// finishes one, so faster devices take more. A worker that ends takes only the point it held
+// with it, and is not started again.
+class DevicePool {
+ public:
+  DevicePool(const std::vector<std::vector<std::string>>& commands,
+             const std::vector<int>& devices);
+  ~DevicePool();  // asks the workers to end
+  DevicePool(const DevicePool&) = delete;
+  DevicePool& operator=(const DevicePool&) = delete;
+
+  // Runs the points and returns how many ran. Error(Usage) when a worker speaks another protocol
+  // version, Error(Internal) when every worker has ended with points left, Error(Cancelled) when
+  // *cancel turns true (the workers are asked to stop first).
+  std::size_t run(const protocol::Kernel& kernel, const std::vector<RawParams>& points,
+                  const MeasureSettings& options, const std::atomic<bool>* cancel,
+                  const PoolEvents& events);
+
+ private:
+  struct Slot;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::chrono::steady_clock::time_point started_;
+  std::size_t runs_ = 0;  // point ids differ from one run to the next
+};
+
+// A pool for one run.
 std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
                          const std::vector<int>& devices, const protocol::Kernel& kernel,
                          const std::vector<RawParams>& points, const MeasureSettings& options,

@@ -13,6 +13,7 @@
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
 #include "app/cli/metricstable.h"
+#include "app/cli/poolgpus.h"
 #include "app/cli/table.h"
 #include "app/cli/workercommand.h"
 #include "core/format.h"
@@ -204,63 +205,6 @@ int exitStatus(const std::vector<Completed>& completed, std::size_t points, std:
   return failed ? kExitFailed : kExitOk;
 }
 
-// --devices: "all", or ordinals as "0,1", each one of the `count` devices there, none twice.
-std::vector<int> devicesOf(const std::string& text, int count) {
-  std::vector<int> devices;
-  if (text == "all") {
-    for (int d = 0; d < count; ++d) devices.push_back(d);
-    return devices;
-  }
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const auto ordinal = parseInteger(item);
-    if (!ordinal || *ordinal < 0 || *ordinal >= count)
-      throw Error(ErrorKind::Usage, "--devices: '" + printable(item) + "' is not a device there; " +
-                                        "allowed: all, or ordinals 0.." +
-                                        std::to_string(count - 1) + " separated by commas");
-    if (std::find(devices.begin(), devices.end(), *ordinal) != devices.end())
-      throw Error(ErrorKind::Usage, "--devices: device " + item + " is named twice");
-    devices.push_back(static_cast<int>(*ordinal));
-    start = comma + 1;
-  }
-  return devices;
-}
-
-// The GPUs the points run on (--devices, else --device) and what each is, by ordinal: this
-// machine's, or on --host as its worker sees them.
-struct PoolGpus {
-  std::vector<int> ordinals;
-  std::vector<DeviceInfo> all;
-};
-
-PoolGpus poolGpus(const CliContext& context, const MeasureCliOptions& options) {
-  const std::string& host = context.global.host;
-  PoolGpus gpus;
-  if (host.empty()) {
-    gpus.all = queryDevices();
-    if (gpus.all.empty()) throw Error(ErrorKind::NoDevice, noDeviceReason());
-  } else {
-    try {
-      gpus.all = workerDevices(workerCommand(host, 0));
-    } catch (const Error& error) {
-      throw Error(error.kind(), host + ": " + error.what());
-    }
-  }
-  const int count = static_cast<int>(gpus.all.size());
-  if (!options.devices.empty()) {
-    gpus.ordinals = devicesOf(options.devices, count);
-  } else if (context.global.device < count) {
-    gpus.ordinals = {context.global.device};
-  } else {
-    throw Error(ErrorKind::Usage, "--device " + std::to_string(context.global.device) + ": " +
-                                      workerPlace(host) + " has " + std::to_string(count) +
-                                      " devices");
-  }
-  return gpus;
-}
-
 // Points shared among a worker per GPU (`kwb --no-store --device D worker`, here or through ssh
 // on --host); the results come back here and are stored, a sweep's as one sweep, each with the
 // device it ran on.
@@ -268,7 +212,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
                    const protocol::Kernel& what, const Variant& kernel, const JobOptions& job,
                    const std::vector<ParamSet>& points, const std::vector<std::string>& axes) {
   const VariantInfo& info = kernel.info();
-  const PoolGpus gpus = poolGpus(context, options);
+  const PoolGpus gpus = poolGpus(context, options.devices);
   const std::vector<int>& devices = gpus.ordinals;
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
@@ -279,13 +223,8 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
     sweepId = store->createSweep(info.family, info.name, toJson(ParamSet(options.rawParams())),
                                  nlohmann::json(axes));
 
-  std::vector<std::vector<std::string>> commands;
-  std::string names;
-  for (int d : devices) {
-    commands.push_back(workerCommand(context.global.host, d));
-    names += (names.empty() ? "" : ", ") + std::to_string(d);
-  }
-  if (!context.global.host.empty()) names += " of " + context.global.host;
+  const auto commands = gpus.commands(context.global.host);
+  const std::string names = gpus.names(context.global.host);
   std::vector<RawParams> raw;
   for (const auto& point : points) raw.emplace_back(point.values().begin(), point.values().end());
 

@@ -4,8 +4,10 @@
 #include <fstream>
 
 #include "app/cli/clicontext.h"
+#include "app/cli/devicepool.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
+#include "app/cli/poolgpus.h"
 #include "app/cli/table.h"
 #include "app/cli/tunejob.h"
 #include "core/format.h"
@@ -156,6 +158,58 @@ int finish(CliContext& context, const TuneCliOptions& o, const TuneReport& repor
   return report.finalists.empty() ? kExitFailed : kExitOk;
 }
 
+// --host or --devices: the search runs here and sends its points to a worker per GPU (here, or
+// through ssh on the host), as many at a time as there are GPUs; the runs come back and are
+// stored here under the tuning's sweep, with the GPU they ran on.
+TuneReport tuneOnDevices(CliContext& context, const TuneCliOptions& o, GpuTuning& tuning,
+                         RunStore* store, const Tuner::Progress& progress) {
+  const std::string& host = context.global.host;
+  const PoolGpus gpus = poolGpus(context, o.devices);
+  if (store)
+    for (const int d : gpus.ordinals) store->upsertDevice(gpus.all[static_cast<std::size_t>(d)]);
+  const std::size_t width = gpus.ordinals.size();
+  if (!context.global.json)
+    context.err << "tuning on GPU" << (width > 1 ? "s " : " ") << gpus.names(host)
+                << (width > 1 ? ", " + std::to_string(width) + " points at a time" : "") << "\n";
+  // What goes over the protocol: the search's settings, and the longer confirming runs'.
+  MeasureSettings search = o;
+  MeasureSettings confirm = o;
+  const TimingOptions longer = tuning.confirmOptions().timing;
+  confirm.budget = longer.budgetSeconds;
+  confirm.minSamples = longer.minSamples;
+  confirm.maxSamples = longer.maxSamples;
+  const protocol::Kernel what = o.kernel();
+  DevicePool pool(gpus.commands(host), gpus.ordinals);
+  return tuning.run(
+      gpus.first(), width, store, &InterruptScope::interrupted(), progress,
+      [&](const std::vector<ParamSet>& points, bool confirming,
+          std::optional<std::int64_t> sweepId) {
+        std::vector<TuneMeasurement> out(points.size());
+        std::vector<RawParams> raw;
+        for (const auto& point : points)
+          raw.emplace_back(point.values().begin(), point.values().end());
+        const auto& tags = confirming ? tuning.confirmOptions().tags : tuning.jobOptions().tags;
+        PoolEvents events;
+        events.result = [&](std::size_t index, int, const RunResult& run) {
+          std::optional<std::int64_t> id;
+          if (store) {
+            id = store->insertRun(run, sweepId);
+            for (const auto& tag : tags) store->addTag(*id, tag);
+          }
+          out[index] = tuneMeasurementOf(run, id, false);
+        };
+        events.failed = [&](std::size_t index, int device, const std::string& sentence) {
+          out[index].outcome = TuneMeasurement::Outcome::Failed;
+          out[index].error = "GPU " + std::to_string(device) + ": " + sentence;
+        };
+        events.workerEnded = [&](int, const std::string& sentence) {
+          context.err << "kwb: " << printable(sentence) << "; the other workers go on\n";
+        };
+        pool.run(what, raw, confirming ? confirm : search, &InterruptScope::interrupted(), events);
+        return out;
+      });
+}
+
 }  // namespace
 
 int tuneCommand(CliContext& context, const TuneCliOptions& o) {
@@ -182,7 +236,10 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
     report = std::move(s.report);
     report.space = space;
     InterruptScope interrupts;
-    searchAndConfirm(report, plan, o.confirm, s.evaluate, s.remeasure,
+    const auto evaluate = [&s, space](const std::vector<std::size_t>& indices) {
+      return std::vector<TuneMeasurement>{s.evaluate(indices[0], *space->params(indices[0]))};
+    };
+    searchAndConfirm(report, plan, o.confirm, evaluate, 1, s.remeasure,
                      &InterruptScope::interrupted(), progress);
     return finish(context, o, report);
   }
@@ -190,8 +247,14 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
     GpuTuning tuning(variantFor(o.kernel()), o.rawParams(), o, o.jobOptions());
     space = &tuning.space();
     // Everything above needs no GPU; from here on the device is needed.
-    if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
     std::unique_ptr<RunStore> store;
+    if (!context.global.host.empty() || !o.devices.empty()) {
+      if (!context.global.noStore) store = context.openStore();
+      InterruptScope interrupts;
+      report = tuneOnDevices(context, o, tuning, store.get(), progress);
+      return finish(context, o, report);
+    }
+    if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
     if (!context.global.noStore) store = context.openStore();
     JobExecutor executor(store.get(), context.global.device);
     try {

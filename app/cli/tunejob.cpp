@@ -65,24 +65,25 @@ void describeKernelFile(TuneReport& report, const KernelFile& file) {
 }
 
 void searchAndConfirm(TuneReport& report, const TunePlan& plan, std::size_t confirm,
-                      const Tuner::Evaluate& evaluate,
+                      const Tuner::EvaluateBatch& evaluate, std::size_t width,
                       const std::function<TuneMeasurement(std::size_t)>& remeasure,
                       const std::atomic<bool>* cancel, const Tuner::Progress& progress) {
-  Tuner::Evaluate measure = evaluate;
+  Tuner::EvaluateBatch measure = evaluate;
   if (needsEnergy(plan.objective))
-    measure = [evaluate](std::size_t index, const ParamSet& params) {
-      TuneMeasurement m = evaluate(index, params);
-      if (m.outcome == TuneMeasurement::Outcome::Ok && !m.energy)
-        throw Error(ErrorKind::Usage,
-                    "the energy objective needs the GPU's power readings (NVML), and this run "
-                    "has none: this host or this build of kwb reads no power; tune for time");
-      return m;
+    measure = [evaluate](const std::vector<std::size_t>& indices) {
+      std::vector<TuneMeasurement> measured = evaluate(indices);
+      for (const TuneMeasurement& m : measured)
+        if (m.outcome == TuneMeasurement::Outcome::Ok && !m.energy)
+          throw Error(ErrorKind::Usage,
+                      "the energy objective needs the GPU's power readings (NVML), and this run "
+                      "has none: this host or this build of kwb reads no power; tune for time");
+      return measured;
     };
   report.strategy = plan.strategy;
   report.objective = plan.objective;
   auto search = makeTuneStrategy(plan.strategy, *report.space, report.seed);
-  report.outcome =
-      Tuner(*report.space, *search, plan.objective, plan.limits).run(measure, cancel, progress);
+  report.outcome = Tuner(*report.space, *search, plan.objective, plan.limits)
+                       .run(measure, width, cancel, progress);
   if (cancel && *cancel) return;
   const auto stored = [&](std::size_t index) {
     for (const auto& e : report.outcome.evaluations)
@@ -123,10 +124,52 @@ std::size_t GpuTuning::evaluationsAtMost() const {
   return plan_.limits.evaluations ? std::min(plan_.limits.evaluations, valid) : valid;
 }
 
+JobOptions GpuTuning::confirmOptions() const {
+  JobOptions confirm = job_;
+  confirm.timing.budgetSeconds *= kConfirmBudgetFactor;
+  confirm.timing.minSamples = std::max(confirm.timing.minSamples, kConfirmSamples);
+  confirm.timing.maxSamples = std::max(confirm.timing.maxSamples, confirm.timing.minSamples);
+  confirm.tags.back() = "tune:confirm";
+  return confirm;
+}
+
 TuneReport GpuTuning::run(JobExecutor& executor, RunStore* store, const std::atomic<bool>* cancel,
                           const Tuner::Progress& progress, const JobEvents& events) {
+  const JobOptions confirmJob = confirmOptions();
+  std::size_t fresh = 0;
+  const auto runOnce = [&](const ParamSet& params, const JobOptions& options,
+                           std::optional<std::int64_t> sweepId) {
+    TuneMeasurement m;
+    JobEvents one;
+    one.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t> id) {
+      m = tuneMeasurementOf(r, id, false);
+      if (events.result) events.result(fresh++, r, id);
+    };
+    try {
+      executor.runPoints(kernel_, {params}, options, sweepId, cancel, one);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::Param) throw;
+      m.outcome = TuneMeasurement::Outcome::Rejected;
+      m.error = error.what();
+    }
+    return m;
+  };
+  const DeviceInfo device = executor.device();
+  executor.ceiling(cancel, {});
+  return run(device, 1, store, cancel, progress,
+             [&](const std::vector<ParamSet>& points, bool confirming,
+                 std::optional<std::int64_t> sweepId) {
+               std::vector<TuneMeasurement> out;
+               for (const auto& point : points)
+                 out.push_back(runOnce(point, confirming ? confirmJob : job_, sweepId));
+               return out;
+             });
+}
+
+TuneReport GpuTuning::run(const DeviceInfo& device, std::size_t width, RunStore* store,
+                          const std::atomic<bool>* cancel, const Tuner::Progress& progress,
+                          const MeasurePoints& measure) {
   const VariantInfo& info = kernel_->info();
-  const DeviceInfo& device = executor.device();
   TuneReport report;
   report.family = info.family;
   report.variant = info.name;
@@ -146,38 +189,31 @@ TuneReport GpuTuning::run(JobExecutor& executor, RunStore* store, const std::ato
     report.sweepId =
         store->createSweep(info.family, info.name, toJson(ParamSet(base_)),
                            tuneSweepAxes(*space_, settings_.strategy, settings_.objective));
-  JobOptions confirmJob = job_;
-  confirmJob.timing.budgetSeconds *= kConfirmBudgetFactor;
-  confirmJob.timing.minSamples = std::max(confirmJob.timing.minSamples, kConfirmSamples);
-  confirmJob.tags.back() = "tune:confirm";
-
-  std::size_t fresh = 0;
-  const auto runOnce = [&](const ParamSet& params, const JobOptions& options) {
-    TuneMeasurement m;
-    JobEvents one;
-    one.result = [&](std::size_t, const RunResult& r, std::optional<std::int64_t> id) {
-      m = tuneMeasurementOf(r, id, false);
-      if (events.result) events.result(fresh++, r, id);
-    };
-    try {
-      executor.runPoints(kernel_, {params}, options, report.sweepId, cancel, one);
-    } catch (const Error& error) {
-      if (error.kind() != ErrorKind::Param) throw;
-      m.outcome = TuneMeasurement::Outcome::Rejected;
-      m.error = error.what();
-    }
-    return m;
-  };
-  executor.ceiling(cancel, {});
   searchAndConfirm(
       report, plan_, settings_.confirm,
-      [&](std::size_t index, const ParamSet& params) {
-        if (const auto hit = cached.find(index); hit != cached.end())
-          return tuneMeasurementOf(store->run(hit->second)->result, hit->second, true);
-        return runOnce(params, job_);
+      [&](const std::vector<std::size_t>& indices) {
+        std::vector<TuneMeasurement> out(indices.size());
+        std::vector<std::size_t> fresh;
+        std::vector<ParamSet> points;
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+          if (const auto hit = cached.find(indices[k]); hit != cached.end()) {
+            out[k] = tuneMeasurementOf(store->run(hit->second)->result, hit->second, true);
+          } else {
+            fresh.push_back(k);
+            points.push_back(*space_->params(indices[k]));
+          }
+        }
+        if (!points.empty()) {
+          std::vector<TuneMeasurement> measured = measure(points, false, report.sweepId);
+          for (std::size_t j = 0; j < fresh.size(); ++j) out[fresh[j]] = std::move(measured.at(j));
+        }
+        return out;
       },
-      [&](std::size_t index) { return runOnce(*space_->params(index), confirmJob); }, cancel,
-      progress);
+      width,
+      [&](std::size_t index) {
+        return measure({*space_->params(index)}, true, report.sweepId).at(0);
+      },
+      cancel, progress);
   return report;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "app/cli/jobexecutor.h"
 #include "core/tuneexport.h"
@@ -27,12 +29,12 @@ TunePlan planTuning(const TuneSettings& settings);
 // The report's kernel file, its defines and its templated kernels, for the header export.
 void describeKernelFile(TuneReport& report, const KernelFile& file);
 
-// Searches with the plan's strategy and measures the leaders again (remeasure; `confirm` of
-// them, or where 0 the best alone, judged on the samples it has). A stop (cancel, or
-// Error(Cancelled) from a measurement) keeps what was done. For energy objectives a measurement
-// without power readings is refused with Error(Usage).
+// Searches with the plan's strategy, `width` points at a time, and measures the leaders again
+// (remeasure; `confirm` of them, or where 0 the best alone, judged on the samples it has). A stop
+// (cancel, or Error(Cancelled) from a measurement) keeps what was done. For energy objectives a
+// measurement without power readings is refused with Error(Usage).
 void searchAndConfirm(TuneReport& report, const TunePlan& plan, std::size_t confirm,
-                      const Tuner::Evaluate& evaluate,
+                      const Tuner::EvaluateBatch& evaluate, std::size_t width,
                       const std::function<TuneMeasurement(std::size_t)>& remeasure,
                       const std::atomic<bool>* cancel, const Tuner::Progress& progress);
 
@@ -53,6 +55,20 @@ class GpuTuning {
   // process where the kernel hung).
   TuneReport run(JobExecutor& executor, RunStore* store, const std::atomic<bool>* cancel,
                  const Tuner::Progress& progress, const JobEvents& events);
+
+  // Measures points at once (one per GPU), as the search's points (`confirming` false) or as a
+  // leader measured again (longer, with more samples: confirmOptions), filed under the sweep; a
+  // measurement each, in their order.
+  using MeasurePoints = std::function<std::vector<TuneMeasurement>(
+      const std::vector<ParamSet>& points, bool confirming, std::optional<std::int64_t> sweepId)>;
+  // The same search with the points measured elsewhere: `width` at a time, on GPUs like
+  // `device` (whose runs the history is searched for); store may be null.
+  TuneReport run(const DeviceInfo& device, std::size_t width, RunStore* store,
+                 const std::atomic<bool>* cancel, const Tuner::Progress& progress,
+                 const MeasurePoints& measure);
+  // The options of a search's point and of a leader's confirming run.
+  const JobOptions& jobOptions() const { return job_; }
+  JobOptions confirmOptions() const;
 
  private:
   std::shared_ptr<const Variant> kernel_;

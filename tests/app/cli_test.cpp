@@ -133,13 +133,14 @@ TEST_F(CliTest, CommandLineMistakesAreUsageErrors) {
   EXPECT_EQ(run({"history", "--limit", "many"}).code, kExitBadInput);
   // --host where the command would run here all the same.
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--host", "gpu1", "tune", "copy", "vectorized", "--tune", "waves=1,2"},
+           {"--host", "gpu1", "tune", "--replay", "1"},
            {"--host", "gpu1", "run", "copy", "vectorized", "--sanitize"},
            {"--host", "gpu1", "devices", "--ceilings"},
            {"--host", "gpu1", "history"}}) {
     const Outcome o = run(args);
     EXPECT_EQ(o.code, kExitBadInput) << args[2];
-    EXPECT_NE(o.err.find("--host is taken by devices, run, sweep, sass and worker"), std::string::npos)
+    EXPECT_NE(o.err.find("--host is taken by devices, run, sweep, tune, sass and worker"),
+              std::string::npos)
         << o.err;
   }
 }

@@ -65,6 +65,18 @@ TEST_F(DevicePoolTest, EveryPointRunsOnceSharedAmongTheWorkers) {
   EXPECT_EQ(devices, (std::set<int>{0, 1}));
 }
 
+// A tuning's batches go to the same workers: the worker that ends on its third request has served
+// the first run's two.
+TEST_F(DevicePoolTest, APoolKeepsItsWorkersFromOneRunToTheNext) {
+  DevicePool pool({fake(3)}, {0});
+  std::size_t failed = 0;
+  PoolEvents events;
+  events.failed = [&](std::size_t, int, const std::string&) { ++failed; };
+  EXPECT_EQ(pool.run({"copy", "vectorized", {}}, points(2), {}, nullptr, events), 2u);
+  EXPECT_THROW(pool.run({"copy", "vectorized", {}}, points(2), {}, nullptr, events), Error);
+  EXPECT_EQ(failed, 1u);  // the third point, lost with its worker
+}
+
 TEST_F(DevicePoolTest, AWorkerThatEndsTakesOnlyItsPointWithIt) {
   std::set<std::size_t> ran;
   std::vector<std::string> failures, ended;

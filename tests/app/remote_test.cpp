@@ -161,6 +161,26 @@ TEST_F(RemoteTest, AWorkerOfAnotherProtocolVersionIsRefusedInOneSentence) {
       << o.err;
 }
 
+// The search runs here and its points there; the runs are this history's, tagged as a tuning's.
+TEST_F(RemoteTest, ATuningMeasuresItsPointsOnTheHost) {
+  recordedWorker(0);
+  const std::string db = dir_ + "/h.sqlite";
+  const Outcome tune = run({"--host", "kwbtest", "--db", db, "tune", "copy", "vectorized", "-s",
+                            "waves=1,2,4", "--strategy", "exhaustive", "--confirm", "2"});
+  ASSERT_EQ(tune.code, kExitOk) << tune.err;
+  EXPECT_NE(tune.err.find("tuning on GPU 0 of kwbtest"), std::string::npos) << tune.err;
+  EXPECT_NE(tune.out.find("after 3 evaluations"), std::string::npos) << tune.out;
+  const auto runs = nlohmann::json::parse(run({"--db", db, "--json", "history"}).out);
+  ASSERT_EQ(runs.size(), 5u);  // three points and two leaders measured again
+  std::multiset<std::string> tags;
+  for (const auto& r : runs) {
+    EXPECT_EQ(r["device"], "NVIDIA H100 80GB HBM3");
+    for (const auto& tag : r["tags"]) tags.insert(tag);
+  }
+  EXPECT_EQ(tags.count("tune"), 3u);
+  EXPECT_EQ(tags.count("tune:confirm"), 2u);
+}
+
 TEST_F(RemoteTest, TheRelayPassesRequestsToTheRemoteWorkerAndItsAnswersBack) {
   const std::string db = dir_ + "/h.sqlite";
   Relayed o = relay(

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/error.h"
 
@@ -46,6 +48,43 @@ TuneMeasurement evaluate(std::size_t, const ParamSet& p) {
   const double dx = static_cast<double>(p.getInt("x") - 7);
   const double dy = static_cast<double>(p.getInt("y") - 2);
   return measured(1e-5 * (1 + 0.01 * (dx * dx + dy * dy)));
+}
+
+// One point per GPU out at once: no point twice, batches no wider than the GPUs, the budget kept
+// to the point, and every strategy still finds its way to the best.
+TEST(Tuner, PointsGoOutInBatchesOneAGpu) {
+  const TuneSpace s = space();
+  for (const TuneStrategyKind kind : allTuneStrategies()) {
+    auto strategy = makeTuneStrategy(kind, s, 3);
+    std::vector<std::size_t> widths;
+    const auto batch = [&](const std::vector<std::size_t>& indices) {
+      widths.push_back(indices.size());
+      std::vector<TuneMeasurement> out;
+      for (const std::size_t i : indices) out.push_back(evaluate(i, *s.params(i)));
+      return out;
+    };
+    const TuneOutcome out =
+        Tuner(s, *strategy, TuneObjective::Time, {.evaluations = 42}).run(batch, 4, nullptr, {});
+    ASSERT_EQ(out.evaluations.size(), 42u) << toString(kind);
+    std::set<std::size_t> points;
+    for (const auto& e : out.evaluations) points.insert(e.index);
+    EXPECT_EQ(points.size(), 42u) << toString(kind);
+    EXPECT_EQ(widths.front(), 4u);
+    EXPECT_EQ(widths.back(), 2u) << toString(kind);  // 10 batches of 4, then the 2 left
+    EXPECT_EQ(*std::max_element(widths.begin(), widths.end()), 4u);
+  }
+  auto exhaustive = makeTuneStrategy(TuneStrategyKind::Exhaustive, s, 1);
+  const TuneOutcome all = Tuner(s, *exhaustive, TuneObjective::Time, {})
+                              .run(
+                                  [&](const std::vector<std::size_t>& indices) {
+                                    std::vector<TuneMeasurement> out;
+                                    for (const std::size_t i : indices)
+                                      out.push_back(evaluate(i, *s.params(i)));
+                                    return out;
+                                  },
+                                  3, nullptr, {});
+  EXPECT_EQ(all.evaluations.size(), 100u);
+  EXPECT_EQ(s.describe(all.evaluations[*all.best].index), "x=7 y=2");
 }
 
 TEST(Tuner, ExhaustiveFindsTheBestAndCountsFailures) {
