@@ -18,7 +18,8 @@ struct ProgramOutput {
   std::string err;
 };
 
-// Runs argv[0] with its arguments, no shell in between, and collects both output streams.
+// Runs argv[0] (a path, or a name looked up on PATH) with its arguments, no shell in between, and
+// collects both output streams.
 // Throws Error(Tool) where it cannot be started.
 ProgramOutput runProgram(const std::vector<std::string>& argv);
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/shard.h"
+
 namespace kwb {
 
 // What to tune and how to search, as the user gives it (`kwb tune`'s options, a worker
@@ -19,6 +21,7 @@ struct TuneSettings {
   std::size_t confirm = 5;  // leaders measured again
   std::uint64_t searchSeed = 1;
   bool rerun = false;  // measure points the history already has
+  Shard shard;         // the share of the space this tuning searches
 };
 
 }  // namespace kwb

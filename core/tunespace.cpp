@@ -79,7 +79,22 @@ std::string TuneSpace::restrictionBroken(const RawParams& raw) const {
   return {};
 }
 
+void TuneSpace::keepShard(const Shard& shard) {
+  otherShare_.assign(size_, false);
+  std::size_t position = 0;
+  for (std::size_t i = 0; i < size_; ++i) {
+    if (!valid_[i] || shard.contains(position++)) continue;
+    valid_[i] = false;
+    otherShare_[i] = true;
+    --validCount_;
+  }
+}
+
 std::optional<ParamSet> TuneSpace::params(std::size_t index, std::string* why) const {
+  if (!otherShare_.empty() && otherShare_[index]) {
+    if (why) *why = "another task's share of the space";
+    return std::nullopt;
+  }
   const RawParams r = raw(point(index));
   std::string broken = restrictionBroken(r);
   if (broken.empty()) {

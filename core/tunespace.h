@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/paramset.h"
+#include "core/shard.h"
 #include "core/specexpression.h"
 #include "core/sweep.h"
 #include "core/validation.h"
@@ -49,6 +50,8 @@ class TuneSpace {
   // The point's parameters where it is valid; otherwise nothing, with why set.
   std::optional<ParamSet> params(std::size_t index, std::string* why = nullptr) const;
   bool valid(std::size_t index) const { return valid_[index]; }
+  // Leaves valid only the points of this share of the valid ones; the others are another task's.
+  void keepShard(const Shard& shard);
   // The valid point whose parameters these are, all of them (a stored run's problem and launch
   // together), if the space holds it.
   std::optional<std::size_t> find(const ParamSet& params) const;
@@ -65,6 +68,7 @@ class TuneSpace {
   Resolve resolve_;
   std::size_t size_ = 1;
   std::vector<bool> valid_;
+  std::vector<bool> otherShare_;  // valid, but another task's
   std::size_t validCount_ = 0;
 };
 

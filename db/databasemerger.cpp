@@ -70,7 +70,8 @@ std::string runIdentity(const RunResult& r) {
          std::string(toString(r.mode));
 }
 
-MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
+MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath,
+                           std::optional<std::int64_t> intoSweep) {
   const SourceCopy copy(sourcePath);
   const std::unique_ptr<RunStore> store = openSource(copy, sourcePath);
   RunStore& source = *store;
@@ -91,6 +92,7 @@ MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath) {
   // Source sweeps become target sweeps the first time one of their runs is added.
   std::map<std::int64_t, std::int64_t> sweeps;
   const auto sweepFor = [&](std::int64_t sourceId) {
+    if (intoSweep) return *intoSweep;
     if (const auto found = sweeps.find(sourceId); found != sweeps.end()) return found->second;
     auto s =
         source.database().prepare("SELECT family, variant, base, axes FROM sweeps WHERE id = ?");

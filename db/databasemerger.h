@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace kwb {
@@ -19,8 +21,11 @@ struct MergeOutcome {
 // device, start time, kernel, parameters and timing mode) is skipped, so merging twice adds
 // nothing. The source is read from a copy (its write-ahead log included): an older schema is
 // migrated there, never in place. Throws Error(Database) for a file that is missing, empty or not
-// a history database. Inside a transaction of the caller's, a failure adds nothing.
-MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath);
+// a history database. Inside a transaction of the caller's, a failure adds nothing. With
+// intoSweep, the source's sweeps all become that one sweep of the target (the shares of one sweep
+// that the tasks of a job array ran).
+MergeOutcome mergeDatabase(RunStore& target, const std::string& sourcePath,
+                           std::optional<std::int64_t> intoSweep = {});
 
 struct RunResult;
 // What makes two stored runs the same run: device, start time, kernel, parameters, timing mode.

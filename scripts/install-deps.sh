@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ ccache git pkg-config libsqlite3-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev qt6-base-dev libqcustomplot-dev xvfb xauth
           libtomlplusplus-dev libmuparser-dev libssl-dev libqscintilla2-qt6-dev libdlib-dev
-          desktop-file-utils appstream help2man dpkg-dev file openssh-client openssh-server)
+          desktop-file-utils appstream help2man dpkg-dev file openssh-client openssh-server
+          slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

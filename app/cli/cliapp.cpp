@@ -8,6 +8,7 @@
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/relayworker.h"
+#include "app/cli/slurmcommand.h"
 #include "app/cli/worker.h"
 #include "core/format.h"
 #include "db/runstore.h"
@@ -89,6 +90,31 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   auto* tune = app.add_subcommand(
       "tune", "search a space of configurations for the best, on the GPU or over a stored sweep");
   addTuneOptions(*tune, tuneOptions);
+  for (auto [command, options] : {std::pair{sweep, &sweepOptions}, {tune, &tuneOptions}})
+    command
+        ->add_option("--shard", options->shardText,
+                     "run only this share of the points, I/N: those whose position is I modulo N "
+                     "(each task of a job array its own)")
+        ->check(text(kLongestText));
+  SlurmOptions slurm;
+  for (auto* command : {sweep, tune}) {
+    auto* group = command->add_option_group("Slurm");
+    group->add_flag("--slurm", slurm.use,
+                    "submit the points as a Slurm job array (sbatch), each task running its share "
+                    "into a history of its own, merged into this one at the end");
+    group->add_option("--partition", slurm.partition, "with --slurm: the partition")
+        ->check(text(kLongestText));
+    group
+        ->add_option("--gres", slurm.gres,
+                     "with --slurm: the generic resources a task needs, as gpu:1")
+        ->check(text(kLongestText));
+    group
+        ->add_option("--tasks", slurm.tasks,
+                     "with --slurm: the array's tasks (at most one per point)")
+        ->check(wholeNumber(1, 10000));
+    group->add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
+        ->check(text(kLongestText));
+  }
   tune->add_option("--devices", tuneOptions.devices,
                    "measure the points on several GPUs at once, a worker each, as many points at "
                    "a time as GPUs: all, or ordinals as 0,1")
@@ -307,8 +333,12 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (run->parsed())
       return runOptions.sanitize ? sanitizeCommand(context, runOptions)
                                  : runCommand(context, runOptions, {});
-    if (sweep->parsed()) return runCommand(context, sweepOptions, axes);
-    if (tune->parsed()) return tuneCommand(context, tuneOptions);
+    if (sweep->parsed())
+      return slurm.use ? slurmSweep(context, args, sweepOptions, axes, slurm)
+                       : runCommand(context, sweepOptions, axes);
+    if (tune->parsed())
+      return slurm.use ? slurmTune(context, args, tuneOptions, slurm)
+                       : tuneCommand(context, tuneOptions);
     if (sass->parsed()) return sassCommand(context, sassOptions, sassSummary);
     if (history->parsed())
       return regressions ? regressionsCommand(context, regressionBand)

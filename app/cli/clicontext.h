@@ -48,6 +48,7 @@ struct MeasureCliOptions : MeasureSettings {
 
   bool sanitize = false;  // run: one checked call under memcheck instead
   std::string devices;    // sweep: "all" or "0,1": a worker per GPU shares the points
+  std::string shardText;  // sweep, tune: "I/N", the share of the points this task runs
   bool isFile() const;    // `family` names a kernel file
   // What to run: a family's variant, or the kernel file with its text. Error(Usage) where the
   // file cannot be read or its spec is wrong, or a family comes without its variant.

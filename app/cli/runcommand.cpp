@@ -21,6 +21,7 @@
 #include "core/metricrollup.h"
 #include "core/resultcolumns.h"
 #include "core/roofline.h"
+#include "core/shard.h"
 #include "core/valueparse.h"
 #include "db/baselinestore.h"
 #include "db/runstore.h"
@@ -300,9 +301,15 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   const VariantInfo& info = kernel->info();
   const RawParams raw = options.rawParams();
   const JobOptions job = options.jobOptions();
-  const std::vector<ParamSet> points = sweepAxes.empty()
-                                           ? std::vector<ParamSet>{resolveFor(*kernel, raw)}
-                                           : expandFor(*kernel, raw, sweepAxes);
+  std::vector<ParamSet> points = sweepAxes.empty() ? std::vector<ParamSet>{resolveFor(*kernel, raw)}
+                                                   : expandFor(*kernel, raw, sweepAxes);
+  if (!options.shardText.empty()) {
+    const Shard shard = parseShard(options.shardText);
+    std::vector<ParamSet> share;
+    for (std::size_t k = 0; k < points.size(); ++k)
+      if (shard.contains(k)) share.push_back(std::move(points[k]));
+    points = std::move(share);
+  }
 
   // Everything above needs no GPU; from here on the device is needed.
   if (!context.global.host.empty() || !options.devices.empty())

@@ -244,7 +244,9 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
     return finish(context, o, report);
   }
   {
-    GpuTuning tuning(variantFor(o.kernel()), o.rawParams(), o, o.jobOptions());
+    TuneSettings settings = o;
+    if (!o.shardText.empty()) settings.shard = parseShard(o.shardText);
+    GpuTuning tuning(variantFor(o.kernel()), o.rawParams(), settings, o.jobOptions());
     space = &tuning.space();
     // Everything above needs no GPU; from here on the device is needed.
     std::unique_ptr<RunStore> store;

@@ -116,6 +116,7 @@ GpuTuning::GpuTuning(std::shared_ptr<const Variant> kernel, const RawParams& bas
   space_ = std::make_unique<TuneSpace>(
       base_, std::move(axes), settings.restrictions,
       [variant](const RawParams& raw) { return resolveFor(*variant, raw); });
+  if (!settings.shard.whole()) space_->keepShard(settings.shard);
   job_.tags.push_back("tune");
 }
 
