@@ -50,8 +50,8 @@ TuneMeasurement evaluate(std::size_t, const ParamSet& p) {
   return measured(1e-5 * (1 + 0.01 * (dx * dx + dy * dy)));
 }
 
-// One point per GPU out at once: no point twice, batches no wider than the GPUs, the budget kept
-// to the point, and every strategy still finds its way to the best.
+// One point per GPU out at once: for every strategy no point twice, batches no wider than the
+// GPUs and the budget kept to the point; the exhaustive search still finds the best.
 TEST(Tuner, PointsGoOutInBatchesOneAGpu) {
   const TuneSpace s = space();
   for (const TuneStrategyKind kind : allTuneStrategies()) {

@@ -2,7 +2,8 @@
 # A Slurm of the tests' own on loopback: `start DIR` starts munged with a key of its own, then
 # slurmctld and slurmd (one node, this machine's CPUs, $KWB_SLURM_GPUS GPUs as a generic
 # resource where set) on free ports, with every file in DIR; it writes DIR/env, which sets
-# SLURM_CONF for the clients (sbatch, squeue, scontrol, scancel). `stop DIR` ends those daemons
+# SLURM_CONF for the clients (sbatch, squeue, scontrol, scancel); $KWB_SLURM_PLUGINDIR names the
+# plugins' folder where Slurm is not installed in its usual place. `stop DIR` ends those daemons
 # and only them. Exit 77 where Slurm or munge is missing or this is not root (slurmd runs jobs as
 # their users).
 set -euo pipefail
@@ -83,11 +84,15 @@ slurmd_port=$(free_port)
   echo "MpiDefault=none"
   echo "JobAcctGatherType=jobacct_gather/none"
   echo "AccountingStorageType=accounting_storage/none"
+  # Where Slurm is unpacked away from its usual place.
+  [ -z "${KWB_SLURM_PLUGINDIR:-}" ] || echo "PluginDir=$KWB_SLURM_PLUGINDIR"
   echo "MinJobAge=600"
   [ "$gpus" -gt 0 ] && echo "GresTypes=gpu"
   echo "NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN$([ "$gpus" -gt 0 ] && echo " Gres=gpu:$gpus")"
   echo "PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP"
 } > "$dir/slurm.conf"
+# No systemd to ask for a scope (containers): slurmd makes its cgroups itself.
+echo "IgnoreSystemd=yes" > "$dir/cgroup.conf"
 if [ "$gpus" -gt 0 ]; then
   echo "NodeName=$node Name=gpu File=/dev/nvidia[0-$((gpus - 1))]" > "$dir/gres.conf"
 fi
