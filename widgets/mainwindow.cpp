@@ -184,6 +184,13 @@ void MainWindow::buildUi() {
   updateButtons();
 }
 
+QString MainWindow::gpuPlace() const {
+  const QString gpus = settings_.devices.isEmpty() ? tr("GPU %1").arg(settings_.device)
+                                                   : tr("GPUs %1").arg(settings_.devices);
+  if (settings_.host.isEmpty()) return settings_.devices.isEmpty() ? QString() : gpus + ": ";
+  return settings_.host + ", " + gpus + ": ";
+}
+
 void MainWindow::moveWorker() {
   const QString place = settings_.host.isEmpty() ? tr("this machine") : settings_.host;
   if (worker_->busy()) {
@@ -237,9 +244,7 @@ void MainWindow::connectWorker() {
       const DeviceInfo& d = devices[ordinal];
       deviceInfo_ = d;
       device_->setText(QString("%1%2 (sm_%3, %4 SMs, peak %5)")
-                           .arg(settings_.host.isEmpty()
-                                    ? QString()
-                                    : tr("%1, GPU %2: ").arg(settings_.host).arg(settings_.device))
+                           .arg(gpuPlace())
                            .arg(QString::fromStdString(d.name))
                            .arg(d.ccMajor * 10 + d.ccMinor)
                            .arg(d.smCount)
@@ -565,8 +570,9 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Settings..."), this, [this] {
     SettingsDialog dialog(settings_, this);
     if (dialog.exec() != QDialog::Accepted) return;
-    const bool moved =
-        dialog.settings().host != settings_.host || dialog.settings().device != settings_.device;
+    const bool moved = dialog.settings().host != settings_.host ||
+                       dialog.settings().device != settings_.device ||
+                       dialog.settings().devices != settings_.devices;
     settings_ = dialog.settings();
     settings_.save();
     if (moved) moveWorker();

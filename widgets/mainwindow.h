@@ -98,6 +98,9 @@ class MainWindow : public QMainWindow {
   // Jobs go to the worker of the settings' host and device from now on; a running job first ends
   // where it runs.
   void moveWorker();
+  // Where the jobs run, for the status bar: "HOST, GPU 0: " ("GPUs all: " for several); empty
+  // for this machine's one device.
+  QString gpuPlace() const;
   void onVariantSelected();
   // The kernel file in the editor: its spec read again as it is typed, its parameters edited,
   // its compile errors marked.

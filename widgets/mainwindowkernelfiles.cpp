@@ -216,7 +216,8 @@ void MainWindow::checkMemory() {
     return;
   }
   if (editor_->isModified() && !saveKernel()) return;
-  QStringList arguments = worker_->arguments();
+  // compute-sanitizer runs beside this window: on this machine's device, whatever the host.
+  QStringList arguments{"--db", databaseInUse_, "--device", QString::number(settings_.device)};
   arguments << "--json"
             << "run" << selectedFile_;
   for (const auto& [name, value] : currentParams())

@@ -14,6 +14,7 @@ Settings Settings::load() {
   s.device = store.value("device", 0).toInt();
   s.host = store.value("host").toString();
   s.hosts = store.value("hosts").toStringList();
+  s.devices = store.value("devices").toString();
   s.budgetSeconds = store.value("budget_s", 0.5).toDouble();
   s.metrics = store.value("metrics", s.metrics).toString();
   s.kernelsFolder = store.value("kernels_folder").toString();
@@ -26,6 +27,7 @@ void Settings::save() const {
   store.setValue("device", device);
   store.setValue("host", host);
   store.setValue("hosts", hosts);
+  store.setValue("devices", devices);
   store.setValue("budget_s", budgetSeconds);
   store.setValue("metrics", metrics);
   store.setValue("kernels_folder", kernelsFolder);
@@ -34,6 +36,7 @@ void Settings::save() const {
 QStringList Settings::workerArguments() const {
   QStringList arguments{"--db", databasePath, "--device", QString::number(device)};
   if (!host.isEmpty()) arguments << "--host" << host;
+  if (!devices.isEmpty()) arguments << "--devices" << devices;
   return arguments;
 }
 

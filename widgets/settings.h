@@ -15,11 +15,13 @@ struct Settings {
   QString kernelsFolder;     // "My kernels"; empty: MyKernels::defaultFolder()
   QString host = {};         // where the jobs run (USER@SERVER or an ssh Host); empty: here
   QStringList hosts = {};    // the hosts offered in Settings
+  QString devices = {};      // several GPUs sharing the points: "all" or "0,1"; empty: device
 
   static Settings load();  // defaults where nothing is stored
   void save() const;
-  // The arguments of `kwb` before "worker": the history, the device and, for a host, --host
-  // (this machine's kwb passes the jobs to the host's worker and stores their results here).
+  // The arguments of `kwb` before "worker": the history, the device and, for a host or several
+  // GPUs, --host and --devices (this machine's kwb passes the jobs to the host's workers, or
+  // shares them among a worker per GPU, and stores their results here).
   QStringList workerArguments() const;
 };
 

@@ -12,6 +12,7 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
   ui_->setupUi(this);
   ui_->databaseEdit->setText(settings.databasePath);
   ui_->deviceSpin->setValue(settings.device);
+  ui_->devicesEdit->setText(settings.devices);
   ui_->hostCombo->addItem(thisMachine());
   ui_->hostCombo->addItems(settings.hosts);
   ui_->hostCombo->setCurrentText(settings.host.isEmpty() ? thisMachine() : settings.host);
@@ -48,6 +49,7 @@ Settings SettingsDialog::settings() const {
   Settings s = shown_;
   s.databasePath = ui_->databaseEdit->text().trimmed();
   s.device = ui_->deviceSpin->value();
+  s.devices = ui_->devicesEdit->text().simplified().remove(' ');
   const QString host = ui_->hostCombo->currentText().trimmed();
   s.host = host == thisMachine() ? QString() : host;
   s.hosts.clear();

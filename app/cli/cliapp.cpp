@@ -7,6 +7,7 @@
 #include "app/cli/bashcompletion.h"
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/poolgpus.h"
 #include "app/cli/relayworker.h"
 #include "app/cli/slurmcommand.h"
 #include "app/cli/worker.h"
@@ -43,8 +44,13 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
   app.add_option("--device", g.device, "CUDA device ordinal")
       ->capture_default_str()
       ->check(wholeNumber(0, 1023));
+  app.add_option("--devices", g.devices,
+                 "sweep, tune and worker: the points shared among several GPUs, a worker each: "
+                 "all, or ordinals as 0,1")
+      ->check(text(kLongestText));
   app.add_option("--host", g.host,
-                 "devices, run, sweep and sass on another machine's GPUs through your ssh "
+                 "devices, run, sweep, tune, sass and worker on another machine's GPUs through "
+                 "your ssh "
                  "(USER@SERVER or a Host of your ssh config): its kwb worker ($KWB_REMOTE_KWB, "
                  "default kwb) started with $KWB_SSH (default ssh); results are stored here")
       ->check(text(kLongestText));
@@ -80,11 +86,6 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                    "a swept parameter: name=v1,v2,... | name=start:end[:step] | name=start:end:*k")
       ->required()
       ->allow_extra_args(false);
-  sweep
-      ->add_option("--devices", sweepOptions.devices,
-                   "run the points on several GPUs at once, a worker each, into one sweep: all, "
-                   "or ordinals as 0,1")
-      ->check(text(kLongestText));
 
   TuneCliOptions tuneOptions;
   auto* tune = app.add_subcommand(
@@ -115,10 +116,6 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     group->add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
         ->check(text(kLongestText));
   }
-  tune->add_option("--devices", tuneOptions.devices,
-                   "measure the points on several GPUs at once, a worker each, as many points at "
-                   "a time as GPUs: all, or ordinals as 0,1")
-      ->check(text(kLongestText));
 
   MeasureCliOptions sassOptions;
   bool sassSummary = false;
@@ -322,6 +319,9 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                         (run->parsed() && !runOptions.sanitize) || sweep->parsed() ||
                         sass->parsed() || worker->parsed() ||
                         (tune->parsed() && !tuneOptions.replay);
+    if (!g.devices.empty() &&
+        !(sweep->parsed() || worker->parsed() || (tune->parsed() && !tuneOptions.replay)))
+      throw Error(ErrorKind::Usage, "--devices is taken by sweep, tune and worker");
     if (!g.host.empty() && !remote)
       throw Error(ErrorKind::Usage,
                   "--host is taken by devices, run, sweep, tune, sass and worker; this command "
@@ -372,7 +372,18 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();
-      if (!g.host.empty()) return runRelay(out, err, store.get(), g.host, g.device);
+      if (!g.host.empty() || !g.devices.empty()) {
+        std::vector<int> ordinals{g.device};
+        if (!g.devices.empty()) {
+          // Where the GPUs cannot be listed, the first worker says why to the client.
+          try {
+            ordinals = poolGpus(context, g.devices).ordinals;
+          } catch (const Error& error) {
+            if (error.kind() == ErrorKind::Usage) throw;
+          }
+        }
+        return runRelay(out, err, store.get(), g.host, ordinals);
+      }
       return runWorker(in, out, store.get(), g.device);
     }
   } catch (const Error& e) {

@@ -26,7 +26,8 @@ struct GlobalOptions {
   bool noStore = false;
   bool json = false;
   int device = 0;
-  std::string host;  // devices, run, sweep and sass on this machine's GPUs, through ssh
+  std::string host;     // devices, run, sweep, tune, sass and worker on this machine's GPUs
+  std::string devices;  // sweep, tune, worker: "all" or "0,1": a worker per GPU shares the points
 };
 
 // What every command gets: the streams to write to and the global options.
@@ -47,7 +48,6 @@ struct MeasureCliOptions : MeasureSettings {
   std::vector<std::string> optionParams;  // k=v, each after -p
 
   bool sanitize = false;  // run: one checked call under memcheck instead
-  std::string devices;    // sweep: "all" or "0,1": a worker per GPU shares the points
   std::string shardText;  // sweep, tune: "I/N", the share of the points this task runs
   bool isFile() const;    // `family` names a kernel file
   // What to run: a family's variant, or the kernel file with its text. Error(Usage) where the
@@ -56,6 +56,8 @@ struct MeasureCliOptions : MeasureSettings {
   RawParams rawParams() const;    // Error(Usage) for an item without '='
   JobOptions jobOptions() const;  // Error(Usage) for impossible timing options
 };
+// The measurement settings of a worker request, checked as the command line's are.
+JobOptions jobOptionsOf(const MeasureSettings& settings);
 // Checks of option values, run as the command line is read, before anything else: a whole number
 // in digits within a range, a finite number above 0 and at most `most`, text that is neither empty
 // nor longer than `longest`. Their messages name the option.

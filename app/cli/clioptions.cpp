@@ -115,6 +115,12 @@ JobOptions MeasureCliOptions::jobOptions() const {
   return job;
 }
 
+JobOptions jobOptionsOf(const MeasureSettings& settings) {
+  MeasureCliOptions o;
+  static_cast<MeasureSettings&>(o) = settings;
+  return o.jobOptions();
+}
+
 void addKernelOptions(CLI::App& command, MeasureCliOptions& o, bool required) {
   command
       .add_option("family", o.family, "kernel family (see `kwb list`), or a kernel file (FILE.cu)")

@@ -1,6 +1,8 @@
 #include "app/cli/relayworker.h"
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include <poll.h>
@@ -8,6 +10,7 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/pooljobs.h"
 #include "app/cli/tunejob.h"
 #include "app/cli/workercommand.h"
 #include "app/cli/workerprocess.h"
@@ -39,9 +42,16 @@ std::string paramsKey(const nlohmann::json& values) {
 
 class Relay {
  public:
-  Relay(std::ostream& out, RunStore* store, const std::string& host, int device)
-      : out_(out), store_(store), host_(host), remote_(workerCommand(host, device)) {
-    if (store_) remote_.send({kDevicesId, protocol::DevicesRequest{}});
+  Relay(std::ostream& out, RunStore* store, const std::string& host,
+        const std::vector<int>& ordinals)
+      : out_(out), store_(store), host_(host), remote_(workerCommand(host, ordinals.front())) {
+    if (ordinals.size() > 1) {
+      std::vector<std::vector<std::string>> commands;
+      for (const int d : ordinals) commands.push_back(workerCommand(host, d));
+      pool_ = std::make_unique<PoolJobs>(std::move(commands), ordinals, store,
+                                         [this](const protocol::Reply& r) { send(r); });
+    }
+    if (store_ || pool_) remote_.send({kDevicesId, protocol::DevicesRequest{}});
   }
 
   // The exit status: 0 once the client has ended and the remote worker with it.
@@ -77,6 +87,7 @@ class Relay {
     if (n <= 0) {
       // The client is gone: the remote worker stops its jobs and ends.
       inputOpen_ = false;
+      pool_.reset();
       remote_.send({"relay:end", protocol::ShutdownRequest{}});
       return;
     }
@@ -96,6 +107,13 @@ class Relay {
       send({error.id(), protocol::Failure::of(error)});
       return;
     }
+    if (pool_ && PoolJobs::takes(request)) {
+      pool_->submit(std::move(request));
+      return;
+    }
+    if (const auto* c = std::get_if<protocol::CancelRequest>(&request.body);
+        c && pool_ && pool_->cancel(c->target))
+      return;
     if (request.isJob()) {
       RelayedJob job;
       job.request = request;
@@ -104,10 +122,8 @@ class Relay {
       if (const auto* s = std::get_if<protocol::SweepRequest>(&request.body))
         settings = &s->options;
       if (const auto* t = std::get_if<protocol::TuneRequest>(&request.body)) settings = &t->options;
-      MeasureCliOptions options;
-      if (settings) static_cast<MeasureSettings&>(options) = *settings;
       try {
-        job.tags = options.jobOptions().tags;
+        job.tags = jobOptionsOf(settings ? *settings : MeasureSettings{}).tags;
       } catch (const Error&) {
         // The remote worker refuses it in its own words.
       }
@@ -118,14 +134,21 @@ class Relay {
   }
 
   void send(const protocol::Reply& reply) {
+    std::lock_guard lock(outMutex_);  // the pool's jobs reply from their thread
     out_ << protocol::encode(reply);
     out_.flush();
   }
 
   void pass(protocol::Reply& reply) {
     if (reply.id == kDevicesId) {
-      if (const auto* list = std::get_if<protocol::DeviceList>(&reply.body))
+      const auto* list = std::get_if<protocol::DeviceList>(&reply.body);
+      if (pool_) {
+        const auto* failure = std::get_if<protocol::Failure>(&reply.body);
+        pool_->setDevices(list ? list->devices : std::vector<DeviceInfo>{},
+                          failure ? host_ + ": " + failure->message : std::string());
+      } else if (list) {
         for (const DeviceInfo& device : list->devices) store_->upsertDevice(device);
+      }
       return;
     }
     if (reply.id == "relay:end") return;
@@ -176,9 +199,7 @@ class Relay {
     if (const auto* sweep = std::get_if<protocol::SweepRequest>(&job.request.body))
       return store_->createSweep(info.family, info.name, base, sweep->axes);
     const auto& tune = std::get<protocol::TuneRequest>(job.request.body);
-    MeasureCliOptions options;
-    static_cast<MeasureSettings&>(options) = tune.options;
-    const GpuTuning tuning(variant, kernel.params, tune.tune, options.jobOptions());
+    const GpuTuning tuning(variant, kernel.params, tune.tune, jobOptionsOf(tune.options));
     return store_->createSweep(
         info.family, info.name, base,
         tuneSweepAxes(tuning.space(), tune.tune.strategy, tune.tune.objective));
@@ -192,13 +213,15 @@ class Relay {
   bool greeted_ = false;
   std::string pending_;
   std::map<std::string, RelayedJob> jobs_;
+  std::mutex outMutex_;
+  std::unique_ptr<PoolJobs> pool_;  // where several GPUs share the runs, sweeps and tunings
 };
 
 }  // namespace
 
 int runRelay(std::ostream& out, std::ostream& err, RunStore* store, const std::string& host,
-             int deviceOrdinal) {
-  Relay relay(out, store, host, deviceOrdinal);
+             const std::vector<int>& ordinals) {
+  Relay relay(out, store, host, ordinals);
   return relay.serve(err);
 }
 

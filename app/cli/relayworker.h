@@ -2,18 +2,21 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace kwb {
 
 class RunStore;
 
-// `kwb --host HOST worker`: serves the worker protocol on standard input and `out` by passing
-// each request to HOST's worker (through the user's ssh) and each reply back, so that a client
-// of a local worker (the GUI) runs its jobs there unchanged. What the remote worker runs comes
+// `kwb --host HOST worker` and `kwb --devices all worker`: serves the worker protocol on standard
+// input and `out` by passing each request to the worker of the first of `ordinals` (on HOST
+// through the user's ssh, or here) and each reply back, so that a client of a local worker (the
+// GUI) runs its jobs there unchanged. With several GPUs, runs, sweeps and tunings share their
+// points among a worker per GPU instead (PoolJobs). What the remote worker runs comes
 // back here and is stored in `store` (when set) with the remote device, under sweeps of this
 // history; results, evaluations and reports carry this history's run and sweep ids. A lost
 // connection ends the relay with one sentence on `err` and what arrived kept.
 int runRelay(std::ostream& out, std::ostream& err, RunStore* store, const std::string& host,
-             int deviceOrdinal);
+             const std::vector<int>& ordinals);
 
 }  // namespace kwb

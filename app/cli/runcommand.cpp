@@ -213,7 +213,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
                    const protocol::Kernel& what, const Variant& kernel, const JobOptions& job,
                    const std::vector<ParamSet>& points, const std::vector<std::string>& axes) {
   const VariantInfo& info = kernel.info();
-  const PoolGpus gpus = poolGpus(context, options.devices);
+  const PoolGpus gpus = poolGpus(context, context.global.devices);
   const std::vector<int>& devices = gpus.ordinals;
   std::unique_ptr<RunStore> store;
   if (!context.global.noStore) store = context.openStore();
@@ -312,7 +312,7 @@ int runCommand(CliContext& context, const MeasureCliOptions& options,
   }
 
   // Everything above needs no GPU; from here on the device is needed.
-  if (!context.global.host.empty() || !options.devices.empty())
+  if (!context.global.host.empty() || !context.global.devices.empty())
     return sweepOnDevices(context, options, what, *kernel, job, points, sweepAxes);
   if (deviceCount() == 0) throw Error(ErrorKind::NoDevice, noDeviceReason());
   std::unique_ptr<RunStore> store;

@@ -269,7 +269,7 @@ int reportTasks(CliContext& context, const ArrayOutcome& outcome, const Merged& 
 }
 
 void refuseOthers(const MeasureCliOptions& o, const CliContext& context) {
-  if (!context.global.host.empty() || !o.devices.empty() || !o.shardText.empty() ||
+  if (!context.global.host.empty() || !context.global.devices.empty() || !o.shardText.empty() ||
       context.global.noStore)
     throw Error(ErrorKind::Usage,
                 "--slurm shares the points among its own tasks and stores them in the history: "

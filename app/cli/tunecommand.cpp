@@ -7,6 +7,7 @@
 #include "app/cli/devicepool.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/interruptscope.h"
+#include "app/cli/pooledtuning.h"
 #include "app/cli/poolgpus.h"
 #include "app/cli/table.h"
 #include "app/cli/tunejob.h"
@@ -164,50 +165,18 @@ int finish(CliContext& context, const TuneCliOptions& o, const TuneReport& repor
 TuneReport tuneOnDevices(CliContext& context, const TuneCliOptions& o, GpuTuning& tuning,
                          RunStore* store, const Tuner::Progress& progress) {
   const std::string& host = context.global.host;
-  const PoolGpus gpus = poolGpus(context, o.devices);
+  const PoolGpus gpus = poolGpus(context, context.global.devices);
   if (store)
     for (const int d : gpus.ordinals) store->upsertDevice(gpus.all[static_cast<std::size_t>(d)]);
   const std::size_t width = gpus.ordinals.size();
   if (!context.global.json)
     context.err << "tuning on GPU" << (width > 1 ? "s " : " ") << gpus.names(host)
                 << (width > 1 ? ", " + std::to_string(width) + " points at a time" : "") << "\n";
-  // What goes over the protocol: the search's settings, and the longer confirming runs'.
-  MeasureSettings search = o;
-  MeasureSettings confirm = o;
-  const TimingOptions longer = tuning.confirmOptions().timing;
-  confirm.budget = longer.budgetSeconds;
-  confirm.minSamples = longer.minSamples;
-  confirm.maxSamples = longer.maxSamples;
-  const protocol::Kernel what = o.kernel();
   DevicePool pool(gpus.commands(host), gpus.ordinals);
-  return tuning.run(
-      gpus.first(), width, store, &InterruptScope::interrupted(), progress,
-      [&](const std::vector<ParamSet>& points, bool confirming,
-          std::optional<std::int64_t> sweepId) {
-        std::vector<TuneMeasurement> out(points.size());
-        std::vector<RawParams> raw;
-        for (const auto& point : points)
-          raw.emplace_back(point.values().begin(), point.values().end());
-        const auto& tags = confirming ? tuning.confirmOptions().tags : tuning.jobOptions().tags;
-        PoolEvents events;
-        events.result = [&](std::size_t index, int, const RunResult& run) {
-          std::optional<std::int64_t> id;
-          if (store) {
-            id = store->insertRun(run, sweepId);
-            for (const auto& tag : tags) store->addTag(*id, tag);
-          }
-          out[index] = tuneMeasurementOf(run, id, false);
-        };
-        events.failed = [&](std::size_t index, int device, const std::string& sentence) {
-          out[index].outcome = TuneMeasurement::Outcome::Failed;
-          out[index].error = "GPU " + std::to_string(device) + ": " + sentence;
-        };
-        events.workerEnded = [&](int, const std::string& sentence) {
-          context.err << "kwb: " << printable(sentence) << "; the other workers go on\n";
-        };
-        pool.run(what, raw, confirming ? confirm : search, &InterruptScope::interrupted(), events);
-        return out;
-      });
+  return tuneOnPool(tuning, pool, width, gpus.first(), o.kernel(), o, store,
+                    &InterruptScope::interrupted(), progress, {}, [&](const std::string& sentence) {
+                      context.err << "kwb: " << printable(sentence) << "\n";
+                    });
 }
 
 }  // namespace
@@ -250,7 +219,7 @@ int tuneCommand(CliContext& context, const TuneCliOptions& o) {
     space = &tuning.space();
     // Everything above needs no GPU; from here on the device is needed.
     std::unique_ptr<RunStore> store;
-    if (!context.global.host.empty() || !o.devices.empty()) {
+    if (!context.global.host.empty() || !context.global.devices.empty()) {
       if (!context.global.noStore) store = context.openStore();
       InterruptScope interrupts;
       report = tuneOnDevices(context, o, tuning, store.get(), progress);

@@ -38,13 +38,6 @@ struct Job {
   std::atomic<bool> cancel{false};
 };
 
-// The measurement settings of a request, checked as the CLI checks its options.
-JobOptions jobOptionsOf(const MeasureSettings& settings) {
-  MeasureCliOptions o;
-  static_cast<MeasureSettings&>(o) = settings;
-  return o.jobOptions();
-}
-
 // Reads a run, sweep, tune or sass request into a validated job; throws Error(Usage/Param) as the
 // CLI does.
 std::shared_ptr<Job> parseJob(const protocol::Request& request) {

@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
                           "run the jobs on this GPU server for this session, through your ssh "
                           "(default: the settings')",
                           "user@server");
+  QCommandLineOption devices("devices",
+                             "share sweeps and tunings among these GPUs for this session, a "
+                             "worker each: all, or 0,1 (default: the settings')",
+                             "gpus");
   QCommandLineOption select("select", "select a kernel at start-up", "family/variant");
   QCommandLineOption kernel("kernel", "open a kernel file at start-up", "file.cu");
   QCommandLineOption sweep("sweep", "start a sweep over this axis (repeat for a second)", "axis");
@@ -65,8 +69,8 @@ int main(int argc, char** argv) {
                              "the prediction for --lesson: a speed-up, or microseconds where the "
                              "lesson has no baseline",
                              "value", "1");
-  parser.addOptions({worker, db, host, select, kernel, sweep, history, historyCompare, view,
-                     compare, metrics, screenshot, report, reportPages, lesson, predict, tune,
+  parser.addOptions({worker, db, host, devices, select, kernel, sweep, history, historyCompare,
+                     view, compare, metrics, screenshot, report, reportPages, lesson, predict, tune,
                      tuneBudget});
   parser.process(app);
 
@@ -74,6 +78,7 @@ int main(int argc, char** argv) {
   // This session only: Settings are saved only from the Settings dialog.
   if (parser.isSet(db)) settings.databasePath = parser.value(db);
   if (parser.isSet(host)) settings.host = parser.value(host);
+  if (parser.isSet(devices)) settings.devices = parser.value(devices);
   kwb::MainWindow window(parser.value(worker), settings);
   window.resize(1500, 860);
   if (parser.isSet(metrics)) window.setMetrics(parser.value(metrics));

@@ -75,8 +75,12 @@ class RemoteTest : public testing::Test {
     std::map<std::string, std::vector<protocol::Reply>> replies;
     std::string end;
   };
-  Relayed relay(const std::vector<std::string>& requests, const std::string& db) {
-    WorkerProcess relay({KWB_EXECUTABLE, "--host", "kwbtest", "--db", db, "worker"});
+  Relayed relay(const std::vector<std::string>& requests, const std::string& db,
+                const std::vector<std::string>& options = {}) {
+    std::vector<std::string> argv{KWB_EXECUTABLE, "--host", "kwbtest", "--db", db};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back("worker");
+    WorkerProcess relay(argv);
     std::set<std::string> open;
     for (const auto& line : requests) {
       const protocol::Request request = protocol::decodeRequest(line);
@@ -218,6 +222,35 @@ TEST_F(RemoteTest, TheRelayStoresTheRemoteRunsHereWithTheirDevice) {
   ASSERT_EQ(runs.size(), 1u) << history.out;
   EXPECT_EQ(runs[0]["id"], *runId);
   EXPECT_EQ(runs[0]["device"], "NVIDIA H100 80GB HBM3");
+}
+
+// The host's GPUs share a sweep's points, a worker each; the runs are one sweep here.
+TEST_F(RemoteTest, TheRelayOverSeveralGpusSharesASweepsPoints) {
+  recordedWorker(0);
+  const std::string db = dir_ + "/h.sqlite";
+  Relayed o = relay(
+      {R"({"v":2,"type":"sweep","id":"s","family":"copy","variant":"vectorized","params":{},"axes":["n=2^20,2^21,2^22,2^23"],"options":{"budget_s":0.05}})"},
+      db, {"--devices", "all"});
+  EXPECT_EQ(o.end, "exited with status 0");
+  std::set<std::int64_t> ids;
+  std::set<std::string> gpus;
+  for (const auto& reply : o.replies["s"]) {
+    if (const auto* result = std::get_if<protocol::Result>(&reply.body)) ids.insert(*result->runId);
+    if (const auto* p = std::get_if<protocol::Progress>(&reply.body))
+      gpus.insert(p->text.substr(p->text.rfind(' ') + 1));
+  }
+  EXPECT_EQ(ids.size(), 4u);
+  // Which GPU takes which point is a race with workers this fast (DevicePoolTest shows the
+  // sharing); each run names one of the two.
+  ASSERT_FALSE(gpus.empty());
+  for (const auto& gpu : gpus) EXPECT_TRUE(gpu == "0" || gpu == "1") << gpu;
+  ASSERT_FALSE(o.replies["s"].empty());
+  const auto* done = std::get_if<protocol::Done>(&o.replies["s"].back().body);
+  ASSERT_NE(done, nullptr);
+  EXPECT_EQ(done->completed, 4u);
+  const auto runs = nlohmann::json::parse(run({"--db", db, "--json", "history"}).out);
+  ASSERT_EQ(runs.size(), 4u);
+  for (const auto& r : runs) EXPECT_EQ(r["sweep_id"], runs[0]["sweep_id"]);
 }
 
 TEST_F(RemoteTest, TheRelaySaysADroppedConnectionInOneSentence) {

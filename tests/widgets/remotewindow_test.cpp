@@ -52,6 +52,23 @@ class RemoteWindowTest : public QObject {
     QVERIFY(runs[0].sweepId);
   }
 
+  // Both of the host's GPUs share the sweep, a worker each; the status bar says so.
+  void aSweepSharedAmongTheHostsGpusIsOneSweepHere() {
+    recordedWorker(0);
+    Settings settings = remoteSettings();
+    settings.devices = "all";
+    MainWindow window(KWB_EXECUTABLE, settings);
+    QSignalSpy ended(&window, &MainWindow::jobEnded);
+    window.selectWhenReady("copy", "vectorized", {"n=2^24,2^25,2^26"});
+    QTRY_VERIFY_WITH_TIMEOUT(ended.count() == 1, 30000);
+    QVERIFY2(deviceText(window).startsWith("kwbtest, GPUs all: NVIDIA H100"),
+             qPrintable(deviceText(window)));
+    RunStore store(database().toStdString());
+    const auto runs = store.query({});
+    QCOMPARE(runs.size(), std::size_t{3});
+    QCOMPARE(runs[0].sweepId, runs[2].sweepId);
+  }
+
   // A connection that drops mid-job ends the job with one sentence.
   void aDroppedConnectionIsSaidInOneSentence() {
     recordedWorker(1);

@@ -1,5 +1,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -64,6 +65,9 @@ class SettingsTest : public QObject {
     dialog.findChild<QPushButton*>("forgetHostButton")->click();
     QVERIFY(dialog.settings().host.isEmpty());  // back to this machine
     QCOMPARE(dialog.settings().hosts, QStringList({"two"}));
+    dialog.findChild<QLineEdit*>("devicesEdit")->setText(" 0, 1");
+    QCOMPARE(dialog.settings().devices, QString("0,1"));
+    QVERIFY(dialog.settings().workerArguments().join(' ').endsWith("--devices 0,1"));
   }
 
   void dialogReturnsWhatItShows() {
