@@ -64,7 +64,7 @@ class Relay {
       if (fds[0].revents) readRequests();
       remote_.readErrors();
       try {
-        for (protocol::Reply& reply : remote_.readReplies(host_)) pass(reply);
+        for (protocol::Reply& reply : remote_.readReplies(workerPlace(host_))) pass(reply);
       } catch (const Error& error) {
         err << "kwb: " << printable(error.what()) << "\n";
         return exitCodeFor(error.kind());
@@ -72,7 +72,7 @@ class Relay {
       if (!remote_.running()) {
         // Asked to end, with every job answered: the end of a session.
         if (!inputOpen_ && jobs_.empty() && greeted_) return kExitOk;
-        err << "kwb: " << host_ << ": the connection to the worker ended ("
+        err << "kwb: " << workerPlace(host_) << ": the connection to the worker ended ("
             << printable(remote_.endSentence()) << "); the results that arrived are kept\n";
         return kExitFailed;
       }
@@ -145,7 +145,7 @@ class Relay {
       if (pool_) {
         const auto* failure = std::get_if<protocol::Failure>(&reply.body);
         pool_->setDevices(list ? list->devices : std::vector<DeviceInfo>{},
-                          failure ? host_ + ": " + failure->message : std::string());
+                          failure ? workerPlace(host_) + ": " + failure->message : std::string());
       } else if (list) {
         for (const DeviceInfo& device : list->devices) store_->upsertDevice(device);
       }

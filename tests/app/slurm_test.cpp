@@ -92,9 +92,10 @@ TEST_F(SlurmTest, TheTasksShareTheSweepAndTheirRunsBecomeOneSweepHere) {
   const auto folder = std::filesystem::directory_iterator(history() + ".slurm")->path().string();
   for (int t = 0; t < 3; ++t) {
     std::ifstream log(folder + "/task-" + std::to_string(t) + ".out");
-    std::string first;
-    std::getline(log, first);
-    EXPECT_EQ(first, "task " + std::to_string(t) + " of 3");
+    std::string args, share;
+    std::getline(log, args);
+    std::getline(log, share);
+    EXPECT_EQ(share, "task " + std::to_string(t) + " of 3");
   }
 }
 
@@ -124,6 +125,27 @@ TEST_F(SlurmTest, ATuningsTasksEachSayTheirBest) {
             std::string::npos)
       << o.out;
   EXPECT_EQ(RunStore(history()).count({}), 2u);
+}
+
+// A kernel file is copied beside the history first: the tasks run the text submitted.
+TEST_F(SlurmTest, AKernelFileIsCopiedForTheTasks) {
+  prepareTasks(1, 1);
+  const std::string kernel = dir_ + "/saxpy.cu";
+  std::filesystem::copy_file(KWB_SOURCE_DIR "/examples/kernels/saxpy.cu", kernel);
+  const Outcome o =
+      run({"--db", history(), "sweep", kernel, "-s", "n=2^20,2^21", "--slurm", "--tasks", "1"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  std::filesystem::remove(kernel);
+  std::string copy;
+  for (const auto& f : std::filesystem::directory_iterator(history() + ".slurm/kernels"))
+    copy = f.path().string();
+  EXPECT_NE(copy.find("-saxpy.cu"), std::string::npos) << copy;
+  std::string args;
+  for (const auto& d : std::filesystem::directory_iterator(history() + ".slurm"))
+    if (d.path().filename().string().rfind("kwb-sweep-", 0) == 0)
+      std::getline(std::ifstream(d.path().string() + "/task-0.out"), args);
+  EXPECT_NE(args.find(copy), std::string::npos) << args;
+  EXPECT_EQ(args.find(kernel + " "), std::string::npos) << args;
 }
 
 // Each task runs this build's kwb: without a GPU (CI) every task fails in kwb's own words, and
