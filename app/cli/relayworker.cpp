@@ -1,5 +1,6 @@
 #include "app/cli/relayworker.h"
 
+#include <csignal>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -221,6 +222,9 @@ class Relay {
 
 int runRelay(std::ostream& out, std::ostream& err, RunStore* store, const std::string& host,
              const std::vector<int>& ordinals) {
+  // A client that has gone shows as the end of the input: its jobs are then stopped where they
+  // run, rather than this process ended by a write to a closed pipe.
+  std::signal(SIGPIPE, SIG_IGN);
   Relay relay(out, store, host, ordinals);
   return relay.serve(err);
 }

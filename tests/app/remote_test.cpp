@@ -95,8 +95,11 @@ class RemoteTest : public testing::Test {
       poll(fds, 2, 200);
       relay.readErrors();
       for (const protocol::Reply& reply : relay.readReplies("the relay")) {
+        // A job's replies end with its done or error; the others are one reply.
         const bool last = !std::holds_alternative<protocol::Progress>(reply.body) &&
-                          !std::holds_alternative<protocol::Result>(reply.body);
+                          !std::holds_alternative<protocol::Result>(reply.body) &&
+                          !std::holds_alternative<protocol::Evaluated>(reply.body) &&
+                          !std::holds_alternative<protocol::Tuned>(reply.body);
         if (last) open.erase(reply.id);
         out.replies[reply.id].push_back(reply);
       }
@@ -251,6 +254,30 @@ TEST_F(RemoteTest, TheRelayOverSeveralGpusSharesASweepsPoints) {
   const auto runs = nlohmann::json::parse(run({"--db", db, "--json", "history"}).out);
   ASSERT_EQ(runs.size(), 4u);
   for (const auto& r : runs) EXPECT_EQ(r["sweep_id"], runs[0]["sweep_id"]);
+}
+
+// A tuning from the window over the host's GPUs: its evaluations, its report and its runs here.
+TEST_F(RemoteTest, TheRelayOverSeveralGpusTunes) {
+  recordedWorker(0);
+  const std::string db = dir_ + "/h.sqlite";
+  Relayed o = relay(
+      {R"({"v":2,"type":"tune","id":"t","family":"copy","variant":"vectorized","params":{},"tune":{"axes":["waves=1,2,4"],"strategy":"exhaustive","confirm":2},"options":{"budget_s":0.05}})"},
+      db, {"--devices", "all"});
+  EXPECT_EQ(o.end, "exited with status 0");
+  std::size_t evaluated = 0, results = 0;
+  std::optional<nlohmann::json> report;
+  for (const auto& reply : o.replies["t"]) {
+    evaluated += std::holds_alternative<protocol::Evaluated>(reply.body);
+    results += std::holds_alternative<protocol::Result>(reply.body);
+    if (const auto* tuned = std::get_if<protocol::Tuned>(&reply.body)) report = tuned->report;
+  }
+  EXPECT_EQ(evaluated, 3u);
+  EXPECT_EQ(results, 5u);  // three points and two leaders measured again
+  ASSERT_TRUE(report);
+  EXPECT_EQ((*report)["finalists"].size(), 2u);
+  EXPECT_FALSE((*report)["sweep_id"].is_null());
+  const auto runs = nlohmann::json::parse(run({"--db", db, "--json", "history"}).out);
+  EXPECT_EQ(runs.size(), 5u);
 }
 
 TEST_F(RemoteTest, TheRelaySaysADroppedConnectionInOneSentence) {
