@@ -55,6 +55,26 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                  "default kwb) started with $KWB_SSH (default ssh); results are stored here")
       ->check(text(kLongestText));
 
+  // Global, as the window gives them before `worker`; `kwb sweep ... --slurm` reads the same.
+  SlurmOptions slurm;
+  auto* slurmGroup = app.add_option_group("Slurm");
+  slurmGroup->add_flag("--slurm", slurm.use,
+                       "sweep, tune and worker: submit the points as a Slurm job array (sbatch), "
+                       "each task running its share into a history of its own, merged into this "
+                       "one at the end");
+  slurmGroup->add_option("--partition", slurm.partition, "with --slurm: the partition")
+      ->check(text(kLongestText));
+  slurmGroup
+      ->add_option("--gres", slurm.gres,
+                   "with --slurm: the generic resources a task needs, as gpu:1")
+      ->check(text(kLongestText));
+  slurmGroup
+      ->add_option("--tasks", slurm.tasks,
+                   "with --slurm: the array's tasks (at most one per point)")
+      ->check(wholeNumber(1, 10000));
+  slurmGroup->add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
+      ->check(text(kLongestText));
+
   auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
   bool ceilings = false, remeasure = false;
   devices->add_flag("--ceilings", ceilings,
@@ -97,25 +117,6 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                      "run only this share of the points, I/N: those whose position is I modulo N "
                      "(each task of a job array its own)")
         ->check(text(kLongestText));
-  SlurmOptions slurm;
-  for (auto* command : {sweep, tune}) {
-    auto* group = command->add_option_group("Slurm");
-    group->add_flag("--slurm", slurm.use,
-                    "submit the points as a Slurm job array (sbatch), each task running its share "
-                    "into a history of its own, merged into this one at the end");
-    group->add_option("--partition", slurm.partition, "with --slurm: the partition")
-        ->check(text(kLongestText));
-    group
-        ->add_option("--gres", slurm.gres,
-                     "with --slurm: the generic resources a task needs, as gpu:1")
-        ->check(text(kLongestText));
-    group
-        ->add_option("--tasks", slurm.tasks,
-                     "with --slurm: the array's tasks (at most one per point)")
-        ->check(wholeNumber(1, 10000));
-    group->add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
-        ->check(text(kLongestText));
-  }
 
   MeasureCliOptions sassOptions;
   bool sassSummary = false;

@@ -15,21 +15,9 @@ PoolJobs::PoolJobs(std::vector<std::vector<std::string>> commands, std::vector<i
     : commands_(std::move(commands)),
       ordinals_(std::move(ordinals)),
       store_(store),
-      send_(std::move(send)),
-      thread_([this] { loop(); }) {}
-
-PoolJobs::~PoolJobs() {
-  std::deque<std::shared_ptr<Job>> dropped;
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-    dropped.swap(queue_);
-    if (current_) current_->cancel = true;
-  }
-  changed_.notify_all();
-  thread_.join();
-  for (const auto& job : dropped) send_({job->request.id, protocol::Done{0, true}});
-}
+      send_(send),
+      jobs_([this](const protocol::Request& r, const std::atomic<bool>& c) { execute(r, c); },
+            send) {}
 
 void PoolJobs::setDevices(std::vector<DeviceInfo> all, std::string noDevice) {
   // Before any job runs (they wait for this): the store is the job thread's from here on.
@@ -37,12 +25,9 @@ void PoolJobs::setDevices(std::vector<DeviceInfo> all, std::string noDevice) {
     for (const int d : ordinals_)
       if (static_cast<std::size_t>(d) < all.size())
         store_->upsertDevice(all[static_cast<std::size_t>(d)]);
-  {
-    std::lock_guard lock(mutex_);
-    devices_ = std::move(all);
-    noDevice_ = std::move(noDevice);
-  }
-  changed_.notify_all();
+  devices_ = std::move(all);
+  noDevice_ = std::move(noDevice);
+  jobs_.open();
 }
 
 bool PoolJobs::takes(const protocol::Request& request) {
@@ -51,74 +36,28 @@ bool PoolJobs::takes(const protocol::Request& request) {
          type == protocol::Type::Tune;
 }
 
-void PoolJobs::submit(protocol::Request request) {
-  auto job = std::make_shared<Job>();
-  job->request = std::move(request);
-  {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(job));
-  }
-  changed_.notify_all();
-}
-
-bool PoolJobs::cancel(const std::string& id) {
-  std::shared_ptr<Job> removed;
-  {
-    std::lock_guard lock(mutex_);
-    if (current_ && current_->request.id == id) {
-      current_->cancel = true;
-      return true;
-    }
-    for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if ((*it)->request.id == id) {
-        removed = *it;
-        queue_.erase(it);
-        break;
-      }
-  }
-  if (removed) send_({id, protocol::Done{0, true}});
-  return removed != nullptr;
-}
-
-void PoolJobs::loop() {
-  while (true) {
-    std::shared_ptr<Job> job;
-    {
-      std::unique_lock lock(mutex_);
-      changed_.wait(lock, [this] { return stopping_ || (!queue_.empty() && devices_); });
-      if (stopping_) return;
-      job = queue_.front();
-      queue_.pop_front();
-      current_ = job;
-    }
-    execute(*job);
-    std::lock_guard lock(mutex_);
-    current_.reset();
-  }
-}
-
-void PoolJobs::execute(Job& job) {
+void PoolJobs::execute(const protocol::Request& request, const std::atomic<bool>& cancel) {
   try {
-    if (devices_->empty()) throw Error(ErrorKind::NoDevice, noDevice_);
+    if (devices_.empty()) throw Error(ErrorKind::NoDevice, noDevice_);
     if (!pool_) pool_ = std::make_unique<DevicePool>(commands_, ordinals_);
-    if (job.request.type() == protocol::Type::Tune)
-      tune(job);
+    if (request.type() == protocol::Type::Tune)
+      tune(request, cancel);
     else
-      runPoints(job);
+      runPoints(request, cancel);
   } catch (const Error& error) {
     if (error.kind() == ErrorKind::Cancelled)
-      send_({job.request.id, protocol::Done{0, true}});
+      send_({request.id, protocol::Done{0, true}});
     else
-      send_({job.request.id, protocol::Failure::of(error)});
+      send_({request.id, protocol::Failure::of(error)});
   }
 }
 
-void PoolJobs::runPoints(Job& job) {
-  const protocol::Kernel& kernel = *job.request.kernel();
+void PoolJobs::runPoints(const protocol::Request& request, const std::atomic<bool>& cancel) {
+  const protocol::Kernel& kernel = *request.kernel();
   const auto variant = variantFor(kernel);
-  const auto* sweep = std::get_if<protocol::SweepRequest>(&job.request.body);
+  const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
   const MeasureSettings& settings =
-      sweep ? sweep->options : std::get<protocol::RunRequest>(job.request.body).options;
+      sweep ? sweep->options : std::get<protocol::RunRequest>(request.body).options;
   const std::vector<std::string> tags = jobOptionsOf(settings).tags;
   const std::vector<ParamSet> points =
       sweep ? expandFor(*variant, kernel.params, sweep->axes)
@@ -126,7 +65,7 @@ void PoolJobs::runPoints(Job& job) {
   std::vector<RawParams> raw;
   for (const auto& point : points) raw.emplace_back(point.values().begin(), point.values().end());
 
-  const std::string& id = job.request.id;
+  const std::string& id = request.id;
   const VariantInfo& info = variant->info();
   std::optional<std::int64_t> sweepId;
   std::size_t done = 0;
@@ -154,7 +93,7 @@ void PoolJobs::runPoints(Job& job) {
     say(sentence + "; the other workers go on");
   };
   try {
-    pool_->run(kernel, raw, settings, &job.cancel, events);
+    pool_->run(kernel, raw, settings, &cancel, events);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cancelled) throw;
     send_({id, protocol::Done{done, true}});
@@ -163,17 +102,17 @@ void PoolJobs::runPoints(Job& job) {
   send_({id, protocol::Done{done, false}});
 }
 
-void PoolJobs::tune(Job& job) {
-  const auto& request = std::get<protocol::TuneRequest>(job.request.body);
-  const std::string& id = job.request.id;
+void PoolJobs::tune(const protocol::Request& job, const std::atomic<bool>& cancel) {
+  const auto& request = std::get<protocol::TuneRequest>(job.body);
+  const std::string& id = job.id;
   GpuTuning tuning(variantFor(request.kernel), request.kernel.params, request.tune,
                    jobOptionsOf(request.options));
   const TuneSpace& space = tuning.space();
   const std::size_t total = tuning.evaluationsAtMost();
-  const DeviceInfo& first = devices_->at(static_cast<std::size_t>(ordinals_.front()));
+  const DeviceInfo& first = devices_.at(static_cast<std::size_t>(ordinals_.front()));
   std::size_t fresh = 0;
   const TuneReport report = tuneOnPool(
-      tuning, *pool_, ordinals_.size(), first, request.kernel, request.options, store_, &job.cancel,
+      tuning, *pool_, ordinals_.size(), first, request.kernel, request.options, store_, &cancel,
       [&](const TuneOutcome& sofar) {
         send_(
             {id, protocol::Evaluated{sofar.evaluations.size(), tuneEvaluationJson(space, sofar)}});
@@ -187,7 +126,7 @@ void PoolJobs::tune(Job& job) {
         send_({id, protocol::Progress{0, total, 0, sentence}});
       });
   send_({id, protocol::Tuned{tuneReportJson(report)}});
-  send_({id, protocol::Done{fresh, job.cancel.load()}});
+  send_({id, protocol::Done{fresh, cancel.load()}});
 }
 
 }  // namespace kwb

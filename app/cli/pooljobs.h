@@ -1,17 +1,13 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/cli/devicepool.h"
+#include "app/cli/jobthread.h"
 #include "core/deviceinfo.h"
 #include "core/protocol.h"
 
@@ -29,42 +25,28 @@ class PoolJobs {
   using Send = std::function<void(const protocol::Reply&)>;
   PoolJobs(std::vector<std::vector<std::string>> commands, std::vector<int> ordinals,
            RunStore* store, Send send);
-  ~PoolJobs();  // stops the running job, ends the queued ones (each with its done)
-  PoolJobs(const PoolJobs&) = delete;
-  PoolJobs& operator=(const PoolJobs&) = delete;
 
   // What the GPUs are (a worker's devices answer), or why there are none: jobs wait for it.
   void setDevices(std::vector<DeviceInfo> all, std::string noDevice);
   // Run, sweep and tune requests are this one's.
   static bool takes(const protocol::Request& request);
-  void submit(protocol::Request request);
+  void submit(protocol::Request request) { jobs_.submit(std::move(request)); }
   // False where no job of this id is running or queued here.
-  bool cancel(const std::string& id);
+  bool cancel(const std::string& id) { return jobs_.cancel(id); }
 
  private:
-  struct Job {
-    protocol::Request request;
-    std::atomic<bool> cancel{false};
-  };
-  void loop();
-  void execute(Job& job);
-  void runPoints(Job& job);
-  void tune(Job& job);
+  void execute(const protocol::Request& request, const std::atomic<bool>& cancel);
+  void runPoints(const protocol::Request& request, const std::atomic<bool>& cancel);
+  void tune(const protocol::Request& request, const std::atomic<bool>& cancel);
 
   std::vector<std::vector<std::string>> commands_;
   std::vector<int> ordinals_;
   RunStore* store_;
   Send send_;
-  std::unique_ptr<DevicePool> pool_;  // made at the first job, in the thread
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::shared_ptr<Job>> queue_;
-  std::shared_ptr<Job> current_;
-  std::optional<std::vector<DeviceInfo>> devices_;
+  std::unique_ptr<DevicePool> pool_;  // made at the first job, in the job thread
+  std::vector<DeviceInfo> devices_;   // set before the jobs run
   std::string noDevice_;
-  bool stopping_ = false;
-  std::thread thread_;
+  JobThread jobs_;  // last: its thread ends before the rest goes
 };
 
 }  // namespace kwb

@@ -1,0 +1,75 @@
+#include "app/cli/jobthread.h"
+
+namespace kwb {
+
+JobThread::JobThread(Execute execute, Send send)
+    : execute_(std::move(execute)), send_(std::move(send)), thread_([this] { loop(); }) {}
+
+JobThread::~JobThread() {
+  std::deque<std::shared_ptr<Job>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    dropped.swap(queue_);
+    if (current_) current_->cancel = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  for (const auto& job : dropped) send_({job->request.id, protocol::Done{0, true}});
+}
+
+void JobThread::open() {
+  {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+  }
+  changed_.notify_all();
+}
+
+void JobThread::submit(protocol::Request request) {
+  auto job = std::make_shared<Job>();
+  job->request = std::move(request);
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(job));
+  }
+  changed_.notify_all();
+}
+
+bool JobThread::cancel(const std::string& id) {
+  std::shared_ptr<Job> removed;
+  {
+    std::lock_guard lock(mutex_);
+    if (current_ && current_->request.id == id) {
+      current_->cancel = true;
+      return true;
+    }
+    for (auto it = queue_.begin(); it != queue_.end(); ++it)
+      if ((*it)->request.id == id) {
+        removed = *it;
+        queue_.erase(it);
+        break;
+      }
+  }
+  if (removed) send_({id, protocol::Done{0, true}});
+  return removed != nullptr;
+}
+
+void JobThread::loop() {
+  while (true) {
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [this] { return stopping_ || (open_ && !queue_.empty()); });
+      if (stopping_) return;
+      job = queue_.front();
+      queue_.pop_front();
+      current_ = job;
+    }
+    execute_(job->request, job->cancel);
+    std::lock_guard lock(mutex_);
+    current_.reset();
+  }
+}
+
+}  // namespace kwb
