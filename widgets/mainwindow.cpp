@@ -184,6 +184,20 @@ void MainWindow::buildUi() {
   updateButtons();
 }
 
+bool MainWindow::showSlurm() {
+  if (!settings_.slurm) return false;
+  // The login node may have no GPU: the jobs run on the cluster's.
+  hasDevice_ = true;
+  device_->setText(tr("Slurm: %1, %2, %3 tasks at most")
+                       .arg(settings_.partition.isEmpty()
+                                ? tr("default partition")
+                                : tr("partition %1").arg(settings_.partition))
+                       .arg(settings_.gres.isEmpty() ? tr("no gres") : settings_.gres)
+                       .arg(settings_.tasks));
+  updateButtons();
+  return true;
+}
+
 QString MainWindow::gpuPlace() const {
   const QString gpus = settings_.devices.isEmpty() ? tr("GPU %1").arg(settings_.device)
                                                    : tr("GPUs %1").arg(settings_.devices);
@@ -238,6 +252,7 @@ void MainWindow::connectWorker() {
     pending_.reset();
   });
   connect(worker_, &WorkerClient::devicesReceived, this, [this](const auto& devices) {
+    if (showSlurm()) return;
     const auto ordinal = static_cast<std::size_t>(settings_.device);
     hasDevice_ = ordinal < devices.size();
     if (hasDevice_) {
@@ -253,6 +268,7 @@ void MainWindow::connectWorker() {
     updateButtons();
   });
   connect(worker_, &WorkerClient::noDevice, this, [this](const QString& message) {
+    if (showSlurm()) return;
     hasDevice_ = false;
     QString sentence = settings_.host.isEmpty() ? message : settings_.host + ": " + message;
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
@@ -570,9 +586,8 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Settings..."), this, [this] {
     SettingsDialog dialog(settings_, this);
     if (dialog.exec() != QDialog::Accepted) return;
-    const bool moved = dialog.settings().host != settings_.host ||
-                       dialog.settings().device != settings_.device ||
-                       dialog.settings().devices != settings_.devices;
+    // Another host, device, GPUs or Slurm: another worker.
+    const bool moved = dialog.settings().workerArguments() != settings_.workerArguments();
     settings_ = dialog.settings();
     settings_.save();
     if (moved) moveWorker();

@@ -101,6 +101,9 @@ class MainWindow : public QMainWindow {
   // Where the jobs run, for the status bar: "HOST, GPU 0: " ("GPUs all: " for several); empty
   // for this machine's one device.
   QString gpuPlace() const;
+  // With Settings saying Slurm: the status bar says where the jobs go, and they may start. False
+  // otherwise.
+  bool showSlurm();
   void onVariantSelected();
   // The kernel file in the editor: its spec read again as it is typed, its parameters edited,
   // its compile errors marked.

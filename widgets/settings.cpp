@@ -15,6 +15,10 @@ Settings Settings::load() {
   s.host = store.value("host").toString();
   s.hosts = store.value("hosts").toStringList();
   s.devices = store.value("devices").toString();
+  s.slurm = store.value("slurm", false).toBool();
+  s.partition = store.value("slurm_partition").toString();
+  s.gres = store.value("slurm_gres").toString();
+  s.tasks = store.value("slurm_tasks", s.tasks).toInt();
   s.budgetSeconds = store.value("budget_s", 0.5).toDouble();
   s.metrics = store.value("metrics", s.metrics).toString();
   s.kernelsFolder = store.value("kernels_folder").toString();
@@ -28,6 +32,10 @@ void Settings::save() const {
   store.setValue("host", host);
   store.setValue("hosts", hosts);
   store.setValue("devices", devices);
+  store.setValue("slurm", slurm);
+  store.setValue("slurm_partition", partition);
+  store.setValue("slurm_gres", gres);
+  store.setValue("slurm_tasks", tasks);
   store.setValue("budget_s", budgetSeconds);
   store.setValue("metrics", metrics);
   store.setValue("kernels_folder", kernelsFolder);
@@ -37,6 +45,12 @@ QStringList Settings::workerArguments() const {
   QStringList arguments{"--db", databasePath, "--device", QString::number(device)};
   if (!host.isEmpty()) arguments << "--host" << host;
   if (!devices.isEmpty()) arguments << "--devices" << devices;
+  if (slurm) {
+    arguments << "--slurm"
+              << "--tasks" << QString::number(tasks);
+    if (!partition.isEmpty()) arguments << "--partition" << partition;
+    if (!gres.isEmpty()) arguments << "--gres" << gres;
+  }
   return arguments;
 }
 

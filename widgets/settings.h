@@ -16,12 +16,17 @@ struct Settings {
   QString host = {};         // where the jobs run (USER@SERVER or an ssh Host); empty: here
   QStringList hosts = {};    // the hosts offered in Settings
   QString devices = {};      // several GPUs sharing the points: "all" or "0,1"; empty: device
+  bool slurm = false;        // runs and sweeps go to Slurm as job arrays
+  QString partition = {};    // Slurm's, and the generic resources a task needs ("gpu:1")
+  QString gres = {};
+  int tasks = 4;  // a job array's tasks at most
 
   static Settings load();  // defaults where nothing is stored
   void save() const;
-  // The arguments of `kwb` before "worker": the history, the device and, for a host or several
-  // GPUs, --host and --devices (this machine's kwb passes the jobs to the host's workers, or
-  // shares them among a worker per GPU, and stores their results here).
+  // The arguments of `kwb` before "worker": the history, the device and, for a host, several
+  // GPUs or Slurm, --host, --devices and --slurm (this machine's kwb passes the jobs to the host's
+  // workers, shares them among a worker per GPU or submits them to Slurm, and stores their
+  // results here).
   QStringList workerArguments() const;
 };
 

@@ -13,6 +13,10 @@ SettingsDialog::SettingsDialog(const Settings& settings, QWidget* parent)
   ui_->databaseEdit->setText(settings.databasePath);
   ui_->deviceSpin->setValue(settings.device);
   ui_->devicesEdit->setText(settings.devices);
+  ui_->slurmCheck->setChecked(settings.slurm);
+  ui_->partitionEdit->setText(settings.partition);
+  ui_->gresEdit->setText(settings.gres);
+  ui_->tasksSpin->setValue(settings.tasks);
   ui_->hostCombo->addItem(thisMachine());
   ui_->hostCombo->addItems(settings.hosts);
   ui_->hostCombo->setCurrentText(settings.host.isEmpty() ? thisMachine() : settings.host);
@@ -50,6 +54,10 @@ Settings SettingsDialog::settings() const {
   s.databasePath = ui_->databaseEdit->text().trimmed();
   s.device = ui_->deviceSpin->value();
   s.devices = ui_->devicesEdit->text().simplified().remove(' ');
+  s.slurm = ui_->slurmCheck->isChecked();
+  s.partition = ui_->partitionEdit->text().trimmed();
+  s.gres = ui_->gresEdit->text().trimmed();
+  s.tasks = ui_->tasksSpin->value();
   const QString host = ui_->hostCombo->currentText().trimmed();
   s.host = host == thisMachine() ? QString() : host;
   s.hosts.clear();

@@ -12,7 +12,8 @@ class SettingsDialog;
 
 namespace kwb {
 
-// Edits the remembered settings. The host and the GPUs take effect at once (after a running job);
+// Edits the remembered settings. The host, the GPUs and Slurm take effect at once (after a
+// running job);
 // the database at the next start: the history shown keeps its file until then.
 class SettingsDialog : public QDialog {
   Q_OBJECT

@@ -57,22 +57,17 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
 
   // Global, as the window gives them before `worker`; `kwb sweep ... --slurm` reads the same.
   SlurmOptions slurm;
-  auto* slurmGroup = app.add_option_group("Slurm");
-  slurmGroup->add_flag("--slurm", slurm.use,
-                       "sweep, tune and worker: submit the points as a Slurm job array (sbatch), "
-                       "each task running its share into a history of its own, merged into this "
-                       "one at the end");
-  slurmGroup->add_option("--partition", slurm.partition, "with --slurm: the partition")
+  app.add_flag("--slurm", slurm.use,
+               "sweep, tune and worker: submit the points as a Slurm job array (sbatch), "
+               "each task running its share into a history of its own, merged into this "
+               "one at the end");
+  app.add_option("--partition", slurm.partition, "with --slurm: the partition")
       ->check(text(kLongestText));
-  slurmGroup
-      ->add_option("--gres", slurm.gres,
-                   "with --slurm: the generic resources a task needs, as gpu:1")
+  app.add_option("--gres", slurm.gres, "with --slurm: the generic resources a task needs, as gpu:1")
       ->check(text(kLongestText));
-  slurmGroup
-      ->add_option("--tasks", slurm.tasks,
-                   "with --slurm: the array's tasks (at most one per point)")
+  app.add_option("--tasks", slurm.tasks, "with --slurm: the array's tasks (at most one per point)")
       ->check(wholeNumber(1, 10000));
-  slurmGroup->add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
+  app.add_option("--time", slurm.time, "with --slurm: a task's time limit, as 30:00")
       ->check(text(kLongestText));
 
   auto* devices = app.add_subcommand("devices", "list the CUDA devices and their limits");
@@ -323,6 +318,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (!g.devices.empty() &&
         !(sweep->parsed() || worker->parsed() || (tune->parsed() && !tuneOptions.replay)))
       throw Error(ErrorKind::Usage, "--devices is taken by sweep, tune and worker");
+    if (slurm.use && !(sweep->parsed() || tune->parsed() || worker->parsed()))
+      throw Error(ErrorKind::Usage, "--slurm is taken by sweep, tune and worker");
     if (!g.host.empty() && !remote)
       throw Error(ErrorKind::Usage,
                   "--host is taken by devices, run, sweep, tune, sass and worker; this command "
@@ -373,7 +370,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
     if (worker->parsed()) {
       std::unique_ptr<RunStore> store;
       if (!g.noStore) store = context.openStore();
-      if (!g.host.empty() || !g.devices.empty()) {
+      if (slurm.use && !store)
+        throw Error(ErrorKind::Usage,
+                    "--slurm merges the tasks' runs into the history: not "
+                    "with --no-store");
+      if (!g.host.empty() || !g.devices.empty() || slurm.use) {
         std::vector<int> ordinals{g.device};
         if (!g.devices.empty()) {
           // Where the GPUs cannot be listed, the first worker says why to the client.
@@ -383,7 +384,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
             if (error.kind() == ErrorKind::Usage) throw;
           }
         }
-        return runRelay(out, err, store.get(), g.host, ordinals);
+        return runRelay(in, out, err, store.get(), g.host, ordinals, slurm);
       }
       return runWorker(in, out, store.get(), g.device);
     }

@@ -1,17 +1,21 @@
 #include "app/cli/relayworker.h"
 
 #include <csignal>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
 #include "app/cli/pooljobs.h"
+#include "app/cli/slurmjobs.h"
 #include "app/cli/tunejob.h"
 #include "app/cli/workercommand.h"
 #include "app/cli/workerprocess.h"
@@ -43,10 +47,17 @@ std::string paramsKey(const nlohmann::json& values) {
 
 class Relay {
  public:
-  Relay(std::ostream& out, RunStore* store, const std::string& host,
-        const std::vector<int>& ordinals)
-      : out_(out), store_(store), host_(host), remote_(workerCommand(host, ordinals.front())) {
-    if (ordinals.size() > 1) {
+  Relay(int input, std::ostream& out, RunStore* store, const std::string& host,
+        const std::vector<int>& ordinals, const SlurmOptions& slurm)
+      : input_(input),
+        out_(out),
+        store_(store),
+        host_(host),
+        remote_(workerCommand(host, ordinals.front())) {
+    if (slurm.use) {
+      slurm_ =
+          std::make_unique<SlurmJobs>(*store, slurm, [this](const protocol::Reply& r) { send(r); });
+    } else if (ordinals.size() > 1) {
       std::vector<std::vector<std::string>> commands;
       for (const int d : ordinals) commands.push_back(workerCommand(host, d));
       pool_ = std::make_unique<PoolJobs>(std::move(commands), ordinals, store,
@@ -58,7 +69,7 @@ class Relay {
   // The exit status: 0 once the client has ended and the remote worker with it.
   int serve(std::ostream& err) {
     while (true) {
-      pollfd fds[3] = {{inputOpen_ ? STDIN_FILENO : -1, POLLIN, 0},
+      pollfd fds[3] = {{inputOpen_ ? input_ : -1, POLLIN, 0},
                        {remote_.outputFd(), POLLIN, 0},
                        {remote_.errorFd(), POLLIN, 0}};
       poll(fds, 3, 500);
@@ -83,12 +94,13 @@ class Relay {
  private:
   void readRequests() {
     char buffer[65536];
-    const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+    const ssize_t n = read(input_, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) return;
     if (n <= 0) {
       // The client is gone: the remote worker stops its jobs and ends.
       inputOpen_ = false;
       pool_.reset();
+      slurm_.reset();
       remote_.send({"relay:end", protocol::ShutdownRequest{}});
       return;
     }
@@ -108,12 +120,16 @@ class Relay {
       send({error.id(), protocol::Failure::of(error)});
       return;
     }
+    if (slurm_ && SlurmJobs::takes(request)) {
+      slurm_->submit(std::move(request));
+      return;
+    }
     if (pool_ && PoolJobs::takes(request)) {
       pool_->submit(std::move(request));
       return;
     }
     if (const auto* c = std::get_if<protocol::CancelRequest>(&request.body);
-        c && pool_ && pool_->cancel(c->target))
+        c && ((pool_ && pool_->cancel(c->target)) || (slurm_ && slurm_->cancel(c->target))))
       return;
     if (request.isJob()) {
       RelayedJob job;
@@ -206,6 +222,7 @@ class Relay {
         tuneSweepAxes(tuning.space(), tune.tune.strategy, tune.tune.objective));
   }
 
+  int input_;  // the client's requests
   std::ostream& out_;
   RunStore* store_;
   std::string host_;
@@ -215,18 +232,40 @@ class Relay {
   std::string pending_;
   std::map<std::string, RelayedJob> jobs_;
   std::mutex outMutex_;
-  std::unique_ptr<PoolJobs> pool_;  // where several GPUs share the runs, sweeps and tunings
+  std::unique_ptr<PoolJobs> pool_;    // where several GPUs share the runs, sweeps and tunings
+  std::unique_ptr<SlurmJobs> slurm_;  // where runs and sweeps go to Slurm
 };
 
 }  // namespace
 
-int runRelay(std::ostream& out, std::ostream& err, RunStore* store, const std::string& host,
-             const std::vector<int>& ordinals) {
+int runRelay(std::istream& in, std::ostream& out, std::ostream& err, RunStore* store,
+             const std::string& host, const std::vector<int>& ordinals, const SlurmOptions& slurm) {
   // A client that has gone shows as the end of the input: its jobs are then stopped where they
   // run, rather than this process ended by a write to a closed pipe.
   std::signal(SIGPIPE, SIG_IGN);
-  Relay relay(out, store, host, ordinals);
-  return relay.serve(err);
+  if (&in == &std::cin) return Relay(STDIN_FILENO, out, store, host, ordinals, slurm).serve(err);
+  // Requests from a stream of the caller's (kwb run in-process): through a pipe, to be polled.
+  int pipeFds[2];
+  if (pipe2(pipeFds, O_CLOEXEC) != 0) throw Error(ErrorKind::Internal, "no pipe for the relay");
+  std::thread feeder([&in, write = pipeFds[1]] {
+    std::string line;
+    while (std::getline(in, line)) {
+      line += '\n';
+      if (::write(write, line.data(), line.size()) < 0) break;
+    }
+    close(write);
+  });
+  int status = kExitFailed;
+  try {
+    status = Relay(pipeFds[0], out, store, host, ordinals, slurm).serve(err);
+  } catch (...) {
+    close(pipeFds[0]);
+    feeder.join();
+    throw;
+  }
+  close(pipeFds[0]);
+  feeder.join();
+  return status;
 }
 
 }  // namespace kwb

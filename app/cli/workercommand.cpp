@@ -34,7 +34,8 @@ std::vector<std::string> workerCommand(const std::string& host, int device) {
   const std::vector<std::string> worker{"--no-store", "--device", std::to_string(device), "worker"};
   std::vector<std::string> command;
   if (host.empty()) {
-    command.push_back(currentExecutable());
+    const char* local = std::getenv("KWB_LOCAL_KWB");
+    command.push_back(local && *local ? local : currentExecutable());
   } else {
     // -T: no terminal, the protocol's lines pass untouched; BatchMode: a key or agent, never a
     // password prompt on a terminal the workbench does not show.

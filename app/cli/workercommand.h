@@ -11,7 +11,8 @@ namespace kwb {
 // The command that starts the worker of GPU `device`: this kwb, or, with a host, the host's kwb
 // through the user's own ssh (their keys, agent, config and known hosts; nothing is stored
 // here). $KWB_SSH replaces "ssh" (with options, as "ssh -F FILE"), $KWB_REMOTE_KWB the remote
-// "kwb". The worker stores nothing: its results come back to be stored here.
+// "kwb", $KWB_LOCAL_KWB this one (for a program that runs kwb's commands in-process, as the
+// tests do). The worker stores nothing: its results come back to be stored here.
 std::vector<std::string> workerCommand(const std::string& host, int device);
 
 // Where the worker runs, for sentences: "this machine" or the host.

@@ -14,9 +14,9 @@
 
 #include "app/cli/cliapp.h"
 #include "app/cli/exitcodes.h"
-#include "app/cli/workerprocess.h"
 #include "core/protocol.h"
 #include "measure/devicequery.h"
+#include "tests/app/relayharness.h"
 
 namespace kwb {
 namespace {
@@ -24,10 +24,10 @@ namespace {
 // kwb --host through a real sshd on loopback, started by the test with keys of its own
 // (tests/remote/sshd_loopback.sh): the remote worker is this build's kwb, or a recorded H100
 // worker (tests/fixtures/worker/h100_run.jsonl) that can end on purpose.
-class RemoteTest : public testing::Test {
+class RemoteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::TempDir() + "kwb-remote-" + std::to_string(getpid());
+    dir_ = ::testing::TempDir() + "kwb-remote-" + std::to_string(getpid());
     std::filesystem::create_directories(dir_);
     const int rc = std::system(("bash " KWB_SOURCE_DIR "/tests/remote/sshd_loopback.sh start " +
                                 dir_ + " > " + dir_ + "/start.log 2>&1")
@@ -70,44 +70,13 @@ class RemoteTest : public testing::Test {
     setenv("KWB_REMOTE_KWB", line.c_str(), 1);
   }
 
-  // `kwb --host kwbtest --db DB worker` as the GUI starts it: sent `requests` (JSON lines with
-  // ids), and read until each has its last reply or the relay ends; then its input is closed.
-  // The replies by request id, and how the relay ended.
-  struct Relayed {
-    std::map<std::string, std::vector<protocol::Reply>> replies;
-    std::string end;
-  };
-  Relayed relay(const std::vector<std::string>& requests, const std::string& db,
-                const std::vector<std::string>& options = {}) {
+  // `kwb --host kwbtest --db DB [options] worker`, as the window starts it.
+  static testing::Relayed relay(const std::vector<std::string>& requests, const std::string& db,
+                                const std::vector<std::string>& options = {}) {
     std::vector<std::string> argv{KWB_EXECUTABLE, "--host", "kwbtest", "--db", db};
     argv.insert(argv.end(), options.begin(), options.end());
     argv.push_back("worker");
-    WorkerProcess relay(argv);
-    std::set<std::string> open;
-    for (const auto& line : requests) {
-      const protocol::Request request = protocol::decodeRequest(line);
-      open.insert(request.id);
-      relay.send(request);
-    }
-    Relayed out;
-    const auto start = std::chrono::steady_clock::now();
-    while (!open.empty() && relay.running() &&
-           std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
-      pollfd fds[2] = {{relay.outputFd(), POLLIN, 0}, {relay.errorFd(), POLLIN, 0}};
-      poll(fds, 2, 200);
-      relay.readErrors();
-      for (const protocol::Reply& reply : relay.readReplies("the relay")) {
-        // A job's replies end with its done or error; the others are one reply.
-        const bool last = !std::holds_alternative<protocol::Progress>(reply.body) &&
-                          !std::holds_alternative<protocol::Result>(reply.body) &&
-                          !std::holds_alternative<protocol::Evaluated>(reply.body) &&
-                          !std::holds_alternative<protocol::Tuned>(reply.body);
-        if (last) open.erase(reply.id);
-        out.replies[reply.id].push_back(reply);
-      }
-    }
-    out.end = relay.endSentence();
-    return out;
+    return testing::relayThrough(argv, requests);
   }
 
   std::string dir_;
@@ -192,7 +161,7 @@ TEST_F(RemoteTest, ATuningMeasuresItsPointsOnTheHost) {
 
 TEST_F(RemoteTest, TheRelayPassesRequestsToTheRemoteWorkerAndItsAnswersBack) {
   const std::string db = dir_ + "/h.sqlite";
-  Relayed o = relay(
+  testing::Relayed o = relay(
       {R"({"v":2,"type":"list","id":"l"})", R"({"v":2,"type":"devices","id":"d"})", kRunRequest},
       db);
   EXPECT_EQ(o.end, "exited with status 0");
@@ -216,7 +185,7 @@ TEST_F(RemoteTest, TheRelayPassesRequestsToTheRemoteWorkerAndItsAnswersBack) {
 TEST_F(RemoteTest, TheRelayStoresTheRemoteRunsHereWithTheirDevice) {
   recordedWorker(0);
   const std::string db = dir_ + "/h.sqlite";
-  Relayed o = relay({kRunRequest}, db);
+  testing::Relayed o = relay({kRunRequest}, db);
   EXPECT_EQ(o.end, "exited with status 0");
   std::optional<std::int64_t> runId;
   for (const auto& reply : o.replies["r"])
@@ -233,7 +202,7 @@ TEST_F(RemoteTest, TheRelayStoresTheRemoteRunsHereWithTheirDevice) {
 TEST_F(RemoteTest, TheRelayOverSeveralGpusSharesASweepsPoints) {
   recordedWorker(0);
   const std::string db = dir_ + "/h.sqlite";
-  Relayed o = relay(
+  testing::Relayed o = relay(
       {R"({"v":2,"type":"sweep","id":"s","family":"copy","variant":"vectorized","params":{},"axes":["n=2^20,2^21,2^22,2^23"],"options":{"budget_s":0.05}})"},
       db, {"--devices", "all"});
   EXPECT_EQ(o.end, "exited with status 0");
@@ -262,7 +231,7 @@ TEST_F(RemoteTest, TheRelayOverSeveralGpusSharesASweepsPoints) {
 TEST_F(RemoteTest, TheRelayOverSeveralGpusTunes) {
   recordedWorker(0);
   const std::string db = dir_ + "/h.sqlite";
-  Relayed o = relay(
+  testing::Relayed o = relay(
       {R"({"v":2,"type":"tune","id":"t","family":"copy","variant":"vectorized","params":{},"tune":{"axes":["waves=1,2,4"],"strategy":"exhaustive","confirm":2},"options":{"budget_s":0.05}})"},
       db, {"--devices", "all"});
   EXPECT_EQ(o.end, "exited with status 0");
@@ -284,7 +253,7 @@ TEST_F(RemoteTest, TheRelayOverSeveralGpusTunes) {
 
 TEST_F(RemoteTest, TheRelaySaysADroppedConnectionInOneSentence) {
   recordedWorker(1);
-  Relayed o = relay({kRunRequest}, dir_ + "/h.sqlite");
+  testing::Relayed o = relay({kRunRequest}, dir_ + "/h.sqlite");
   EXPECT_EQ(o.end,
             "exited with status 1 (kwb: kwbtest: the connection to the worker ended (exited with "
             "status 3 (ending on purpose)); the results that arrived are kept)");

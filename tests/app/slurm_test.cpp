@@ -16,6 +16,7 @@
 #include "app/cli/exitcodes.h"
 #include "db/runstore.h"
 #include "measure/devicequery.h"
+#include "tests/app/relayharness.h"
 #include "tests/db/testdb.h"
 
 namespace kwb {
@@ -44,7 +45,7 @@ class SlurmTest : public ::testing::Test {
     (void)!std::system(
         ("bash " KWB_SOURCE_DIR "/tests/slurm/slurm_loopback.sh stop " + dir_).c_str());
     unsetenv("SLURM_CONF");
-    unsetenv("KWB_SLURM_KWB");
+    setenv("KWB_SLURM_KWB", KWB_EXECUTABLE, 1);
     unsetenv("KWB_TEST_TASKS");
     // The daemons remove their pid files as they end, maybe while this removes the folder.
     std::error_code ignored;
@@ -148,6 +149,64 @@ TEST_F(SlurmTest, AKernelFileIsCopiedForTheTasks) {
       std::getline(std::ifstream(d.path().string() + "/task-0.out"), args);
   EXPECT_NE(args.find(copy), std::string::npos) << args;
   EXPECT_EQ(args.find(kernel + " "), std::string::npos) << args;
+}
+
+constexpr const char* kSweepRequest =
+    R"({"v":2,"type":"sweep","id":"s","family":"copy","variant":"vectorized","params":{},"axes":["n=2^20,2^21,2^22"],"options":{"budget_s":0.05}})";
+
+// The window's sweep with Settings saying Slurm: `kwb --slurm worker` submits it as an array,
+// says its progress, and replies with the runs merged here, as a worker would.
+TEST_F(SlurmTest, TheRelaySendsTheWindowsSweepToSlurm) {
+  prepareTasks(2, 2);
+  const auto o = kwb::testing::relayThrough(
+      {KWB_EXECUTABLE, "--db", history(), "--slurm", "--tasks", "2", "worker"},
+      {kSweepRequest,
+       R"({"v":2,"type":"tune","id":"t","family":"copy","variant":"vectorized","params":{},"tune":{"axes":["waves=1,2"]},"options":{}})"});
+  EXPECT_EQ(o.end, "exited with status 0");
+  const auto& replies = o.replies.at("s");
+  std::size_t results = 0;
+  std::string said;
+  for (const auto& reply : replies) {
+    if (const auto* r = std::get_if<protocol::Result>(&reply.body)) {
+      ++results;
+      EXPECT_TRUE(r->runId);
+    }
+    if (const auto* p = std::get_if<protocol::Progress>(&reply.body)) said += p->text + "\n";
+  }
+  EXPECT_EQ(results, 4u);
+  EXPECT_NE(said.find("submitted job array "), std::string::npos) << said;
+  const auto* done = std::get_if<protocol::Done>(&replies.back().body);
+  ASSERT_NE(done, nullptr);
+  EXPECT_EQ(done->completed, 4u);
+  EXPECT_EQ(RunStore(history()).count({}), 4u);
+  const auto* refused = std::get_if<protocol::Failure>(&o.replies.at("t").back().body);
+  ASSERT_NE(refused, nullptr);
+  EXPECT_NE(refused->message.find("kwb tune ... --slurm"), std::string::npos);
+}
+
+// The window's Stop: a cancel request cancels the array.
+TEST_F(SlurmTest, StopInTheWindowCancelsTheArray) {
+  prepareTasks(2, 1);
+  std::ofstream(dir_ + "/tasks/sleep");
+  bool sent = false;
+  const auto o = kwb::testing::relayThrough(
+      {KWB_EXECUTABLE, "--db", history(), "--slurm", "--tasks", "2", "worker"}, {kSweepRequest},
+      [&](const protocol::Reply& reply, WorkerProcess& relay) {
+        const auto* p = std::get_if<protocol::Progress>(&reply.body);
+        if (p && p->text.find("2 running") != std::string::npos && !sent) {
+          relay.send({"c", protocol::CancelRequest{"s"}});
+          sent = true;
+        }
+      });
+  ASSERT_TRUE(sent);
+  std::string said;
+  for (const auto& reply : o.replies.at("s"))
+    if (const auto* p = std::get_if<protocol::Progress>(&reply.body)) said += p->text + "\n";
+  EXPECT_NE(said.find("cancelling job "), std::string::npos) << said;
+  EXPECT_NE(said.find("task 0 cancelled"), std::string::npos) << said;
+  const auto* done = std::get_if<protocol::Done>(&o.replies.at("s").back().body);
+  ASSERT_NE(done, nullptr);
+  EXPECT_TRUE(done->cancelled);
 }
 
 // Each task runs this build's kwb: without a GPU (CI) every task fails in kwb's own words, and

@@ -1,3 +1,4 @@
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QLineEdit>
@@ -68,6 +69,10 @@ class SettingsTest : public QObject {
     dialog.findChild<QLineEdit*>("devicesEdit")->setText(" 0, 1");
     QCOMPARE(dialog.settings().devices, QString("0,1"));
     QVERIFY(dialog.settings().workerArguments().join(' ').endsWith("--devices 0,1"));
+    dialog.findChild<QCheckBox*>("slurmCheck")->setChecked(true);
+    dialog.findChild<QLineEdit*>("gresEdit")->setText("gpu:1");
+    QVERIFY(dialog.settings().workerArguments().join(' ').endsWith(
+        "--devices 0,1 --slurm --tasks 4 --gres gpu:1"));
   }
 
   void dialogReturnsWhatItShows() {
