@@ -18,6 +18,12 @@ JobThread::~JobThread() {
   for (const auto& job : dropped) send_({job->request.id, protocol::Done{0, true}});
 }
 
+bool JobThread::takes(const protocol::Request& request) {
+  const protocol::Type type = request.type();
+  return type == protocol::Type::Run || type == protocol::Type::Sweep ||
+         type == protocol::Type::Tune;
+}
+
 void JobThread::open() {
   {
     std::lock_guard lock(mutex_);

@@ -26,6 +26,8 @@ class JobThread {
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 
+  // Run, sweep and tune requests: the jobs a relay may run itself.
+  static bool takes(const protocol::Request& request);
   void open();  // jobs run from now on (they wait for what they need until then)
   void submit(protocol::Request request);
   bool cancel(const std::string& id);  // false where no job of this id is here

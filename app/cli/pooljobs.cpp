@@ -30,12 +30,6 @@ void PoolJobs::setDevices(std::vector<DeviceInfo> all, std::string noDevice) {
   jobs_.open();
 }
 
-bool PoolJobs::takes(const protocol::Request& request) {
-  const protocol::Type type = request.type();
-  return type == protocol::Type::Run || type == protocol::Type::Sweep ||
-         type == protocol::Type::Tune;
-}
-
 void PoolJobs::execute(const protocol::Request& request, const std::atomic<bool>& cancel) {
   try {
     if (devices_.empty()) throw Error(ErrorKind::NoDevice, noDevice_);

@@ -28,8 +28,6 @@ class PoolJobs {
 
   // What the GPUs are (a worker's devices answer), or why there are none: jobs wait for it.
   void setDevices(std::vector<DeviceInfo> all, std::string noDevice);
-  // Run, sweep and tune requests are this one's.
-  static bool takes(const protocol::Request& request);
   void submit(protocol::Request request) { jobs_.submit(std::move(request)); }
   // False where no job of this id is running or queued here.
   bool cancel(const std::string& id) { return jobs_.cancel(id); }

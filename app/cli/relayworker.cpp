@@ -120,11 +120,11 @@ class Relay {
       send({error.id(), protocol::Failure::of(error)});
       return;
     }
-    if (slurm_ && SlurmJobs::takes(request)) {
+    if (slurm_ && JobThread::takes(request)) {
       slurm_->submit(std::move(request));
       return;
     }
-    if (pool_ && PoolJobs::takes(request)) {
+    if (pool_ && JobThread::takes(request)) {
       pool_->submit(std::move(request));
       return;
     }

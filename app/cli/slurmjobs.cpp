@@ -70,12 +70,6 @@ SlurmJobs::SlurmJobs(RunStore& store, SlurmOptions slurm, JobThread::Send send)
   jobs_.open();
 }
 
-bool SlurmJobs::takes(const protocol::Request& request) {
-  const protocol::Type type = request.type();
-  return type == protocol::Type::Run || type == protocol::Type::Sweep ||
-         type == protocol::Type::Tune;
-}
-
 void SlurmJobs::execute(const protocol::Request& request, const std::atomic<bool>& cancel) {
   const std::string& id = request.id;
   const auto say = [&](const std::string& line) { send_({id, protocol::Progress{0, 0, 0, line}}); };

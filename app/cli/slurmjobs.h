@@ -19,7 +19,6 @@ class RunStore;
 class SlurmJobs {
  public:
   SlurmJobs(RunStore& store, SlurmOptions slurm, JobThread::Send send);
-  static bool takes(const protocol::Request& request);
   void submit(protocol::Request request) { jobs_.submit(std::move(request)); }
   bool cancel(const std::string& id) { return jobs_.cancel(id); }
 
