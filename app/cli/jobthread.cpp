@@ -6,7 +6,11 @@ JobThread::JobThread(Execute execute, Send send)
     : execute_(std::move(execute)), send_(std::move(send)), thread_([this] { loop(); }) {}
 
 JobThread::~JobThread() {
-  std::deque<std::shared_ptr<Job>> dropped;
+  stop();
+}
+
+void JobThread::stop() {
+  std::deque<std::shared_ptr<QueuedJob>> dropped;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -14,8 +18,8 @@ JobThread::~JobThread() {
     if (current_) current_->cancel = true;
   }
   changed_.notify_all();
-  thread_.join();
-  for (const auto& job : dropped) send_({job->request.id, protocol::Done{0, true}});
+  if (thread_.joinable()) thread_.join();
+  for (const auto& job : dropped) send_({job->id, protocol::Done{0, true}});
 }
 
 bool JobThread::takes(const protocol::Request& request) {
@@ -32,9 +36,7 @@ void JobThread::open() {
   changed_.notify_all();
 }
 
-void JobThread::submit(protocol::Request request) {
-  auto job = std::make_shared<Job>();
-  job->request = std::move(request);
+void JobThread::submit(std::shared_ptr<QueuedJob> job) {
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(job));
@@ -42,16 +44,23 @@ void JobThread::submit(protocol::Request request) {
   changed_.notify_all();
 }
 
+void JobThread::submit(protocol::Request request) {
+  auto job = std::make_shared<RequestJob>();
+  job->id = request.id;
+  job->request = std::move(request);
+  submit(std::move(job));
+}
+
 bool JobThread::cancel(const std::string& id) {
-  std::shared_ptr<Job> removed;
+  std::shared_ptr<QueuedJob> removed;
   {
     std::lock_guard lock(mutex_);
-    if (current_ && current_->request.id == id) {
+    if (current_ && current_->id == id) {
       current_->cancel = true;
       return true;
     }
     for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if ((*it)->request.id == id) {
+      if ((*it)->id == id) {
         removed = *it;
         queue_.erase(it);
         break;
@@ -63,7 +72,7 @@ bool JobThread::cancel(const std::string& id) {
 
 void JobThread::loop() {
   while (true) {
-    std::shared_ptr<Job> job;
+    std::shared_ptr<QueuedJob> job;
     {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [this] { return stopping_ || (open_ && !queue_.empty()); });
@@ -72,7 +81,7 @@ void JobThread::loop() {
       queue_.pop_front();
       current_ = job;
     }
-    execute_(job->request, job->cancel);
+    execute_(*job);
     std::lock_guard lock(mutex_);
     current_.reset();
   }

@@ -16,8 +16,12 @@ PoolJobs::PoolJobs(std::vector<std::vector<std::string>> commands, std::vector<i
       ordinals_(std::move(ordinals)),
       store_(store),
       send_(send),
-      jobs_([this](const protocol::Request& r, const std::atomic<bool>& c) { execute(r, c); },
-            send) {}
+      jobs_(
+          [this](QueuedJob& job) {
+            auto& queued = static_cast<RequestJob&>(job);
+            execute(queued.request, queued.cancel);
+          },
+          send) {}
 
 void PoolJobs::setDevices(std::vector<DeviceInfo> all, std::string noDevice) {
   // Before any job runs (they wait for this): the store is the job thread's from here on.

@@ -65,8 +65,12 @@ SlurmJobs::SlurmJobs(RunStore& store, SlurmOptions slurm, JobThread::Send send)
     : store_(store),
       slurm_(std::move(slurm)),
       send_(send),
-      jobs_([this](const protocol::Request& r, const std::atomic<bool>& c) { execute(r, c); },
-            send) {
+      jobs_(
+          [this](QueuedJob& job) {
+            auto& queued = static_cast<RequestJob&>(job);
+            execute(queued.request, queued.cancel);
+          },
+          send) {
   jobs_.open();
 }
 

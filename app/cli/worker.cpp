@@ -1,17 +1,15 @@
 #include "app/cli/worker.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "app/cli/clicontext.h"
 #include "app/cli/exitcodes.h"
+#include "app/cli/jobthread.h"
 #include "app/cli/sasslookup.h"
 #include "app/cli/tunejob.h"
 #include "core/jsoncodec.h"
@@ -26,8 +24,7 @@
 namespace kwb {
 namespace {
 
-struct Job {
-  std::string id;
+struct Job : QueuedJob {
   protocol::Type type;  // Run, Sweep, Tune or Sass
   std::shared_ptr<const Variant> kernel;
   std::vector<ParamSet> points;
@@ -35,7 +32,6 @@ struct Job {
   nlohmann::json base;
   nlohmann::json axes;
   std::unique_ptr<GpuTuning> tuning;  // a tune request's
-  std::atomic<bool> cancel{false};
 };
 
 // Reads a run, sweep, tune or sass request into a validated job; throws Error(Usage/Param) as the
@@ -97,18 +93,21 @@ class Worker {
         executor_(store, deviceOrdinal),
         store_(store),
         cache_(store ? std::make_unique<SassCache>(store->database()) : nullptr),
-        deviceOrdinal_(deviceOrdinal) {}
+        deviceOrdinal_(deviceOrdinal),
+        jobs_([this](QueuedJob& job) { execute(static_cast<Job&>(job)); },
+              [this](const protocol::Reply& reply) { send(reply); }) {
+    jobs_.open();
+  }
 
   int serve(std::istream& in) {
     send({"", protocol::Hello{kAppVersion}});
-    std::thread jobs([this] { jobLoop(); });
     std::string line;
     while (std::getline(in, line)) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       if (!handle(line)) break;
     }
-    stopAll();
-    jobs.join();
+    // Queued jobs end unrun, each with its "done"; the running one stops between samples.
+    jobs_.stop();
     return kExitOk;
   }
 
@@ -132,7 +131,7 @@ class Worker {
       if (std::holds_alternative<protocol::ShutdownRequest>(request.body)) return false;
       if (request.isJob()) {
         // A sass request is a job too: learning which kernels a call launches runs it once.
-        enqueue(parseJob(request));
+        jobs_.submit(parseJob(request));
       } else if (std::holds_alternative<protocol::ListRequest>(request.body)) {
         send({request.id, protocol::Catalog{Registry::instance().families()}});
       } else if (const auto* r = std::get_if<protocol::ResolveRequest>(&request.body)) {
@@ -143,72 +142,13 @@ class Worker {
         if (devices.empty()) throw Error(ErrorKind::NoDevice, noDeviceReason());
         send({request.id, protocol::DeviceList{std::move(devices)}});
       } else if (const auto* c = std::get_if<protocol::CancelRequest>(&request.body)) {
-        cancel(c->target);
+        if (!jobs_.cancel(c->target))
+          throw Error(ErrorKind::Usage, "no job '" + c->target + "' to cancel");
       }
     } catch (const Error& error) {
       send({request.id, protocol::Failure::of(error)});
     }
     return true;
-  }
-
-  void enqueue(std::shared_ptr<Job> job) {
-    {
-      std::lock_guard lock(jobsMutex_);
-      queue_.push_back(std::move(job));
-    }
-    jobsChanged_.notify_one();
-  }
-
-  void cancel(const std::string& target) {
-    std::shared_ptr<Job> removed;
-    {
-      std::lock_guard lock(jobsMutex_);
-      if (current_ && current_->id == target) {
-        current_->cancel = true;
-        return;
-      }
-      for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-        if ((*it)->id == target) {
-          removed = *it;
-          queue_.erase(it);
-          break;
-        }
-      }
-    }
-    if (removed)
-      send({target, protocol::Done{0, true}});
-    else
-      throw Error(ErrorKind::Usage, "no job '" + target + "' to cancel");
-  }
-
-  // Queued jobs end unrun, each with its "done"; the running one stops between samples.
-  void stopAll() {
-    std::deque<std::shared_ptr<Job>> dropped;
-    {
-      std::lock_guard lock(jobsMutex_);
-      stopping_ = true;
-      dropped.swap(queue_);
-      if (current_) current_->cancel = true;
-    }
-    jobsChanged_.notify_one();
-    for (const auto& job : dropped) send({job->id, protocol::Done{0, true}});
-  }
-
-  void jobLoop() {
-    while (true) {
-      std::shared_ptr<Job> job;
-      {
-        std::unique_lock lock(jobsMutex_);
-        jobsChanged_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (stopping_) return;
-        job = queue_.front();
-        queue_.pop_front();
-        current_ = job;
-      }
-      execute(*job);
-      std::lock_guard lock(jobsMutex_);
-      current_.reset();
-    }
   }
 
   void execute(Job& job) {
@@ -269,11 +209,7 @@ class Worker {
   RunStore* store_;
   std::unique_ptr<SassCache> cache_;
   int deviceOrdinal_;
-  std::mutex jobsMutex_;
-  std::condition_variable jobsChanged_;
-  std::deque<std::shared_ptr<Job>> queue_;
-  std::shared_ptr<Job> current_;
-  bool stopping_ = false;
+  JobThread jobs_;  // last: its thread ends before the rest goes
 };
 
 }  // namespace
