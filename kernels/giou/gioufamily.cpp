@@ -14,7 +14,7 @@ namespace {
 
 using giou::GiouKind;
 
-// Blocks of a plain fused launch at most: the last block adds this many partial sums.
+// Blocks of a plain fused launch at most: each adds its sums to the same totals with atomics.
 constexpr std::int64_t kMaxFusedGrid = 8192;
 // Boxes in a batch at most: 2^27 boxes of f32 preds and targets are 4 GiB.
 constexpr std::int64_t kMaxBoxes = std::int64_t{1} << 27;

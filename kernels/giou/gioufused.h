@@ -15,9 +15,19 @@ enum class FusedKind {
   ForwardBackward,  // the loss and d loss / d preds; one cooperative kernel
 };
 
+// The loss as integers, added to by every block: the GIoU sum in fixed point and the valid count.
+// Integer adds give the same totals in any order, so every run forms the same loss.
+struct LossTotals {
+  unsigned long long sum;
+  unsigned long long count;
+  unsigned blocksDone;
+};
+inline constexpr double kLossFixedOne = 4294967296.0;  // 2^32: 2^27 boxes of |GIoU| <= 1 fit
+
 // One launch of a fused kernel over all B x M boxes. Each thread takes boxesPerThread boxes a
-// block-wide step apart; a block reduces its share, and the last block to finish (the whole grid
-// after a grid-wide sync, for ForwardBackward) forms the loss from every block's partial sums.
+// block-wide step apart; a block reduces its share and adds it to the totals, and the last block
+// to finish forms the loss. ForwardBackward counts the valid boxes into the totals first, then
+// scales the gradient after a grid-wide sync.
 struct FusedLaunch {
   FusedKind kind = FusedKind::Plain;
   DType predType = DType::F32;
@@ -34,11 +44,8 @@ struct FusedLaunch {
   const void* targets = nullptr;
   const std::int32_t* counts = nullptr;  // Validity::Counts only
   float* loss = nullptr;
-  void* grad = nullptr;  // ForwardBackward: [B, M, 4] of predType
-  // Scratch: a sum and a count per block, and the count of blocks done (zero between calls).
-  float* partialSums = nullptr;
-  unsigned* partialCounts = nullptr;
-  unsigned* blocksDone = nullptr;
+  void* grad = nullptr;          // ForwardBackward: [B, M, 4] of predType
+  LossTotals* totals = nullptr;  // scratch, zero between calls
 
   std::int64_t chunks() const {
     const std::int64_t perBlock = std::int64_t{block} * boxesPerThread;

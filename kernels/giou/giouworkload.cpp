@@ -84,7 +84,7 @@ std::size_t GiouWorkload::scratchFloats() const {
     case GiouKind::Padded: return UnfusedScratch::floats(config_.problem.total());
     default: break;
   }
-  return 2 * static_cast<std::size_t>(config_.fused.grid) + 1;
+  return (sizeof(LossTotals) + sizeof(float) - 1) / sizeof(float);
 }
 
 std::uint64_t GiouWorkload::bytesMoved() const {
@@ -191,9 +191,7 @@ void GiouWorkload::issue(std::span<void* const> buffers, cudaStream_t stream) co
   l.loss = static_cast<float*>(buffers[slots_.loss]);
   if (slots_.grad >= 0) l.grad = buffers[slots_.grad];
   auto* scratch = static_cast<float*>(buffers[slots_.scratch]);
-  l.partialSums = scratch;
-  l.partialCounts = reinterpret_cast<unsigned*>(scratch + l.grid);
-  l.blocksDone = reinterpret_cast<unsigned*>(scratch + 2 * l.grid);
+  l.totals = reinterpret_cast<LossTotals*>(scratch);
   launchFused(l, stream);
 }
 

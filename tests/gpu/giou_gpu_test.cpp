@@ -1,8 +1,14 @@
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 #include "core/metricrollup.h"
 #include "gpu/familygpu.h"
+#include "kernels/cudacheck.h"
+#include "kernels/giou/gioufused.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
@@ -134,6 +140,70 @@ TEST_F(GiouGpu, DeclaredKernelsPerCallAreWhatRuns) {
       EXPECT_NE(r.metric(kHostWall), nullptr);
     }
   }
+}
+
+// The block that forms the loss zeroes the totals every block adds to, so each call of a launch
+// forms its own loss (a timed run's later calls are never checked against the reference): calls
+// alternate between two sets of targets and each gives its set's loss, bit for bit.
+TEST(GiouFusedGpu, EveryCallFormsItsOwnLoss) {
+  constexpr int kBatch = 64, kBoxes = 100, kTotal = kBatch * kBoxes;
+  std::vector<float> preds(4 * kTotal);
+  std::vector<std::uint8_t> targets[2] = {std::vector<std::uint8_t>(4 * kTotal),
+                                          std::vector<std::uint8_t>(4 * kTotal)};
+  for (int i = 0; i < kTotal; ++i) {
+    const float x = static_cast<float>(i % 50), y = static_cast<float>(i * 7 % 50);
+    std::copy_n(std::begin({x, y, x + 5 + static_cast<float>(i % 3), y + 4}), 4, &preds[4 * i]);
+    for (int set = 0; set < 2; ++set) {
+      const auto tx = static_cast<std::uint8_t>(i * 3 % 40);
+      const auto ty = static_cast<std::uint8_t>(i * 5 % 40);
+      // Padding (y2 = 0) at every fifth target of one set and every third of the other.
+      const auto ty2 = static_cast<std::uint8_t>(i % (set == 0 ? 5 : 3) == 0 ? 0 : ty + 8);
+      std::copy_n(std::begin({tx, ty, static_cast<std::uint8_t>(tx + 10), ty2}), 4,
+                  &targets[set][4 * i]);
+    }
+  }
+  void *dPreds, *dGrad, *dTotals, *dTargets[2];
+  float* dLoss;
+  KWB_CUDA_CHECK(cudaMalloc(&dPreds, preds.size() * sizeof(float)));
+  KWB_CUDA_CHECK(cudaMalloc(&dGrad, preds.size() * sizeof(float)));
+  KWB_CUDA_CHECK(cudaMalloc(&dTotals, sizeof(giou::LossTotals)));
+  KWB_CUDA_CHECK(cudaMalloc(&dLoss, sizeof(float)));
+  KWB_CUDA_CHECK(
+      cudaMemcpy(dPreds, preds.data(), preds.size() * sizeof(float), cudaMemcpyHostToDevice));
+  for (int set = 0; set < 2; ++set) {
+    KWB_CUDA_CHECK(cudaMalloc(&dTargets[set], targets[set].size()));
+    KWB_CUDA_CHECK(cudaMemcpy(dTargets[set], targets[set].data(), targets[set].size(),
+                              cudaMemcpyHostToDevice));
+  }
+  KWB_CUDA_CHECK(cudaMemset(dTotals, 0, sizeof(giou::LossTotals)));
+  for (auto kind :
+       {giou::FusedKind::Plain, giou::FusedKind::Conditional, giou::FusedKind::ForwardBackward}) {
+    giou::FusedLaunch l;
+    l.kind = kind;
+    l.batch = kBatch;
+    l.boxes = kBoxes;
+    l.block = 64;
+    l.boxesPerThread = 3;
+    l.grid = static_cast<int>(l.chunks());  // 34 blocks adding to the totals
+    l.preds = dPreds;
+    l.grad = dGrad;
+    l.loss = dLoss;
+    l.totals = static_cast<giou::LossTotals*>(dTotals);
+    std::vector<float> losses;
+    for (int call = 0; call < 6; ++call) {
+      l.targets = dTargets[call % 2];
+      KWB_CUDA_CHECK(cudaMemset(dLoss, 0xff, sizeof(float)));  // a NaN unless the call writes it
+      giou::launchFused(l, nullptr);
+      float loss = 0;
+      KWB_CUDA_CHECK(cudaMemcpy(&loss, dLoss, sizeof loss, cudaMemcpyDeviceToHost));
+      losses.push_back(loss);
+    }
+    EXPECT_NE(losses[0], losses[1]) << static_cast<int>(kind);
+    for (int call = 0; call < 6; ++call)
+      EXPECT_EQ(losses[call], losses[call % 2]) << static_cast<int>(kind) << " call " << call;
+  }
+  for (void* p : {dPreds, dGrad, dTotals, dTargets[0], dTargets[1], static_cast<void*>(dLoss)})
+    cudaFree(p);
 }
 
 }  // namespace
