@@ -98,6 +98,23 @@ TEST(Elementwise, AutoPackIsTheWidestAndMisalignmentFallsBack) {
   EXPECT_EQ(odd.get("math"), "scalar");
 }
 
+// pack_size=auto: 16 bytes, but 8 for 16-bit data where 16-byte packs would not fill the H100's
+// 1056 block slots of 256 threads (twice the threads for a small call's math).
+TEST(Elementwise, AutoPackHalvesWhereSixteenBytesLeaveBlockSlotsEmpty) {
+  const auto pack = [](const char* dtype, const char* n) {
+    return derived("packed", {{"dtype", dtype}, {"n", n}}).get("pack_size_used");
+  };
+  EXPECT_EQ(pack("f32", "2^22"), "4");
+  EXPECT_EQ(pack("f32", "150528"), "4");  // f32 keeps 16 bytes at every size
+  EXPECT_EQ(pack("f16", "2^22"), "8");    // 2048 blocks of 16-byte packs
+  EXPECT_EQ(pack("f16", "2^20"), "4");    // 512 blocks of them: not a wave
+  EXPECT_EQ(pack("bf16", "150528"), "4");
+  const ParamSet small = derived("packed_half2", {{"dtype", "f16"}, {"n", "150528"}});
+  EXPECT_EQ(small.get("pack_size_used"), "4");
+  EXPECT_EQ(small.get("grid"), "147");
+  EXPECT_EQ(small.get("math"), "pairs");
+}
+
 TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("naive", {{"n", "2^20"}}).get("grid"), "4096");
   EXPECT_EQ(derived("grid_stride", {{"n", "2^28"}, {"waves", "2"}}).get("grid"), "2112");
