@@ -404,6 +404,13 @@ const Kernel* Request::kernel() const {
   return nullptr;
 }
 
+const MeasureSettings* Request::options() const {
+  if (const auto* r = std::get_if<RunRequest>(&body)) return &r->options;
+  if (const auto* r = std::get_if<SweepRequest>(&body)) return &r->options;
+  if (const auto* r = std::get_if<TuneRequest>(&body)) return &r->options;
+  return nullptr;
+}
+
 Type Reply::type() const {
   return kReplyTypes[body.index()];
 }

@@ -123,6 +123,8 @@ struct Request {
   bool isJob() const;
   // The configuration of a resolve, sass, run, sweep or tune request; null for the others.
   const Kernel* kernel() const;
+  // How a run, sweep or tune request is to be measured; null for the others.
+  const MeasureSettings* options() const;
 };
 
 // --- Replies (worker to client) ---

@@ -438,6 +438,13 @@ void RunStore::requireRun(std::int64_t runId) {
   if (!s.step()) throw paramError("run", "no run with id " + std::to_string(runId));
 }
 
+std::int64_t RunStore::insertRun(const RunResult& result, std::optional<std::int64_t> sweepId,
+                                 const std::vector<std::string>& tags) {
+  const std::int64_t id = insertRun(result, sweepId);
+  for (const auto& tag : tags) addTag(id, tag);
+  return id;
+}
+
 void RunStore::addTag(std::int64_t runId, const std::string& tag) {
   requireRun(runId);
   if (tag.empty()) throw paramError("tag", "a tag cannot be empty");

@@ -65,6 +65,9 @@ class RunStore {
   std::optional<SweepRecord> sweep(std::int64_t id);
   // The run's device must have been upserted; its samples and metrics are stored with it.
   std::int64_t insertRun(const RunResult& result, std::optional<std::int64_t> sweepId = {});
+  // The same, then each of `tags` added to the run (a job's tags, "lesson:permute-5-padding").
+  std::int64_t insertRun(const RunResult& result, std::optional<std::int64_t> sweepId,
+                         const std::vector<std::string>& tags);
 
   std::vector<RunRecord> query(const HistoryFilter& filter);
   // The same runs one at a time, so that a caller keeping less than a RunRecord per run never

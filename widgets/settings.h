@@ -23,10 +23,9 @@ struct Settings {
 
   static Settings load();  // defaults where nothing is stored
   void save() const;
-  // The arguments of `kwb` before "worker": the history, the device and, for a host, several
-  // GPUs or Slurm, --host, --devices and --slurm (this machine's kwb passes the jobs to the host's
-  // workers, shares them among a worker per GPU or submits them to Slurm, and stores their
-  // results here).
+  // The arguments of `kwb` before "worker": the history and the device, then --host, --devices
+  // and --slurm where set (this machine's kwb then passes the jobs to the host's workers, shares
+  // them among a worker per GPU or submits them to Slurm, and stores their results here).
   QStringList workerArguments() const;
 };
 

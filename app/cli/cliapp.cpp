@@ -48,11 +48,11 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                  "sweep, tune and worker: the points shared among several GPUs, a worker each: "
                  "all, or ordinals as 0,1")
       ->check(text(kLongestText));
-  app.add_option("--host", g.host,
-                 "devices, run, sweep, tune, sass and worker on another machine's GPUs through "
-                 "your ssh "
-                 "(USER@SERVER or a Host of your ssh config): its kwb worker ($KWB_REMOTE_KWB, "
-                 "default kwb) started with $KWB_SSH (default ssh); results are stored here")
+  app.add_option(
+         "--host", g.host,
+         "devices, run, sweep, tune, sass and worker on another machine's GPUs through "
+         "your ssh (USER@SERVER or a Host of your ssh config): its kwb worker ($KWB_REMOTE_KWB, "
+         "default kwb) started with $KWB_SSH (default ssh); results are stored here")
       ->check(text(kLongestText));
 
   // Global, as the window gives them before `worker`; `kwb sweep ... --slurm` reads the same.

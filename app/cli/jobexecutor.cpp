@@ -68,10 +68,7 @@ std::size_t JobExecutor::runPoints(const std::shared_ptr<const Variant>& kernel,
     RunResult result = runner().run(request, cancel);
     result.ceilingBandwidth = copyCeiling.bandwidth;
     std::optional<std::int64_t> runId;
-    if (store_) {
-      runId = store_->insertRun(result, sweepId);
-      for (const auto& tag : options.tags) store_->addTag(*runId, tag);
-    }
+    if (store_) runId = store_->insertRun(result, sweepId, options.tags);
     if (events.result) events.result(i, result, runId);
     if (result.status == RunStatus::Failed && !runner().healthy())
       throw Error(ErrorKind::Cuda, "the CUDA context is broken after: " + result.error +

@@ -28,10 +28,7 @@ TuneReport tuneOnPool(
         PoolEvents events;
         events.result = [&](std::size_t index, int, const RunResult& run) {
           std::optional<std::int64_t> id;
-          if (store) {
-            id = store->insertRun(run, sweepId);
-            for (const auto& tag : tags) store->addTag(*id, tag);
-          }
+          if (store) id = store->insertRun(run, sweepId, tags);
           out[index] = tuneMeasurementOf(run, id, false);
           if (ran) ran(run, id);
         };

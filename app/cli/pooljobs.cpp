@@ -54,8 +54,7 @@ void PoolJobs::runPoints(const protocol::Request& request, const std::atomic<boo
   const protocol::Kernel& kernel = *request.kernel();
   const auto variant = variantFor(kernel);
   const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
-  const MeasureSettings& settings =
-      sweep ? sweep->options : std::get<protocol::RunRequest>(request.body).options;
+  const MeasureSettings& settings = *request.options();
   const std::vector<std::string> tags = jobOptionsOf(settings).tags;
   const std::vector<ParamSet> points =
       sweep ? expandFor(*variant, kernel.params, sweep->axes)
@@ -74,8 +73,7 @@ void PoolJobs::runPoints(const protocol::Request& request, const std::atomic<boo
       if (sweep && !sweepId)
         sweepId = store_->createSweep(info.family, info.name, toJson(ParamSet(kernel.params)),
                                       sweep->axes);
-      runId = store_->insertRun(run, sweepId);
-      for (const auto& tag : tags) store_->addTag(*runId, tag);
+      runId = store_->insertRun(run, sweepId, tags);
     }
     send_({id, protocol::Result{index, run, runId}});
     send_({id, protocol::Progress{++done, points.size(), 0,

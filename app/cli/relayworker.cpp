@@ -134,11 +134,7 @@ class Relay {
     if (request.isJob()) {
       RelayedJob job;
       job.request = request;
-      const MeasureSettings* settings = nullptr;
-      if (const auto* r = std::get_if<protocol::RunRequest>(&request.body)) settings = &r->options;
-      if (const auto* s = std::get_if<protocol::SweepRequest>(&request.body))
-        settings = &s->options;
-      if (const auto* t = std::get_if<protocol::TuneRequest>(&request.body)) settings = &t->options;
+      const MeasureSettings* settings = request.options();
       try {
         job.tags = jobOptionsOf(settings ? *settings : MeasureSettings{}).tags;
       } catch (const Error&) {
@@ -182,8 +178,7 @@ class Relay {
   void file(RelayedJob& job, protocol::Reply& reply) {
     if (auto* result = std::get_if<protocol::Result>(&reply.body)) {
       if (!job.sweepId && job.request.type() != protocol::Type::Run) job.sweepId = createSweep(job);
-      const std::int64_t id = store_->insertRun(result->run, job.sweepId);
-      for (const auto& tag : job.tags) store_->addTag(id, tag);
+      const std::int64_t id = store_->insertRun(result->run, job.sweepId, job.tags);
       result->runId = id;
       job.lastRunId = id;
       job.byParams[paramsKey(toJson(result->run.params()))] = id;

@@ -244,10 +244,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
   PoolEvents events;
   events.result = [&](std::size_t, int device, const RunResult& run) {
     std::optional<std::int64_t> runId;
-    if (store) {
-      runId = store->insertRun(run, sweepId);
-      for (const auto& tag : job.tags) store->addTag(*runId, tag);
-    }
+    if (store) runId = store->insertRun(run, sweepId, job.tags);
     completed.push_back({run, runId, device});
     if (!json) table.printRow(context.out, completed.back());
   };

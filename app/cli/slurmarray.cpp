@@ -107,6 +107,17 @@ std::string lastWords(const std::string& path) {
   return said.empty() ? last : said;
 }
 
+std::string copyKernelFile(const std::string& historyPath, const protocol::Kernel& kernel) {
+  if (!kernel.isFile()) return {};
+  const std::string folder = historyPath + ".slurm/kernels";
+  fs::create_directories(folder);
+  const std::string copy =
+      fs::absolute(folder + "/" + utcStamp() + "-" + fs::path(kernel.path).filename().string())
+          .string();
+  std::ofstream(copy) << kernel.source;
+  return copy;
+}
+
 std::string taskFile(const std::string& folder, std::size_t task, const std::string& suffix) {
   return folder + "/task-" + std::to_string(task) + suffix;
 }

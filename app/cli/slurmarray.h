@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/slurmjob.h"
+#include "core/protocol.h"
 
 namespace kwb {
 
@@ -47,6 +48,10 @@ Merged mergeTasks(RunStore& store, const ArrayOutcome& outcome,
 // A sentence for each task that did not complete: Slurm's state, exit code and reason, and the
 // task's last words.
 std::vector<std::string> unfinishedTasks(const ArrayOutcome& outcome);
+
+// A kernel file's text copied beside the history (HISTORY.slurm/kernels/TIME-NAME), so that the
+// tasks run the text submitted; the copy's absolute path, empty for a built-in variant.
+std::string copyKernelFile(const std::string& historyPath, const protocol::Kernel& kernel);
 
 std::string taskFile(const std::string& folder, std::size_t task, const std::string& suffix);
 // The last line a task's kwb said of its end ("kwb: ..."), else its last line.

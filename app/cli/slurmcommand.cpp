@@ -1,6 +1,5 @@
 #include "app/cli/slurmcommand.h"
 
-#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -17,8 +16,6 @@
 
 namespace kwb {
 namespace {
-
-namespace fs = std::filesystem;
 
 // Options that are the orchestrator's, not the tasks': flags, and options with a value.
 const std::set<std::string> kOwnFlags{"--slurm", "--json", "--no-store"};
@@ -99,33 +96,21 @@ void refuseOthers(const MeasureCliOptions& o, const CliContext& context) {
                 "give it no --host, --devices, --shard or --no-store");
 }
 
-// Copies a kernel file into the job folder's parent, so that the tasks run the text submitted.
-std::string kernelCopy(const MeasureCliOptions& o, const std::string& historyPath) {
-  if (!o.isFile()) return {};
-  const std::string folder = historyPath + ".slurm/kernels";
-  fs::create_directories(folder);
-  const protocol::Kernel k = o.kernel();
-  const std::string copy =
-      fs::absolute(folder + "/" + utcStamp() + "-" + fs::path(o.family).filename().string())
-          .string();
-  std::ofstream(copy) << k.source;
-  return copy;
-}
-
 }  // namespace
 
 int slurmSweep(CliContext& context, const std::vector<std::string>& args,
                const MeasureCliOptions& o, const std::vector<std::string>& axes,
                const SlurmOptions& slurm) {
   refuseOthers(o, context);
-  const auto kernel = variantFor(o.kernel());
+  const protocol::Kernel what = o.kernel();
+  const auto kernel = variantFor(what);
   const std::size_t points = expandFor(*kernel, o.rawParams(), axes).size();
   (void)o.jobOptions();  // its errors now, not in every task
   const auto store = context.openStore();
   ArrayJob job;
   job.name = "kwb-sweep";
   job.tasks = std::max<std::size_t>(1, std::min(slurm.tasks, points));
-  job.args = taskArguments(args, o.isFile() ? o.family : "", kernelCopy(o, store->path()));
+  job.args = taskArguments(args, o.isFile() ? o.family : "", copyKernelFile(store->path(), what));
   const ArrayOutcome outcome = runArrayHere(context, store->path(), job, slurm);
   const VariantInfo& info = kernel->info();
   const Merged merged = mergeTasks(*store, outcome, [&] {
@@ -143,14 +128,15 @@ int slurmTune(CliContext& context, const std::vector<std::string>& args, const T
   if (o.replay || !o.output.empty() || !o.header.empty())
     throw Error(ErrorKind::Usage,
                 "--slurm tunes on the cluster's GPUs: give it no --replay, --output or --header");
-  const auto kernel = variantFor(o.kernel());
+  const protocol::Kernel what = o.kernel();
+  const auto kernel = variantFor(what);
   const GpuTuning tuning(kernel, o.rawParams(), o, o.jobOptions());
   const std::size_t valid = tuning.space().validCount();
   const auto store = context.openStore();
   ArrayJob job;
   job.name = "kwb-tune";
   job.tasks = std::max<std::size_t>(1, std::min(slurm.tasks, valid));
-  job.args = taskArguments(args, o.isFile() ? o.family : "", kernelCopy(o, store->path()));
+  job.args = taskArguments(args, o.isFile() ? o.family : "", copyKernelFile(store->path(), what));
   job.reports = true;
   const ArrayOutcome outcome = runArrayHere(context, store->path(), job, slurm);
   const VariantInfo& info = kernel->info();

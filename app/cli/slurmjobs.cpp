@@ -1,12 +1,9 @@
 #include "app/cli/slurmjobs.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "app/cli/slurmarray.h"
-#include "core/format.h"
 #include "core/jsoncodec.h"
 #include "db/historyfilter.h"
 #include "db/runstore.h"
@@ -29,8 +26,7 @@ std::vector<std::string> sweepArguments(const protocol::Request& request,
                                         const std::string& kernelPath) {
   const protocol::Kernel& kernel = *request.kernel();
   const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
-  const MeasureSettings& o =
-      sweep ? sweep->options : std::get<protocol::RunRequest>(request.body).options;
+  const MeasureSettings& o = *request.options();
   std::vector<std::string> args{"sweep"};
   if (kernel.isFile()) {
     args.push_back(kernelPath);
@@ -85,19 +81,10 @@ void SlurmJobs::execute(const protocol::Request& request, const std::atomic<bool
     const auto variant = variantFor(kernel);
     const auto* sweep = std::get_if<protocol::SweepRequest>(&request.body);
     const std::size_t points = sweep ? expandFor(*variant, kernel.params, sweep->axes).size() : 1;
-    std::string kernelPath;
-    if (kernel.isFile()) {
-      const std::string folder = store_.path() + ".slurm/kernels";
-      std::filesystem::create_directories(folder);
-      kernelPath = std::filesystem::absolute(folder + "/" + utcStamp() + "-" +
-                                             std::filesystem::path(kernel.path).filename().string())
-                       .string();
-      std::ofstream(kernelPath) << kernel.source;
-    }
     ArrayJob job;
     job.name = "kwb-sweep";
     job.tasks = std::max<std::size_t>(1, std::min(slurm_.tasks, points));
-    job.args = sweepArguments(request, kernelPath);
+    job.args = sweepArguments(request, copyKernelFile(store_.path(), kernel));
     const ArrayOutcome outcome = runArray(store_.path(), job, slurm_, &cancel, say);
     const VariantInfo& info = variant->info();
     const Merged merged = mergeTasks(store_, outcome, [&] {

@@ -13,11 +13,16 @@ namespace {
 
 constexpr int kAutoWaves = 32;  // OneFlow's kNumWaves
 
+// Blocks of `block` threads the device holds at once: a wave.
+std::int64_t waveBlocks(int block, const DeviceInfo& device) {
+  return std::int64_t{device.smCount} * (device.maxThreadsPerSm / block);
+}
+
 // unroll=auto: 4 or 2 packs a thread where the grid still fills every SM's block slots (a wave of
 // the device), else 1. A small call with 4 packs a thread runs on a quarter of the SMs, each
 // thread waiting on its loads in turn: gelu at n=150528 took 4.51 us against 3.31 with 1 (H100).
 int autoUnroll(std::int64_t packs, int block, const DeviceInfo& device) {
-  const std::int64_t wave = std::int64_t{device.smCount} * (device.maxThreadsPerSm / block);
+  const std::int64_t wave = waveBlocks(block, device);
   for (const int unroll : {4, 2}) {
     const std::int64_t items = (packs + unroll - 1) / unroll;
     if ((items + block - 1) / block >= wave) return unroll;
@@ -35,9 +40,8 @@ constexpr int kMaxPackBytes = 16;
 int autoPack(std::int64_t n, int elementBytes, int block, const DeviceInfo& device) {
   const int widest = kMaxPackBytes / elementBytes;
   if (elementBytes != 2) return widest;
-  const std::int64_t wave = std::int64_t{device.smCount} * (device.maxThreadsPerSm / block);
   const std::int64_t blocks = (n / widest + block - 1) / block;
-  return blocks >= wave ? widest : widest / 2;
+  return blocks >= waveBlocks(block, device) ? widest : widest / 2;
 }
 
 std::vector<std::string> opChoices() {

@@ -17,7 +17,7 @@ namespace cg = cooperative_groups;
 // Boxes a thread loads before computing any: loads in flight instead of one latency each.
 constexpr int kBatch = 4;
 // The batch of kernels that load the next before computing one (fused_conditional, fused_fwd_bwd).
-constexpr int kForwardBatch = 2;
+constexpr int kPipelinedBatch = 2;
 
 template <typename V>
 __device__ V blockReduce(V v) {
@@ -139,7 +139,7 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
   // batch before this one's math, a smaller batch to pay for the registers. On an H100 that took
   // B = 4096 x M = 256 from 15.2 to 14.4 us and the default batch from 6.8 to 6.3 us; the plain
   // kernel, one round trip a batch, read 0.3-0.8 us slower with it.
-  constexpr int kBoxes = Conditional ? kForwardBatch : kBatch;
+  constexpr int kBoxes = Conditional ? kPipelinedBatch : kBatch;
   int chunk = blockIdx.x;
   int u0 = 0;
   auto b = loadBatch<kBoxes, Conditional, Counts>(preds, targets, counts, shape, chunk, u0);
@@ -206,13 +206,13 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   float sum = 0;
   int chunk = blockIdx.x;
   int u0 = 0;
-  auto b = loadBatch<kForwardBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
+  auto b = loadBatch<kPipelinedBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
   while (chunk < shape.chunks) {
-    advance<kForwardBatch>(shape, chunk, u0);
+    advance<kPipelinedBatch>(shape, chunk, u0);
     const auto next =
-        loadBatch<kForwardBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
+        loadBatch<kPipelinedBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
 #pragma unroll
-    for (int u = 0; u < kForwardBatch; ++u) {
+    for (int u = 0; u < kPipelinedBatch; ++u) {
       if (!b.inRange[u]) continue;
       Box<float> g{0, 0, 0, 0};
       if (b.valid[u]) {
