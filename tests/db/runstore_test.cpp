@@ -125,6 +125,15 @@ TEST_F(RunStoreTest, NewestFirstWithPaging) {
   EXPECT_EQ(store.count(f), 5u);
 }
 
+// A job's runs are stored with its tags in one call.
+TEST_F(RunStoreTest, ARunStoredWithItsTags) {
+  const auto id =
+      store.insertRun(fakeRun("memcpy", "f32", 1000), std::nullopt, {"lesson:copy-1", "tune"});
+  EXPECT_EQ(store.run(id)->tags, (std::vector<std::string>{"lesson:copy-1", "tune"}));
+  EXPECT_TRUE(
+      store.run(store.insertRun(fakeRun("memcpy", "f32", 2000), std::nullopt, {}))->tags.empty());
+}
+
 TEST_F(RunStoreTest, TagsNotesAndTheirSearch) {
   const auto id = store.insertRun(fakeRun("memcpy", "f32", 1000));
   store.insertRun(fakeRun("memcpy", "f32", 2000));
