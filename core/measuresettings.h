@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/deviceinfo.h"
 
 namespace kwb {
 
@@ -21,6 +24,9 @@ struct MeasureSettings {
   // A checked call not finished after this many seconds is a hang: the run fails, and the
   // process that ran it ends (nothing else can use the device while the kernel runs).
   double hangSeconds = 30;
+  // The device's copy ceiling as the client's history holds it: a worker given one measures none
+  // before its first run (a pooled worker, which keeps no history, would otherwise measure it).
+  std::optional<CopyCeiling> copyCeiling;
 };
 
 }  // namespace kwb

@@ -31,7 +31,7 @@ constexpr std::string_view kTuneNames =
 
 constexpr std::string_view kOptionNames =
     "mode, budget_s, min_samples, max_samples, target_rsd, seed, verify_only, metrics, tags, "
-    "hang_after_s";
+    "hang_after_s, copy_ceiling";
 
 // The fields of one JSON object, read by type; a missing or mistyped field throws a DecodeError
 // that names it with its path ("options.budget_s").
@@ -158,6 +158,8 @@ json options(const MeasureSettings& s) {
   o["verify_only"] = s.verifyOnly;
   o["metrics"] = s.metrics;
   o["tags"] = s.tags;
+  // Only where the client knows it: a worker of an older build refuses options it does not know.
+  if (s.copyCeiling) o["copy_ceiling"] = toJson(*s.copyCeiling);
   return o;
 }
 
@@ -362,6 +364,12 @@ MeasureSettings settingsOf(const Fields& request) {
   s.verifyOnly = o.boolean("verify_only", s.verifyOnly);
   s.metrics = o.string("metrics", s.metrics);
   if (o.find("tags")) s.tags = o.strings("tags");
+  if (o.find("copy_ceiling")) {
+    const Fields c = o.object("copy_ceiling");
+    s.copyCeiling = CopyCeiling{c.number<double>("bandwidth"), c.number<std::uint64_t>("bytes"),
+                                c.string("method"), c.number<std::int64_t>("measured_at")};
+    if (!(s.copyCeiling->bandwidth > 0)) c.fail("bandwidth", "must be above 0");
+  }
   return s;
 }
 

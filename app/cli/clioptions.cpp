@@ -112,6 +112,7 @@ JobOptions MeasureCliOptions::jobOptions() const {
   job.verifyOnly = verifyOnly;
   job.metrics = planMetrics(metrics);
   job.tags = tags;
+  job.copyCeiling = copyCeiling;
   return job;
 }
 

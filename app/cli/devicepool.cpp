@@ -9,6 +9,7 @@
 
 #include "app/cli/workerprocess.h"
 #include "core/error.h"
+#include "core/timeformat.h"
 
 namespace kwb {
 namespace {
@@ -20,22 +21,30 @@ std::string pointId(std::size_t run, std::size_t index) {
   return "p" + std::to_string(run) + "." + std::to_string(index);
 }
 
+// A worker's measured ceiling as its run carries it: the bandwidth alone.
+CopyCeiling learnedCeiling(const RunResult& run) {
+  return {run.ceilingBandwidth, 0, "measured by a pooled worker", nowUnixMs()};
+}
+
 }  // namespace
 
 struct DevicePool::Slot {
   int device = 0;
   std::unique_ptr<WorkerProcess> process;
-  std::optional<std::size_t> point;  // the point it runs
+  std::optional<std::size_t> point;    // the point it runs
+  std::optional<CopyCeiling> ceiling;  // given with its requests
+  bool ceilingLearned = false;         // its own measured one, from its first run
   bool greeted = false;
   bool alive = true;
 };
 
 DevicePool::DevicePool(const std::vector<std::vector<std::string>>& commands,
-                       const std::vector<int>& devices)
-    : started_(std::chrono::steady_clock::now()) {
+                       const std::vector<int>& devices, PoolCeilings ceilings)
+    : measured_(std::move(ceilings.measured)), started_(std::chrono::steady_clock::now()) {
   for (std::size_t k = 0; k < commands.size(); ++k) {
     auto slot = std::make_unique<Slot>();
     slot->device = devices[k];
+    if (k < ceilings.given.size()) slot->ceiling = ceilings.given[k];
     slot->process = std::make_unique<WorkerProcess>(commands[k]);
     slots_.push_back(std::move(slot));
   }
@@ -55,8 +64,10 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
     if (next >= points.size() || (cancel && cancel->load())) return;
     protocol::Kernel k = kernel;
     k.params = points[next];
+    MeasureSettings o = options;
+    if (slot.ceiling) o.copyCeiling = slot.ceiling;
     slot.point = next;
-    slot.process->send({pointId(run, next), protocol::RunRequest{k, options}});
+    slot.process->send({pointId(run, next), protocol::RunRequest{k, o}});
     ++next;
   };
   const auto settle = [&](Slot& slot) {
@@ -82,6 +93,10 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
     }
     if (!slot.point || reply.id != pointId(run, *slot.point)) return;  // a cancel's progress
     if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
+      if (!slot.ceiling && !slot.ceilingLearned && result->run.ceilingBandwidth > 0) {
+        slot.ceilingLearned = true;
+        if (measured_) measured_(slot.device, learnedCeiling(result->run));
+      }
       if (events.result) events.result(*slot.point, slot.device, result->run);
       ++ran;
     } else if (const auto* failure = std::get_if<protocol::Failure>(&reply.body)) {
@@ -139,8 +154,10 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
 std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
                          const std::vector<int>& devices, const protocol::Kernel& kernel,
                          const std::vector<RawParams>& points, const MeasureSettings& options,
-                         const std::atomic<bool>* cancel, const PoolEvents& events) {
-  return DevicePool(commands, devices).run(kernel, points, options, cancel, events);
+                         const std::atomic<bool>* cancel, const PoolEvents& events,
+                         PoolCeilings ceilings) {
+  return DevicePool(commands, devices, std::move(ceilings))
+      .run(kernel, points, options, cancel, events);
 }
 
 }  // namespace kwb

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@ struct PoolEvents {
   std::function<void(int device, const std::string& sentence)> workerEnded;
 };
 
+// Each worker's copy ceiling. `given[k]`, where the history holds it, goes with worker k's requests
+// so that it measures none (a local worker's only: a remote one may be an older build, which
+// refuses the option). A worker given none measures its own before its first run; the first run
+// back says it, and `measured` is told, to keep it for the next time.
+struct PoolCeilings {
+  std::vector<std::optional<CopyCeiling>> given;
+  std::function<void(int device, const CopyCeiling& ceiling)> measured;
+};
+
 // One worker per device, `commands[k]` starting the worker of `devices[k]` (`kwb --no-store
 // --device D worker`), kept for as many runs as the pool lives (a tuning's batches). Each point
 // is the kernel with that point's parameters, run once; a worker takes the next point as it
@@ -28,8 +38,8 @@ struct PoolEvents {
 // with it, and is not started again.
 class DevicePool {
  public:
-  DevicePool(const std::vector<std::vector<std::string>>& commands,
-             const std::vector<int>& devices);
+  DevicePool(const std::vector<std::vector<std::string>>& commands, const std::vector<int>& devices,
+             PoolCeilings ceilings = {});
   ~DevicePool();  // asks the workers to end
   DevicePool(const DevicePool&) = delete;
   DevicePool& operator=(const DevicePool&) = delete;
@@ -44,6 +54,7 @@ class DevicePool {
  private:
   struct Slot;
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::function<void(int device, const CopyCeiling& ceiling)> measured_;
   std::chrono::steady_clock::time_point started_;
   std::size_t runs_ = 0;  // point ids differ from one run to the next
 };
@@ -52,6 +63,7 @@ class DevicePool {
 std::size_t runOnDevices(const std::vector<std::vector<std::string>>& commands,
                          const std::vector<int>& devices, const protocol::Kernel& kernel,
                          const std::vector<RawParams>& points, const MeasureSettings& options,
-                         const std::atomic<bool>* cancel, const PoolEvents& events);
+                         const std::atomic<bool>* cancel, const PoolEvents& events,
+                         PoolCeilings ceilings = {});
 
 }  // namespace kwb

@@ -45,7 +45,8 @@ std::size_t JobExecutor::runPoints(const std::shared_ptr<const Variant>& kernel,
                                    const std::vector<ParamSet>& points, const JobOptions& options,
                                    std::optional<std::int64_t> sweepId,
                                    const std::atomic<bool>* cancel, const JobEvents& events) {
-  const CopyCeiling copyCeiling = ceiling(cancel, events);
+  const CopyCeiling copyCeiling =
+      options.copyCeiling ? *options.copyCeiling : ceiling(cancel, events);
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (events.progress) {

@@ -24,9 +24,10 @@ struct JobOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
   bool verifyOnly = false;
-  MetricPlan metrics;             // hardware metrics read after timing; empty: none
-  std::vector<std::string> tags;  // given to every stored run
-  double hangSeconds = 30;        // the checked call's limit
+  MetricPlan metrics;                      // hardware metrics read after timing; empty: none
+  std::vector<std::string> tags;           // given to every stored run
+  double hangSeconds = 30;                 // the checked call's limit
+  std::optional<CopyCeiling> copyCeiling;  // the client's: none is looked up or measured
 };
 
 struct JobEvents {
@@ -39,7 +40,7 @@ struct JobEvents {
 
 // Runs validated points of one variant on the device and stores each result as it comes:
 // shared by `kwb run`, `kwb sweep` and the worker. Opens the device on first use and looks up
-// the device's copy ceiling (memory, then the store, else measured once and stored).
+// the device's copy ceiling (the job's, memory, then the store, else measured once and stored).
 class JobExecutor {
  public:
   // store may be null: nothing is kept, and the ceiling is measured once per process.

@@ -5,6 +5,7 @@
 #include "app/cli/workercommand.h"
 #include "core/format.h"
 #include "core/valueparse.h"
+#include "db/runstore.h"
 #include "measure/devicequery.h"
 
 namespace kwb {
@@ -65,6 +66,22 @@ PoolGpus poolGpus(const CliContext& context, const std::string& devices) {
 std::vector<std::vector<std::string>> PoolGpus::commands(const std::string& host) const {
   std::vector<std::vector<std::string>> out;
   for (const int d : ordinals) out.push_back(workerCommand(host, d));
+  return out;
+}
+
+PoolCeilings PoolGpus::ceilings(RunStore* store, const std::string& host) const {
+  PoolCeilings out;
+  if (!store) return out;
+  const auto uuid = [all = all](int d) {
+    return static_cast<std::size_t>(d) < all.size() ? all[static_cast<std::size_t>(d)].uuid
+                                                    : std::string();
+  };
+  if (host.empty())
+    for (const int d : ordinals)
+      out.given.push_back(uuid(d).empty() ? std::nullopt : store->latestCeiling(uuid(d)));
+  out.measured = [store, uuid](int device, const CopyCeiling& ceiling) {
+    if (!uuid(device).empty()) store->saveCeiling(uuid(device), ceiling);
+  };
   return out;
 }
 

@@ -4,9 +4,12 @@
 #include <vector>
 
 #include "app/cli/clicontext.h"
+#include "app/cli/devicepool.h"
 #include "core/deviceinfo.h"
 
 namespace kwb {
+
+class RunStore;
 
 // The GPUs a pooled sweep or tuning runs on (--devices, else --device) and what each is, by
 // ordinal: this machine's, or on --host as its worker sees them.
@@ -18,6 +21,9 @@ struct PoolGpus {
   // The commands that start their workers, and "0, 1 of HOST" for sentences.
   std::vector<std::vector<std::string>> commands(const std::string& host) const;
   std::string names(const std::string& host) const;
+  // Their copy ceilings as `store` holds them, for workers on this machine; those the workers
+  // measure are kept there. Nothing without a store.
+  PoolCeilings ceilings(RunStore* store, const std::string& host) const;
 };
 
 // `devices` as --devices takes it ("all", "0,1"; empty: --device alone). Error(NoDevice) where

@@ -2,6 +2,7 @@
 
 #include "app/cli/clicontext.h"
 #include "app/cli/pooledtuning.h"
+#include "app/cli/poolgpus.h"
 #include "core/jsoncodec.h"
 #include "core/tuneexport.h"
 #include "db/runstore.h"
@@ -10,9 +11,8 @@
 
 namespace kwb {
 
-PoolJobs::PoolJobs(std::vector<std::vector<std::string>> commands, std::vector<int> ordinals,
-                   RunStore* store, Send send)
-    : commands_(std::move(commands)),
+PoolJobs::PoolJobs(std::string host, std::vector<int> ordinals, RunStore* store, Send send)
+    : host_(std::move(host)),
       ordinals_(std::move(ordinals)),
       store_(store),
       send_(send),
@@ -37,7 +37,11 @@ void PoolJobs::setDevices(std::vector<DeviceInfo> all, std::string noDevice) {
 void PoolJobs::execute(const protocol::Request& request, const std::atomic<bool>& cancel) {
   try {
     if (devices_.empty()) throw Error(ErrorKind::NoDevice, noDevice_);
-    if (!pool_) pool_ = std::make_unique<DevicePool>(commands_, ordinals_);
+    if (!pool_) {
+      const PoolGpus gpus{ordinals_, devices_};
+      pool_ = std::make_unique<DevicePool>(gpus.commands(host_), ordinals_,
+                                           gpus.ceilings(store_, host_));
+    }
     if (request.type() == protocol::Type::Tune)
       tune(request, cancel);
     else

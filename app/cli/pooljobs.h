@@ -17,14 +17,14 @@ class RunStore;
 
 // The runs, sweeps and tunings of a relay over several GPUs (`kwb --devices all worker`, as the
 // window starts it when Settings name several GPUs): one job at a time, in a thread of its own,
-// its points shared among a worker per GPU that lives as long as this. Each run is stored in
+// its points shared among a worker per GPU (on `host`, or here where it is empty) that lives as
+// long as this. Each run is stored in
 // `store` (when set) with the GPU it ran on, a sweep's as one sweep, and replied through `send`
 // as the worker would: results, progress naming the GPU, a tuning's evaluations and report, done.
 class PoolJobs {
  public:
   using Send = std::function<void(const protocol::Reply&)>;
-  PoolJobs(std::vector<std::vector<std::string>> commands, std::vector<int> ordinals,
-           RunStore* store, Send send);
+  PoolJobs(std::string host, std::vector<int> ordinals, RunStore* store, Send send);
 
   // What the GPUs are (a worker's devices answer), or why there are none: jobs wait for it.
   void setDevices(std::vector<DeviceInfo> all, std::string noDevice);
@@ -37,7 +37,7 @@ class PoolJobs {
   void runPoints(const protocol::Request& request, const std::atomic<bool>& cancel);
   void tune(const protocol::Request& request, const std::atomic<bool>& cancel);
 
-  std::vector<std::vector<std::string>> commands_;
+  std::string host_;
   std::vector<int> ordinals_;
   RunStore* store_;
   Send send_;

@@ -58,9 +58,7 @@ class Relay {
       slurm_ =
           std::make_unique<SlurmJobs>(*store, slurm, [this](const protocol::Reply& r) { send(r); });
     } else if (ordinals.size() > 1) {
-      std::vector<std::vector<std::string>> commands;
-      for (const int d : ordinals) commands.push_back(workerCommand(host, d));
-      pool_ = std::make_unique<PoolJobs>(std::move(commands), ordinals, store,
+      pool_ = std::make_unique<PoolJobs>(host, ordinals, store,
                                          [this](const protocol::Reply& r) { send(r); });
     }
     if (store_ || pool_) remote_.send({kDevicesId, protocol::DevicesRequest{}});

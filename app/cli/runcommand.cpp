@@ -258,7 +258,8 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
   };
   try {
     InterruptScope interrupts;
-    runOnDevices(commands, devices, what, raw, options, &InterruptScope::interrupted(), events);
+    runOnDevices(commands, devices, what, raw, options, &InterruptScope::interrupted(), events,
+                 gpus.ceilings(store.get(), context.global.host));
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cancelled) throw;
     sayStopped(context, completed.size(), points.size(), store != nullptr);

@@ -26,15 +26,34 @@ class DevicePoolTest : public testing::Test {
     RunResult run;
     run.family = "copy";
     run.variant = "vectorized";
+    run.ceilingBandwidth = 3e12;  // as the worker's own measured ceiling
     std::ofstream(dir_ + "/answer")
         << protocol::encode(protocol::Reply{"@ID@", protocol::Result{0, run, {}}})
         << protocol::encode(protocol::Reply{"@ID@", protocol::Done{1, false}});
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  std::vector<std::string> fake(int endAt) const {
-    return {"bash", KWB_FIXTURES_DIR "/workers/fake_worker.sh", dir_ + "/hello", dir_ + "/answer",
-            std::to_string(endAt)};
+  // `log`: where the worker writes down each request it gets.
+  std::vector<std::string> fake(int endAt, const std::string& log = "") const {
+    return {"bash",
+            KWB_FIXTURES_DIR "/workers/fake_worker.sh",
+            dir_ + "/hello",
+            dir_ + "/answer",
+            std::to_string(endAt),
+            "",
+            "",
+            log};
+  }
+  // The copy ceilings of the run requests in a worker's log.
+  static std::vector<std::optional<CopyCeiling>> ceilingsSent(const std::string& log) {
+    std::vector<std::optional<CopyCeiling>> out;
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) {
+      const protocol::Request request = protocol::decodeRequest(line);
+      if (const auto* run = std::get_if<protocol::RunRequest>(&request.body))
+        out.push_back(run->options.copyCeiling);
+    }
+    return out;
   }
   static std::vector<RawParams> points(int n) {
     std::vector<RawParams> out;
@@ -166,6 +185,34 @@ TEST_F(DevicePoolTest, TheRealWorkerWithoutAGpuRefusesEachPoint) {
   if (ran > 0) GTEST_SKIP() << "a GPU is here: the points ran";
   ASSERT_EQ(refusals.size(), 2u);
   EXPECT_NE(refusals[0].find("no CUDA device"), std::string::npos) << refusals[0];
+}
+
+// A worker given its GPU's ceiling from the history gets it with every point and measures none;
+// a worker given none measures its own, which its first run says and the pool passes on once.
+TEST_F(DevicePoolTest, WorkersGetTheHistorysCeilingOrTheirOwnIsKept) {
+  for (const bool given : {true, false}) {
+    SCOPED_TRACE(given ? "given" : "not given");
+    const std::string log = dir_ + (given ? "/given.log" : "/own.log");
+    std::vector<std::pair<int, double>> kept;
+    PoolCeilings ceilings;
+    if (given) ceilings.given = {CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}};
+    ceilings.measured = [&](int device, const CopyCeiling& ceiling) {
+      kept.emplace_back(device, ceiling.bandwidth);
+    };
+    EXPECT_EQ(runOnDevices({fake(0, log)}, {1}, {"copy", "vectorized", {}}, points(4), {}, nullptr,
+                           {}, ceilings),
+              4u);
+    const auto sent = ceilingsSent(log);
+    ASSERT_EQ(sent.size(), 4u);
+    for (const auto& ceiling : sent) {
+      EXPECT_EQ(ceiling.has_value(), given);
+      if (ceiling) EXPECT_EQ(ceiling->bandwidth, 2.5e12);
+    }
+    if (given)
+      EXPECT_TRUE(kept.empty());
+    else
+      EXPECT_EQ(kept, (std::vector<std::pair<int, double>>{{1, 3e12}}));
+  }
 }
 
 }  // namespace

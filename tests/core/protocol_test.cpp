@@ -110,6 +110,23 @@ TEST(Protocol, EveryRequestRoundTrips) {
   EXPECT_TRUE(tune.tune.rerun);
 }
 
+// A copy ceiling goes only where the client gives one: a worker of an older build refuses options
+// it does not know.
+TEST(Protocol, ACopyCeilingTravelsOnlyWhereGiven) {
+  EXPECT_EQ(encode(Request{"r", RunRequest{kernel(), settings()}}).find("copy_ceiling"),
+            std::string::npos);
+  MeasureSettings given = settings();
+  given.copyCeiling = CopyCeiling{3.1e12, 1u << 30, "vectorized", 1764000000000};
+  const auto back =
+      std::get<RunRequest>(roundTrip<Request>({"r", RunRequest{kernel(), given}}).body)
+          .options.copyCeiling;
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->bandwidth, 3.1e12);
+  EXPECT_EQ(back->bytes, 1u << 30);
+  EXPECT_EQ(back->method, "vectorized");
+  EXPECT_EQ(back->measuredAt, 1764000000000);
+}
+
 TEST(Protocol, EveryReplyRoundTrips) {
   const nlohmann::json tuned{{"strategy", "annealing"}, {"evaluations", {1, 2}}};
   EXPECT_EQ(std::get<Tuned>(roundTrip<Reply>({"t", Tuned{tuned}}).body).report, tuned);
@@ -230,6 +247,12 @@ TEST(Protocol, DecodeErrorsNameTheField) {
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy",)"
                     R"("options":{"min_samples":-3}})"),
             "options.min_samples");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy","options":)"
+                    R"({"copy_ceiling":{"bandwidth":0,"bytes":0,"method":"","measured_at":0}}})"),
+            "options.copy_ceiling.bandwidth");
+  EXPECT_EQ(fieldOf(R"({"v":2,"type":"run","family":"copy","variant":"memcpy","options":)"
+                    R"({"copy_ceiling":{"bandwidth":1e12}}})"),
+            "options.copy_ceiling.bytes");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"sweep","family":"copy","variant":"memcpy","axes":[1]})"),
             "axes");
   EXPECT_EQ(fieldOf(R"({"v":2,"type":"cancel","id":"c"})"), "target");

@@ -290,6 +290,24 @@ TEST_F(CliGpu, WorkerStreamsProgressResultsAndDone) {
   EXPECT_TRUE(store.run(runId));
 }
 
+// A pooled worker keeps no history: given its GPU's ceiling, it runs against that one at once,
+// with no "measuring the copy ceiling" first (a second of 1 GiB copies).
+TEST_F(CliGpu, AWorkerGivenItsCeilingMeasuresNone) {
+  WorkerHarness worker;
+  MeasureSettings hot;
+  hot.mode = "hot";
+  hot.budget = 0.05;
+  hot.copyCeiling = CopyCeiling{1e15, 1u << 30, "vectorized", 1};
+  worker.send(
+      protocol::Request{"r1", protocol::RunRequest{{"copy", "vectorized", {{"n", "2^22"}}}, hot}});
+  const json result = worker.output().waitFor(WorkerHarness::is("result", "r1"));
+  ASSERT_FALSE(result.is_null());
+  EXPECT_EQ(result["run"]["ceiling_bandwidth"], 1e15);
+  for (const std::string& line : worker.output().lines())
+    EXPECT_EQ(line.find("copy ceiling"), std::string::npos) << line;
+  EXPECT_EQ(worker.finish(), 0);
+}
+
 TEST_F(CliGpu, WorkerCancelStopsASweepAndKeepsWhatFinished) {
   RunStore store(dir.file("h.sqlite"));
   WorkerHarness worker(&store);
