@@ -51,8 +51,8 @@ def run_metric(run, name):
                 None)
 
 
-def kwb_run(args, db, family, variant, params):
-    cmd = [args.kwb, "--db", db, "--json", "run", family, variant, *params,
+def kwb_run(kwb, args, db, family, variant, params):
+    cmd = [kwb, "--db", db, "--json", "run", family, variant, *params,
            "--budget", str(args.budget)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     run = json.loads(out.stdout)["runs"][0]
@@ -90,11 +90,14 @@ def main():
     parser.add_argument("--ncu", default="ncu")
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--calls", type=int, default=9, help="calls ncu profiles per case")
+    parser.add_argument("--against", metavar="KWB",
+                        help="a second build timed on the same cases against the same reference "
+                             "(to judge a change to the timer)")
     parser.add_argument("--only", action="append", default=[],
                         help="run the cases whose name contains this text (repeat for more)")
     args = parser.parse_args()
 
-    rows = []
+    rows, against = [], []
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/bench.sqlite"
         # The copy ceiling is measured once and stored here, so that ncu sees only the case.
@@ -104,7 +107,7 @@ def main():
             name = f"{family}/{variant} " + " ".join(params)
             if args.only and not any(text in name for text in args.only):
                 continue
-            run, kernels = kwb_run(args, db, family, variant, params)
+            run, kernels = kwb_run(args.kwb, args, db, family, variant, params)
             per_call = int(run_metric(run, "activity.kernels_per_call") or 1)
             reference, ncu_clock = ncu_times(args, db, family, variant, params, kernels, per_call)
             event = run["time_s"]["median"]
@@ -114,6 +117,10 @@ def main():
                          clock, ncu_clock))
             print(f"{name}: event {event * 1e6:.2f} us, traced {traced * 1e6:.2f} us, "
                   f"ncu {reference * 1e6:.2f} us", flush=True)
+            if args.against:
+                other, _ = kwb_run(args.against, args, db, family, variant, params)
+                against.append((name, other["time_s"]["median"],
+                                run_metric(other, "activity.duration.median"), reference))
 
     print()
     print("| case | kernels | ncu | event median | event / ncu | traced | traced / ncu | "
@@ -132,6 +139,15 @@ def main():
         print(f"| {name} | {per_call} | {reference * 1e6:.2f} us | {event * 1e6:.2f} us | "
               f"{event_ratio:.3f} | {traced * 1e6:.2f} us | {traced_ratio:.3f} | "
               f"{overhead * 1e6:.2f} us | {clock or 0:.0f} / {ncu_clock:.0f} MHz | {verdict} |")
+    if against:
+        print()
+        print(f"Against {args.against}, the same ncu reference:")
+        print()
+        print("| case | event median | event / ncu | traced | traced / ncu |")
+        print("|---|---|---|---|---|")
+        for name, event, traced, reference in against:
+            print(f"| {name} | {event * 1e6:.2f} us | {event / reference:.3f} | "
+                  f"{traced * 1e6:.2f} us | {traced / reference:.3f} |")
     sys.exit(1 if misses else 0)
 
 
