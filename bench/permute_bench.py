@@ -22,7 +22,8 @@ CASES = [((32, 128, 16, 64), (0, 2, 1, 3)), ((64, 512, 512), (0, 2, 1)),
          ((8192, 8192), (1, 0)), ((64, 64, 128, 128), (2, 3, 0, 1)),
          ((16, 3, 512, 512), (0, 2, 3, 1)), ((16, 512, 512, 3), (0, 3, 1, 2)),
          ((3, 4096, 4096), (2, 1, 0)), ((128, 64, 64, 8), (0, 3, 1, 2))]
-VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "narrow", "general"]
+VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "tiled_wide", "narrow",
+            "general"]
 
 
 def text(items):

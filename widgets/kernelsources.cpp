@@ -30,7 +30,11 @@ QStringList kernelSourceFiles(const std::string& family, const std::string& vari
     const QStringList strided = files({"permute/permutekernels.cu", "permute/permuteplan.cpp"});
     for (const char* v : {"naive", "simplified", "movement"}) m[{"permute", v}] = strided;
     m[{"permute", "tiled"}] = m[{"permute", "tiled_half2"}] = files({"permute/tiledtranspose.cu"});
+    m[{"permute", "tiled_wide"}] =
+        files({"permute/tiledtranspose.cu", "permute/registertranspose.cuh"});
     m[{"permute", "narrow"}] = files({"permute/narrowtranspose.cu"});
+    m[{"permute", "general"}] = files(
+        {"permute/generaltiled.cu", "permute/generaltiling.cpp", "permute/registertranspose.cuh"});
     m[{"permute", "auto"}] = files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu",
                                     "permute/narrowtranspose.cu", "permute/permutekernels.cu"});
     const QStringList chain =

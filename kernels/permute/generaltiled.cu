@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/generaltiled.h"
+#include "kernels/permute/registertranspose.cuh"
 #include "kernels/units.cuh"
 
 namespace kwb::permute {
@@ -106,24 +107,6 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
         dst[dstCol[i] + out0 + o] = tile[o * pitch + i];
     }
     __syncthreads();
-  }
-}
-
-// A P x P block of elements packed in words, P = 4 / sizeof(element): word r holds row r
-// (its elements along the source's row); afterwards word c holds column c.
-template <int P>
-__device__ __forceinline__ void transposeInWords(std::uint32_t (&w)[P]) {
-  if constexpr (P == 4) {
-    const std::uint32_t t0 = __byte_perm(w[0], w[1], 0x5140), t1 = __byte_perm(w[0], w[1], 0x7362);
-    const std::uint32_t t2 = __byte_perm(w[2], w[3], 0x5140), t3 = __byte_perm(w[2], w[3], 0x7362);
-    w[0] = __byte_perm(t0, t2, 0x5410);
-    w[1] = __byte_perm(t0, t2, 0x7632);
-    w[2] = __byte_perm(t1, t3, 0x5410);
-    w[3] = __byte_perm(t1, t3, 0x7632);
-  } else {
-    const std::uint32_t a = w[0];
-    w[0] = __byte_perm(a, w[1], 0x5410);
-    w[1] = __byte_perm(a, w[1], 0x7632);
   }
 }
 

@@ -26,6 +26,10 @@ constexpr int kWaves = 32;
 constexpr int kMinTiledSide = 32;
 constexpr int kAutoTile = 64;
 constexpr int kAutoRows = 8;
+// tiled_wide's cells a thread: two read faster than one for bytes and halves alike (H100,
+// docs/PERFORMANCE.md, permute, sixth pass).
+constexpr int kAutoCellsPerThread = 2;
+
 // The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
 // chunks get too short for whole vectors to pay.
 constexpr std::int64_t kMaxNarrow = 64;
@@ -38,7 +42,17 @@ constexpr std::int64_t kMinGeneralTileBytes = 2048;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
-enum class Kind { Naive, Simplified, Movement, Tiled, TiledPairs, Narrow, General, Auto };
+enum class Kind {
+  Naive,
+  Simplified,
+  Movement,
+  Tiled,
+  TiledPairs,
+  TiledWide,
+  Narrow,
+  General,
+  Auto
+};
 
 std::string kindName(Kind kind) {
   switch (kind) {
@@ -47,6 +61,7 @@ std::string kindName(Kind kind) {
     case Kind::Movement: return "movement";
     case Kind::Tiled: return "tiled";
     case Kind::TiledPairs: return "tiled_half2";
+    case Kind::TiledWide: return "tiled_wide";
     case Kind::Narrow: return "narrow";
     case Kind::General: return "general";
     case Kind::Auto: break;
@@ -70,8 +85,10 @@ std::vector<ParamSpec> params(Kind kind) {
                           : "0,2,1",
                 "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
-                  kind == Kind::TiledPairs ? "f16" : "f32", "",
-                  "element type; a permutation moves its bytes unchanged"),
+                  kind == Kind::TiledPairs  ? "f16"
+                  : kind == Kind::TiledWide ? "u8"
+                                            : "f32",
+                  "", "element type; a permutation moves its bytes unchanged"),
       integerParam("offset", ParamRole::Problem, 0, 15, "0", "elements",
                    "the source starts this many elements into its buffer, as a view into a "
                    "larger tensor does; wide accesses need their width's alignment"),
@@ -97,6 +114,15 @@ std::vector<ParamSpec> params(Kind kind) {
             : "bytes per global access, on both sides; auto is the widest that divides a plane");
     movement.allowsAuto = true;
     specs.push_back(std::move(movement));
+  }
+  if (kind == Kind::TiledWide) {
+    ParamSpec cells = choiceParam(
+        "cells_per_thread", ParamRole::Launch, {"1", "2", "4"}, "auto", "cells",
+        "cells a thread loads before it stores any, one above the other: more bytes in flight "
+        "and a taller tile (4: 16-bit elements only, a tile of bytes would not fit in shared "
+        "memory); auto is 2");
+    cells.allowsAuto = true;
+    specs.push_back(std::move(cells));
   }
   if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
     specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "64",
@@ -141,6 +167,14 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
   return std::nullopt;
 }
 
+// Whether tiled_wide's cells fit: 1- or 2-byte elements, both sides whole cells (8 bytes of
+// rows), the source 8-byte aligned.
+bool cellsFit(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes) {
+  if (bytes > 2) return false;
+  const int side = permute::TiledLaunch::cellSide(bytes);
+  return t.rows % side == 0 && t.cols % side == 0 && sourceOffsetBytes % 8 == 0;
+}
+
 bool innermostMoves(const Permutation& s) {
   return s.perm.back() != static_cast<int>(s.shape.size()) - 1;
 }
@@ -170,15 +204,16 @@ std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
          std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
 }
 
-// Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: general tiles
-// in words for bytes, pairs for 16-bit elements where both sides are even (and the source 4-byte
-// aligned), else the tiled kernel. A transpose with a shorter side: general tiles where the short
-// side is the source's rows, 8 or more long and moved in words or wide elements (channels last
-// to planes); else the narrow kernel (planes to channels last, or few channels) where the long
-// side fills its chunks, the movement kernel where both sides are short. Any other
-// permutation: general tiles where the innermost dimension moves, or stays with rows of 2, 4 or
-// 8 bytes that move as elements, and a tile carries at least 2 KiB; else the movement kernel.
-// Measured on an H100 (docs/PERFORMANCE.md, permute, fourth pass).
+// Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: cells of
+// 8-byte rows for 1- and 2-byte elements where both sides are whole cells (and the source 8-byte
+// aligned), else general tiles in words for bytes, pairs for 16-bit elements where both sides are
+// even (and the source 4-byte aligned), else the tiled kernel. A transpose with a shorter side:
+// general tiles where the short side is the source's rows, 8 or more long and moved in words or
+// wide elements (channels last to planes); else the narrow kernel (planes to channels last, or few
+// channels) where the long side fills its chunks, the movement kernel where both sides are short.
+// Any other permutation: general tiles where the innermost dimension moves, or stays with rows of
+// 2, 4 or 8 bytes that move as elements, and a tile carries at least 2 KiB; else the movement
+// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth pass).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -196,6 +231,7 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
     if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
     return std::max(t->rows, t->cols) >= kMinNarrowWide ? Kind::Narrow : Kind::Movement;
   }
+  if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   if (bytes == 1 && words) return Kind::General;
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
@@ -265,6 +301,13 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
       p.has("rows_per_block") ? static_cast<int>(p.getInt("rows_per_block")) : kAutoRows;
   l.padding = !p.has("padding") || p.get("padding") == "on";
   l.pairs = kind == Kind::TiledPairs;
+  l.cells = kind == Kind::TiledWide;
+  if (l.cells) {
+    l.tile = permute::TiledLaunch::cellTile(bytes);
+    l.cellsPerThread = p.has("cells_per_thread") && !p.isAuto("cells_per_thread")
+                           ? static_cast<int>(p.getInt("cells_per_thread"))
+                           : kAutoCellsPerThread;
+  }
   l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),
@@ -273,6 +316,11 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("tiles", std::to_string(l.tiles()));
+  if (l.cells) {
+    const std::string side = std::to_string(permute::TiledLaunch::cellSide(bytes));
+    derived.set("cell", side + " x " + side);
+    derived.set("cells_per_thread_used", std::to_string(l.cellsPerThread));
+  }
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchTiledTranspose);
 }
@@ -345,6 +393,7 @@ class PermuteVariant final : public Variant {
     }
     const Permutation s = permute::simplify(perm);
     if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
+    if (kind_ == Kind::TiledWide) checkCells(p, s);
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
     if (kind_ == Kind::General && !innermostMoves(s) && !asRows(s, elementBytes(p), offsetBytes(p)))
       throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
@@ -367,12 +416,12 @@ class PermuteVariant final : public Variant {
       kind = autoKind(s, bytes, offsetBytes(p));
       derived.set("chosen", kindName(kind));
     }
-    PermuteLauncher launch = kind == Kind::Tiled || kind == Kind::TiledPairs
-                                 ? tiledLauncher(p, s, bytes, kind, device, derived)
-                             : kind == Kind::Narrow ? narrowLauncher(p, s, bytes, device, derived)
-                             : kind == Kind::General
-                                 ? generalLauncher(p, s, bytes, device, derived)
-                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
+    PermuteLauncher launch =
+        kind == Kind::Tiled || kind == Kind::TiledPairs || kind == Kind::TiledWide
+            ? tiledLauncher(p, s, bytes, kind, device, derived)
+        : kind == Kind::Narrow  ? narrowLauncher(p, s, bytes, device, derived)
+        : kind == Kind::General ? generalLauncher(p, s, bytes, device, derived)
+                                : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
   }
@@ -408,6 +457,31 @@ class PermuteVariant final : public Variant {
                                      p.get("offset") +
                                      " elements in is not 4-byte aligned; allowed: even offsets, "
                                      "or use tiled");
+  }
+
+  static void checkCells(const ParamSet& p, const Permutation& s) {
+    const auto t = requireTranspose(s, "tiled_wide moves");
+    const int bytes = elementBytes(p);
+    if (bytes > 2)
+      throw paramError("dtype",
+                       "tiled_wide moves cells of 1- and 2-byte elements; allowed: u8, "
+                       "f16, bf16, or use tiled");
+    const int side = permute::TiledLaunch::cellSide(bytes);
+    if (t.rows % side != 0 || t.cols % side != 0)
+      throw paramError("shape", "tiled_wide moves cells of " + std::to_string(side) + " x " +
+                                    std::to_string(side) + " " + p.get("dtype") +
+                                    " elements, and the transpose is " + std::to_string(t.rows) +
+                                    " x " + std::to_string(t.cols) + "; allowed: sides that are " +
+                                    "multiples of " + std::to_string(side) + ", or use auto");
+    if (bytes == 1 && !p.isAuto("cells_per_thread") && p.getInt("cells_per_thread") == 4)
+      throw paramError("cells_per_thread",
+                       "4 cells of bytes a thread make a tile of 64 KiB, "
+                       "more than a block's shared memory; allowed: 1, 2 "
+                       "or auto for u8");
+    if (offsetBytes(p) % 8 != 0)
+      throw paramError("offset", "tiled_wide reads 8-byte rows, and a source " + p.get("offset") +
+                                     " elements in is not 8-byte aligned; allowed: offsets of " +
+                                     std::to_string(side) + " elements, or use auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -497,6 +571,12 @@ void registerPermuteFamily(Registry& registry) {
       "For f16 and bf16 each thread loads and stores two neighbouring elements as one 4-byte "
       "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
       "even.");
+  add(Kind::TiledWide, "tiled transposes of bytes and halves in 8 x 8-byte cells",
+      "A u8 transpose through tiles of single bytes moves 32 bytes per warp access. Here each "
+      "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16), transposes it in registers "
+      "with byte permutes and stores 8 destination rows of 8 bytes: every access of a warp is "
+      "two rows of 128 bytes, on both sides. Compare it with tiled and tiled_half2 on the same "
+      "transpose; both sides must be whole cells.");
   add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "
@@ -510,7 +590,8 @@ void registerPermuteFamily(Registry& registry) {
       "against 3 x 4096, and both sides of every tile move along contiguous memory. Rows of 2, "
       "4 or 8 bytes that stay innermost move as elements of their own.");
   add(Kind::Auto, "picks the kernel and says which",
-      "Tiles for transposes whose sides are at least 32 long (general tiles in words for bytes, "
+      "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
+      "and halves where the sides are whole cells, else general tiles in words for bytes and "
       "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "
       "with 8 or more channels, general tiles; general tiles for any other permutation that "
       "moves the innermost dimension, the movement kernel where it stays. The result's chosen "

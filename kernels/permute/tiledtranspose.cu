@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
+#include "kernels/permute/registertranspose.cuh"
 #include "kernels/permute/tiledtranspose.h"
 #include "kernels/units.cuh"
 
@@ -126,15 +127,89 @@ __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
+// 1- and 2-byte elements in cells of 8-byte rows: 8 x 8 bytes, or 4 x 4 halves. A thread loads
+// the rows of S cells one above the other (a warp: two rows of 128 bytes at a time), transposes
+// each in registers and keeps its rows, now the destination's, in the tile; then it stores
+// destination rows of other cells, a warp again two rows of 128 bytes. Every global access is 8
+// bytes wide, half the instructions of the pairs kernel, and S cells keep S times the bytes of
+// one in flight. The tile holds each destination row's words with their order XOR-ed by the
+// cell's column, so that neither side's 8-byte shared accesses conflict.
+template <int E, int S, typename Index>
+__global__ void __launch_bounds__(TiledLaunch::kCellsPerSide* TiledLaunch::kCellsPerSide)
+    tiledTransposeCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst, Index rows,
+                              Index cols, Index tileRows, Index tileCols, Index tiles) {
+  constexpr int kCells = TiledLaunch::kCellsPerSide, kSide = 8 / E;  // TiledLaunch::cellSide
+  constexpr int kTileCols = kCells * kSide, kTileRows = kTileCols * S;
+  __shared__ uint2 tile[kTileCols][kCells * S];                     // by destination row: its words
+  const Index rowWords = cols / kSide, outRowWords = rows / kSide;  // whole cells
+  const int across = threadIdx.x % kCells, down = threadIdx.x / kCells;
+  for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    const Index base = s.offset / kSide;
+    // The source cells (down * S + j, across): kSide rows of one word each.
+    const Index word = s.tileCol * kCells + across;
+    uint2 cell[S][kSide];
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      const Index row = s.tileRow * kTileRows + (down * S + j) * kSide;
+      if (row < rows && word < rowWords) {
+#pragma unroll
+        for (int k = 0; k < kSide; ++k) cell[j][k] = src[base + (row + k) * rowWords + word];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      if (s.tileRow * kTileRows + (down * S + j) * kSide < rows && word < rowWords) {
+        transposeInRows<kSide / 2>(cell[j]);
+#pragma unroll
+        for (int k = 0; k < kSide; ++k)
+          tile[across * kSide + k][(down * S + j) ^ across] = cell[j][k];
+      }
+    }
+    __syncthreads();
+    // The destination rows of cell column `down`: words across + kCells * j of each.
+#pragma unroll
+    for (int k = 0; k < kSide; ++k) {
+      const int q = down * kSide + k;
+      const Index outRow = s.tileCol * kTileCols + q;
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        const int w = across + kCells * j;
+        const Index outWord = s.tileRow * kCells * S + w;
+        if (outRow < cols && outWord < outRowWords)
+          dst[base + outRow * outRowWords + outWord] = tile[q][w ^ down];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 template <typename Index, typename Kernel, typename T>
 void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream) {
-  const dim3 block(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
-  const Index tileRows = static_cast<Index>((l.rows + l.tile - 1) / l.tile);
+  const dim3 block =
+      l.cells ? dim3(l.threadsPerBlock()) : dim3(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
+  const Index tileRows = static_cast<Index>((l.rows + l.tileRows() - 1) / l.tileRows());
   const Index tileCols = static_cast<Index>((l.cols + l.tile - 1) / l.tile);
   kernel<<<l.grid, block, 0, stream>>>(src, dst, static_cast<Index>(l.rows),
                                        static_cast<Index>(l.cols), tileRows, tileCols,
                                        static_cast<Index>(l.tiles()));
   KWB_CHECK_LAUNCH("tiledTransposeKernel");
+}
+
+template <typename Index>
+void launchCells(const TiledLaunch& l, cudaStream_t stream) {
+  const auto* src = static_cast<const uint2*>(l.src);
+  auto* dst = static_cast<uint2*>(l.dst);
+  const auto with = [&](auto kernel) { launchWith<Index>(kernel, l, src, dst, stream); };
+  const int stack = l.cellsPerThread;
+  if (l.elementBytes == 1 && stack == 1) return with(tiledTransposeCellsKernel<1, 1, Index>);
+  if (l.elementBytes == 1 && stack == 2) return with(tiledTransposeCellsKernel<1, 2, Index>);
+  if (l.elementBytes == 2 && stack == 1) return with(tiledTransposeCellsKernel<2, 1, Index>);
+  if (l.elementBytes == 2 && stack == 2) return with(tiledTransposeCellsKernel<2, 2, Index>);
+  if (l.elementBytes == 2 && stack == 4) return with(tiledTransposeCellsKernel<2, 4, Index>);
+  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for " + std::to_string(stack) +
+                                       " cells a thread of " + std::to_string(l.elementBytes) +
+                                       "-byte elements");
 }
 
 template <int Tile, bool Pad, typename Index>
@@ -162,6 +237,8 @@ void launchTile(const TiledLaunch& l, cudaStream_t stream) {
 }  // namespace
 
 void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
+  if (l.cells)
+    return l.index32 ? launchCells<std::int32_t>(l, stream) : launchCells<std::int64_t>(l, stream);
   switch (l.tile) {
     case 16: return launchTile<16>(l, stream);
     case 32: return launchTile<32>(l, stream);

@@ -124,6 +124,35 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
   EXPECT_GT(checked, 150);
 }
 
+// Cells of 8-byte rows: sides of one cell up to several tiles with partial ones, batches, u8, f16
+// and bf16, one, two and four cells a thread, sources 8 bytes into their buffer.
+TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
+  std::mt19937 rng(13);
+  const std::int64_t cells[] = {1, 2, 5, 15, 16, 17, 33, 40};
+  int checked = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    for (const char* dtype : {"u8", "f16", "bf16"}) {
+      const std::int64_t side = std::string(dtype) == "u8" ? 8 : 4;
+      const std::int64_t rows = side * cells[std::uniform_int_distribution<int>(0, 7)(rng)];
+      const std::int64_t cols = side * cells[std::uniform_int_distribution<int>(0, 7)(rng)];
+      const bool batched = trial % 2 == 1;
+      const RawParams params{
+          {"shape", (batched ? "3," : "") + std::to_string(rows) + "," + std::to_string(cols)},
+          {"perm", batched ? "0,2,1" : "1,0"},
+          {"dtype", dtype},
+          {"offset", trial % 3 == 0 ? std::to_string(side) : "0"},
+          {"cells_per_thread", trial % 3 == 0                                 ? "1"
+                               : trial % 3 == 1 || std::string(dtype) == "u8" ? "2"
+                                                                              : "4"}};
+      const RunResult r = run("tiled_wide", params);
+      ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
+      EXPECT_EQ(r.verification.relError, 0.0);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 72);
+}
+
 // Transposes with a short side both ways round: planes of odd lengths that allow only narrow
 // vectors, batches, every block size and element size, and forced movement sizes.
 TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
@@ -168,6 +197,13 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
             "tiled");
   EXPECT_EQ(run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}})
                 .derived.get("chosen"),
+            "tiled_wide");
+  EXPECT_EQ(
+      run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}, {"offset", "2"}})
+          .derived.get("chosen"),
+      "tiled_half2");
+  EXPECT_EQ(run("auto", {{"shape", "64,510,512"}, {"perm", "0,2,1"}, {"dtype", "f16"}})
+                .derived.get("chosen"),
             "tiled_half2");
   EXPECT_EQ(
       run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}, {"offset", "1"}})
@@ -185,6 +221,9 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
             "narrow");
   EXPECT_EQ(
       run("auto", {{"shape", "512,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
+      "tiled_wide");
+  EXPECT_EQ(
+      run("auto", {{"shape", "516,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
       "general");
   const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
   EXPECT_EQ(reversed.derived.get("chosen"), "general");

@@ -54,6 +54,26 @@ TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
       says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted", ""));
 }
 
+TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesAndHalves) {
+  const auto wide = [](const char* shape, const char* dtype, const char* offset = "0") {
+    return verdict("tiled_wide",
+                   {{"shape", shape}, {"perm", "1,0"}, {"dtype", dtype}, {"offset", offset}});
+  };
+  EXPECT_TRUE(says(wide("40,64", "u8"), "accepted", ""));
+  EXPECT_TRUE(says(wide("36,64", "u8"), "shape", "multiples of 8"));
+  EXPECT_TRUE(says(wide("36,64", "f16"), "accepted", ""));
+  EXPECT_TRUE(says(wide("34,64", "bf16"), "shape", "multiples of 4"));
+  EXPECT_TRUE(says(wide("32,64", "f32"), "dtype", "allowed: u8, f16, bf16"));
+  EXPECT_TRUE(says(wide("32,64", "u8", "8"), "accepted", ""));
+  EXPECT_TRUE(says(wide("32,64", "f16", "2"), "offset", "not 8-byte aligned"));
+  EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_per_thread", "4"}}), "cells_per_thread",
+                   "allowed: 1, 2 or auto for u8"));
+  EXPECT_TRUE(
+      says(verdict("tiled_wide", {{"cells_per_thread", "4"}, {"dtype", "f16"}}), "accepted", ""));
+  EXPECT_TRUE(says(verdict("tiled_wide", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}), "perm",
+                   "use movement or auto"));
+}
+
 TEST(PermuteFamily, MovementSizesTheShapeForbidsAreRejectedWithTheWidestAllowed) {
   const RawParams rows{{"shape", "32,128,16,6"}, {"perm", "0,2,1,3"}, {"dtype", "f16"}};
   RawParams forced = rows;

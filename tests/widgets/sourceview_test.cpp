@@ -16,7 +16,9 @@ class SourceViewTest : public QObject {
     const std::pair<const char*, std::vector<const char*>> families[] = {
         {"copy", {"memcpy", "vectorized"}},
         {"elementwise", {"naive", "grid_stride", "packed", "packed_half2"}},
-        {"permute", {"naive", "simplified", "movement", "tiled", "tiled_half2", "narrow", "auto"}},
+        {"permute",
+         {"naive", "simplified", "movement", "tiled", "tiled_half2", "tiled_wide", "narrow",
+          "general", "auto"}},
         {"giou",
          {"per_sample", "concat", "padded", "fused", "fused_conditional", "fused_fwd_bwd"}}};
     for (const auto& [family, variants] : families)
