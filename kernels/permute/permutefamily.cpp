@@ -26,10 +26,13 @@ constexpr int kWaves = 32;
 constexpr int kMinTiledSide = 32;
 constexpr int kAutoTile = 64;
 constexpr int kAutoRows = 8;
-// tiled_wide's cells a thread: two read faster than one for bytes and halves alike (H100,
-// docs/PERFORMANCE.md, permute, sixth pass).
+// tiled_wide's tiles: 2 cells a thread, 32 across for 16-bit elements (a warp reads 256 bytes of
+// a row), 16 for bytes, where a wider tile of 2 cells a thread would not fit; the best measured
+// on an H100 (docs/PERFORMANCE.md, permute, sixth pass).
 constexpr int kAutoCellsPerThread = 2;
-
+constexpr int autoCellsAcross(int bytes) {
+  return bytes == 2 ? 32 : 16;
+}
 // The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
 // chunks get too short for whole vectors to pay.
 constexpr std::int64_t kMaxNarrow = 64;
@@ -116,13 +119,18 @@ std::vector<ParamSpec> params(Kind kind) {
     specs.push_back(std::move(movement));
   }
   if (kind == Kind::TiledWide) {
-    ParamSpec cells = choiceParam(
+    ParamSpec across = choiceParam(
+        "cells_across", ParamRole::Launch, {"16", "32"}, "auto", "cells",
+        "cells along a tile's source rows, a thread each (a block is 16 rows of them): 32 make "
+        "each warp access 256 bytes of one row; auto is 32 for 16-bit elements, 16 for bytes");
+    across.allowsAuto = true;
+    specs.push_back(std::move(across));
+    ParamSpec stacked = choiceParam(
         "cells_per_thread", ParamRole::Launch, {"1", "2", "4"}, "auto", "cells",
         "cells a thread loads before it stores any, one above the other: more bytes in flight "
-        "and a taller tile (4: 16-bit elements only, a tile of bytes would not fit in shared "
-        "memory); auto is 2");
-    cells.allowsAuto = true;
-    specs.push_back(std::move(cells));
+        "and a taller tile, as long as the tile fits in 48 KiB of shared memory; auto is 2");
+    stacked.allowsAuto = true;
+    specs.push_back(std::move(stacked));
   }
   if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
     specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "64",
@@ -152,6 +160,20 @@ int elementBytes(const ParamSet& p) {
 // How far into its allocation the source starts; cudaMalloc aligns the allocations themselves.
 std::int64_t offsetBytes(const ParamSet& p) {
   return p.getInt("offset") * elementBytes(p);
+}
+
+// tiled_wide's tile: cells across and cells a thread, as given or auto.
+struct CellShape {
+  int across = 16, perThread = 1;
+};
+
+CellShape cellShapeOf(const ParamSet& p, int bytes) {
+  const auto given = [&](const char* name) {
+    return p.has(name) && !p.isAuto(name) ? std::optional<int>(static_cast<int>(p.getInt(name)))
+                                          : std::nullopt;
+  };
+  return {given("cells_across").value_or(autoCellsAcross(bytes)),
+          given("cells_per_thread").value_or(kAutoCellsPerThread)};
 }
 
 // `batch` row-major rows x cols matrices: the 2-D (1,0) or batched (0,2,1) transposes.
@@ -303,10 +325,10 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   l.pairs = kind == Kind::TiledPairs;
   l.cells = kind == Kind::TiledWide;
   if (l.cells) {
-    l.tile = permute::TiledLaunch::cellTile(bytes);
-    l.cellsPerThread = p.has("cells_per_thread") && !p.isAuto("cells_per_thread")
-                           ? static_cast<int>(p.getInt("cells_per_thread"))
-                           : kAutoCellsPerThread;
+    const CellShape shape = cellShapeOf(p, bytes);
+    l.cellsAcross = shape.across;
+    l.cellsPerThread = shape.perThread;
+    l.tile = l.cellsAcross * permute::TiledLaunch::cellSide(bytes);
   }
   l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
@@ -319,6 +341,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   if (l.cells) {
     const std::string side = std::to_string(permute::TiledLaunch::cellSide(bytes));
     derived.set("cell", side + " x " + side);
+    derived.set("cells_across_used", std::to_string(l.cellsAcross));
     derived.set("cells_per_thread_used", std::to_string(l.cellsPerThread));
   }
   derived.set("index_bits", l.index32 ? "32" : "64");
@@ -473,11 +496,21 @@ class PermuteVariant final : public Variant {
                                     " elements, and the transpose is " + std::to_string(t.rows) +
                                     " x " + std::to_string(t.cols) + "; allowed: sides that are " +
                                     "multiples of " + std::to_string(side) + ", or use auto");
-    if (bytes == 1 && !p.isAuto("cells_per_thread") && p.getInt("cells_per_thread") == 4)
+    const auto [across, stacked] = cellShapeOf(p, bytes);
+    const int tileBytes = permute::TiledLaunch::cellTileBytes(bytes, across, stacked);
+    if (tileBytes > permute::TiledLaunch::kMaxCellTileBytes) {
+      std::string allowed;
+      for (const int n : {1, 2, 4})
+        if (permute::TiledLaunch::cellTileBytes(bytes, across, n) <=
+            permute::TiledLaunch::kMaxCellTileBytes)
+          allowed += (allowed.empty() ? "" : ", ") + std::to_string(n);
       throw paramError("cells_per_thread",
-                       "4 cells of bytes a thread make a tile of 64 KiB, "
-                       "more than a block's shared memory; allowed: 1, 2 "
-                       "or auto for u8");
+                       std::to_string(across) + " cells across and " + std::to_string(stacked) +
+                           " a thread make a tile of " + std::to_string(tileBytes / 1024) +
+                           " KiB of " + p.get("dtype") +
+                           ", more than a block's 48 KiB of shared memory; allowed with " +
+                           std::to_string(across) + " across: " + allowed);
+    }
     if (offsetBytes(p) % 8 != 0)
       throw paramError("offset", "tiled_wide reads 8-byte rows, and a source " + p.get("offset") +
                                      " elements in is not 8-byte aligned; allowed: offsets of " +

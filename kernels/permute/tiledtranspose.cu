@@ -127,27 +127,31 @@ __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
-// 1- and 2-byte elements in cells of 8-byte rows: 8 x 8 bytes, or 4 x 4 halves. A thread loads
-// the rows of S cells one above the other (a warp: two rows of 128 bytes at a time), transposes
-// each in registers and keeps its rows, now the destination's, in the tile; then it stores
-// destination rows of other cells, a warp again two rows of 128 bytes. Every global access is 8
-// bytes wide, half the instructions of the pairs kernel, and S cells keep S times the bytes of
-// one in flight. The tile holds each destination row's words with their order XOR-ed by the
-// cell's column, so that neither side's 8-byte shared accesses conflict.
-template <int E, int S, typename Index>
-__global__ void __launch_bounds__(TiledLaunch::kCellsPerSide* TiledLaunch::kCellsPerSide)
+// 1- and 2-byte elements in cells of 8-byte rows: 8 x 8 bytes, or 4 x 4 halves. A block is A x 16
+// threads; a thread loads the rows of S cells one above the other (a warp: 256 bytes of source
+// rows at a time), transposes each in registers and keeps its rows, now the destination's, in
+// the tile; then it stores destination rows of other cells, a warp again 256 bytes at a time.
+// Every global access is 8 bytes wide, half the instructions of the pairs kernel, and S cells
+// keep S times the bytes of one in flight. The tile holds each destination row's words with
+// their order XOR-ed by the cell's column, so that neither side's 8-byte shared accesses
+// conflict.
+template <int E, int A, int S, typename Index>
+__global__ void __launch_bounds__(A* TiledLaunch::kCellRows)
     tiledTransposeCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst, Index rows,
                               Index cols, Index tileRows, Index tileCols, Index tiles) {
-  constexpr int kCells = TiledLaunch::kCellsPerSide, kSide = 8 / E;  // TiledLaunch::cellSide
-  constexpr int kTileCols = kCells * kSide, kTileRows = kTileCols * S;
-  __shared__ uint2 tile[kTileCols][kCells * S];                     // by destination row: its words
+  constexpr int kDown = TiledLaunch::kCellRows, kSide = 8 / E;  // TiledLaunch::cellSide
+  constexpr int kTileCols = A * kSide, kTileRows = kDown * S * kSide;
+  constexpr int kRowWords = kDown * S;  // a destination row's words in the tile
+  __shared__ uint2 tile[kTileCols][kRowWords];
   const Index rowWords = cols / kSide, outRowWords = rows / kSide;  // whole cells
-  const int across = threadIdx.x % kCells, down = threadIdx.x / kCells;
+  const int across = threadIdx.x % A, down = threadIdx.x / A;
+  // On the way out: word outAcross (+ kDown * j) of the destination rows of cell column outDown.
+  const int outAcross = threadIdx.x % kDown, outDown = threadIdx.x / kDown;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
     const Index base = s.offset / kSide;
     // The source cells (down * S + j, across): kSide rows of one word each.
-    const Index word = s.tileCol * kCells + across;
+    const Index word = s.tileCol * A + across;
     uint2 cell[S][kSide];
 #pragma unroll
     for (int j = 0; j < S; ++j) {
@@ -163,21 +167,20 @@ __global__ void __launch_bounds__(TiledLaunch::kCellsPerSide* TiledLaunch::kCell
         transposeInRows<kSide / 2>(cell[j]);
 #pragma unroll
         for (int k = 0; k < kSide; ++k)
-          tile[across * kSide + k][(down * S + j) ^ across] = cell[j][k];
+          tile[across * kSide + k][(down * S + j) ^ (across % kDown)] = cell[j][k];
       }
     }
     __syncthreads();
-    // The destination rows of cell column `down`: words across + kCells * j of each.
 #pragma unroll
     for (int k = 0; k < kSide; ++k) {
-      const int q = down * kSide + k;
+      const int q = outDown * kSide + k;
       const Index outRow = s.tileCol * kTileCols + q;
 #pragma unroll
       for (int j = 0; j < S; ++j) {
-        const int w = across + kCells * j;
-        const Index outWord = s.tileRow * kCells * S + w;
+        const int w = outAcross + kDown * j;
+        const Index outWord = s.tileRow * kRowWords + w;
         if (outRow < cols && outWord < outRowWords)
-          dst[base + outRow * outRowWords + outWord] = tile[q][w ^ down];
+          dst[base + outRow * outRowWords + outWord] = tile[q][w ^ (outDown % kDown)];
       }
     }
     __syncthreads();
@@ -201,15 +204,22 @@ void launchCells(const TiledLaunch& l, cudaStream_t stream) {
   const auto* src = static_cast<const uint2*>(l.src);
   auto* dst = static_cast<uint2*>(l.dst);
   const auto with = [&](auto kernel) { launchWith<Index>(kernel, l, src, dst, stream); };
-  const int stack = l.cellsPerThread;
-  if (l.elementBytes == 1 && stack == 1) return with(tiledTransposeCellsKernel<1, 1, Index>);
-  if (l.elementBytes == 1 && stack == 2) return with(tiledTransposeCellsKernel<1, 2, Index>);
-  if (l.elementBytes == 2 && stack == 1) return with(tiledTransposeCellsKernel<2, 1, Index>);
-  if (l.elementBytes == 2 && stack == 2) return with(tiledTransposeCellsKernel<2, 2, Index>);
-  if (l.elementBytes == 2 && stack == 4) return with(tiledTransposeCellsKernel<2, 4, Index>);
-  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for " + std::to_string(stack) +
-                                       " cells a thread of " + std::to_string(l.elementBytes) +
-                                       "-byte elements");
+  const int a = l.cellsAcross, stack = l.cellsPerThread;
+  if (l.elementBytes == 1) {
+    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<1, 16, 1, Index>);
+    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<1, 16, 2, Index>);
+    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<1, 32, 1, Index>);
+  } else if (l.elementBytes == 2) {
+    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<2, 16, 1, Index>);
+    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<2, 16, 2, Index>);
+    if (a == 16 && stack == 4) return with(tiledTransposeCellsKernel<2, 16, 4, Index>);
+    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<2, 32, 1, Index>);
+    if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<2, 32, 2, Index>);
+  }
+  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for cells of " +
+                                       std::to_string(l.elementBytes) + "-byte elements, " +
+                                       std::to_string(a) + " across and " + std::to_string(stack) +
+                                       " a thread");
 }
 
 template <int Tile, bool Pad, typename Index>

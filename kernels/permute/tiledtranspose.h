@@ -17,29 +17,36 @@ struct TiledLaunch {
   int rowsPerBlock = 8;  // threads in y; each walks tile / rowsPerBlock rows
   bool padding = true;   // one spare column per tile row keeps column reads off a single bank
   bool pairs = false;    // 16-bit elements moved two at a time (needs even rows and cols)
-  // 1- and 2-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves), 16 cells across
-  // a tile and 16 * cellsPerThread down; rows and cols whole cells, the source 8-byte aligned.
-  // tile is then cellTile(elementBytes), the tile's width.
+  // 1- and 2-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves): cellsAcross
+  // cells across a tile and 16 * cellsPerThread down; rows and cols whole cells, the source
+  // 8-byte aligned. tile is then the tile's width in elements, cellsAcross * cellSide.
   bool cells = false;
-  int cellsPerThread = 1;  // 1, 2, or 4 for 16-bit elements
+  int cellsAcross = 16;    // 16 or 32
+  int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;
   void* dst = nullptr;
 
   // Source rows a tile spans: its height.
-  int tileRows() const { return cells ? tile * cellsPerThread : tile; }
+  int tileRows() const {
+    return cells ? kCellRows * cellsPerThread * cellSide(elementBytes) : tile;
+  }
   std::int64_t tiles() const {
     return batch * ((rows + tileRows() - 1) / tileRows()) * ((cols + tile - 1) / tile);
   }
   int threadsPerBlock() const {
-    return cells ? kCellsPerSide * kCellsPerSide : (pairs ? tile / 2 : tile) * rowsPerBlock;
+    return cells ? cellsAcross * kCellRows : (pairs ? tile / 2 : tile) * rowsPerBlock;
   }
 
-  static constexpr int kCellsPerSide = 16;
-  // Elements along a cell's side, and a tile's.
+  static constexpr int kCellRows = 16;  // rows of threads of a block of cells
+  static constexpr int kMaxCellTileBytes = 48 * 1024;
+  // Elements along a cell's side.
   static constexpr int cellSide(int elementBytes) { return 8 / elementBytes; }
-  static constexpr int cellTile(int elementBytes) { return kCellsPerSide * cellSide(elementBytes); }
+  // The shared memory a tile of cells takes: 8 bytes a cell row.
+  static constexpr int cellTileBytes(int elementBytes, int across, int perThread) {
+    return across * cellSide(elementBytes) * kCellRows * perThread * 8;
+  }
 };
 
 void launchTiledTranspose(const TiledLaunch& launch, cudaStream_t stream);

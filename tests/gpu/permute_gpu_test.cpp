@@ -124,8 +124,17 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
   EXPECT_GT(checked, 150);
 }
 
+// Cells a thread that fit with the trial's cells across: 1 and 2, and 4 for 16-bit elements 16
+// across; bytes 32 across take 1.
+const char* cellsPerThread(const std::string& dtype, int trial) {
+  const bool wide = trial % 2 == 1;
+  if (dtype == "u8") return wide || trial % 4 == 0 ? "1" : "2";
+  return trial % 3 == 0 ? "1" : trial % 3 == 1 || wide ? "2" : "4";
+}
+
 // Cells of 8-byte rows: sides of one cell up to several tiles with partial ones, batches, u8, f16
-// and bf16, one, two and four cells a thread, sources 8 bytes into their buffer.
+// and bf16, 16 and 32 cells across, one, two and four cells a thread, sources 8 bytes into their
+// buffer.
 TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
   std::mt19937 rng(13);
   const std::int64_t cells[] = {1, 2, 5, 15, 16, 17, 33, 40};
@@ -141,9 +150,8 @@ TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
           {"perm", batched ? "0,2,1" : "1,0"},
           {"dtype", dtype},
           {"offset", trial % 3 == 0 ? std::to_string(side) : "0"},
-          {"cells_per_thread", trial % 3 == 0                                 ? "1"
-                               : trial % 3 == 1 || std::string(dtype) == "u8" ? "2"
-                                                                              : "4"}};
+          {"cells_across", trial % 2 == 0 ? "16" : "32"},
+          {"cells_per_thread", cellsPerThread(dtype, trial)}};
       const RunResult r = run("tiled_wide", params);
       ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
       EXPECT_EQ(r.verification.relError, 0.0);

@@ -67,9 +67,16 @@ TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesAndHalves) {
   EXPECT_TRUE(says(wide("32,64", "u8", "8"), "accepted", ""));
   EXPECT_TRUE(says(wide("32,64", "f16", "2"), "offset", "not 8-byte aligned"));
   EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_per_thread", "4"}}), "cells_per_thread",
-                   "allowed: 1, 2 or auto for u8"));
-  EXPECT_TRUE(
-      says(verdict("tiled_wide", {{"cells_per_thread", "4"}, {"dtype", "f16"}}), "accepted", ""));
+                   "allowed with 16 across: 1, 2"));
+  EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_across", "32"}, {"cells_per_thread", "2"}}),
+                   "cells_per_thread", "a tile of 64 KiB of u8"));
+  EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_across", "32"}, {"cells_per_thread", "1"}}),
+                   "accepted", ""));
+  EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_per_thread", "4"}, {"dtype", "f16"}}),
+                   "cells_per_thread", "allowed with 32 across: 1, 2"));
+  EXPECT_TRUE(says(
+      verdict("tiled_wide", {{"cells_across", "16"}, {"cells_per_thread", "4"}, {"dtype", "f16"}}),
+      "accepted", ""));
   EXPECT_TRUE(says(verdict("tiled_wide", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}), "perm",
                    "use movement or auto"));
 }
