@@ -99,6 +99,14 @@ def quantiles(values):
     return f"{v[0]:.3f} | {pick(0.1):.3f} | {statistics.median(v):.3f} | {pick(0.9):.3f} | {v[-1]:.3f}"
 
 
+def gbs(value):
+    return f"{value:.0f}" if value else "-"
+
+
+def ratio(kwb, torch):
+    return f"{kwb / torch:.3f}" if torch else "-"
+
+
 def summarize(rows):
     large = [r for r in rows if r["target_mib"] >= LARGE_MIB]
     print()
@@ -116,7 +124,7 @@ def summarize(rows):
     for r in rows:
         by_kernel.setdefault(r["chosen"], []).append(r)
     for label, group in [("all", rows)] + sorted(by_kernel.items()):
-        ratios = [r["kwb_gbs"] / r["torch_gbs"] for r in group]
+        ratios = [r["kwb_gbs"] / r["torch_gbs"] for r in group if r["torch_gbs"]]
         print(f"| {label} ({len(group)}) | {quantiles(ratios)} | {sum(x >= 1.0 for x in ratios)} |")
     print()
     print("The ten furthest from the ceiling:")
@@ -127,8 +135,8 @@ def summarize(rows):
     for r in sorted(rows, key=lambda r: r["kwb_gbs"] / r["copy_gbs"])[:10]:
         print(f"| {text(r['shape'])} | {text(r['perm'])} | {r['dtype']} | {r['bytes'] / 2**20:.0f} | "
               f"{r['chosen']} | {r['simplified']} | {r['kwb_gbs']:.0f} | {r['copy_gbs']:.0f} | "
-              f"{r['kwb_gbs'] / r['copy_gbs']:.3f} | {r['torch_gbs']:.0f} | "
-              f"{r['kwb_gbs'] / r['torch_gbs']:.3f} |")
+              f"{r['kwb_gbs'] / r['copy_gbs']:.3f} | {gbs(r['torch_gbs'])} | "
+              f"{ratio(r['kwb_gbs'], r['torch_gbs'])} |")
 
 
 def main():
@@ -169,11 +177,12 @@ def main():
                    "simplified": text(run["derived"].get("simplified_shape", "").split(",")) + " / " +
                                  run["derived"].get("simplified_perm", ""),
                    "kwb_gbs": run["bandwidth"] / 1e9, "copy_gbs": copies[nbytes] / 1e9,
-                   "torch_gbs": 2 * nbytes / torch_s / 1e9}
+                   # None where PyTorch's copy read no longer than an empty event pair
+                   "torch_gbs": 2 * nbytes / torch_s / 1e9 if torch_s > 0 else None}
             rows.append(row)
             print(f"{k}: {text(shape)} / {text(perm)} {dtype} {nbytes / 2**20:.0f} MiB: "
                   f"{row['chosen']} {row['kwb_gbs']:.0f} GB/s, copy {row['copy_gbs']:.0f}, "
-                  f"torch {row['torch_gbs']:.0f}", flush=True)
+                  f"torch {gbs(row['torch_gbs'])}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f)

@@ -161,6 +161,59 @@ __global__ void generalTiledWordsKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
+// The same tile in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves), as tiled_wide moves a
+// transpose: A x 16 threads, each loading S cells one above the other along the source's rows,
+// transposing them in registers and keeping their rows in a tile whose words are XOR-ordered by
+// the cell's column; then storing 8-byte words along the destination's rows. Needs both groups'
+// extents to be whole cells and the source 8-byte aligned, so that every row starts on a word.
+template <int E, int A, int S, typename Index>
+__global__ void __launch_bounds__(A* cell::kThreadRows)
+    generalTiledCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst,
+                            const Args<Index> a) {
+  constexpr int kRows = cell::kThreadRows, kSide = 8 / E;  // cell::side
+  constexpr int kTileIn = A * kSide, kTileOut = kRows * S * kSide;
+  constexpr int kRowWords = kRows * S;  // a destination row's words in the tile
+  __shared__ uint2 tile[kTileIn][kRowWords];
+  __shared__ Index srcRow[kTileOut], dstCol[kTileIn];
+  const int across = threadIdx.x % A, down = threadIdx.x / A;
+  const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
+  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
+    const Index in0 = start.in0, out0 = start.out0;
+    const bool column = in0 + across * kSide < a.inExtent;
+    uint2 cell[S][kSide];
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      const int o = (down * S + j) * kSide;
+      if (column && out0 + o < a.outExtent) {
+#pragma unroll
+        for (int k = 0; k < kSide; ++k) cell[j][k] = src[(srcRow[o + k] + in0) / kSide + across];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      if (column && out0 + (down * S + j) * kSide < a.outExtent) {
+        transposeInRows<kSide / 2>(cell[j]);
+#pragma unroll
+        for (int k = 0; k < kSide; ++k)
+          tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[j][k];
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kSide; ++k) {
+      const int i = outDown * kSide + k;
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        const int w = outAcross + kRows * j;
+        if (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent)
+          dst[(dstCol[i] + out0) / kSide + w] = tile[i][w ^ (outDown % kRows)];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 int log2Of(int powerOfTwo) {
   int shift = 0;
   while ((1 << shift) < powerOfTwo) ++shift;
@@ -200,6 +253,12 @@ void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
 
 }  // namespace
 
+bool generalCellsFit(const GeneralTiling& g, int elementBytes, std::int64_t sourceOffsetBytes) {
+  if (elementBytes > 2) return false;
+  const int side = cell::side(elementBytes);
+  return g.inExtent % side == 0 && g.outExtent % side == 0 && sourceOffsetBytes % 8 == 0;
+}
+
 bool generalWordsFit(const GeneralTiling& g, int elementBytes, std::int64_t sourceOffsetBytes) {
   if (elementBytes >= 4) return false;
   const int perWord = 4 / elementBytes;
@@ -211,6 +270,25 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
     throw Error(ErrorKind::Internal, "general tiled permute: a tile of " + l.tiling.describe() +
                                          " needs " + std::to_string(l.sharedBytes()) +
                                          " bytes of shared memory");
+  if (l.cells) {
+    const auto* src = static_cast<const uint2*>(l.src);
+    auto* dst = static_cast<uint2*>(l.dst);
+    const auto launch = [&](auto kernel, auto args) {
+      kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src, dst, args);
+      KWB_CHECK_LAUNCH("generalTiledCellsKernel");
+    };
+    static_assert(GeneralLaunch::cellsAcross(1) == 16 && GeneralLaunch::cellsAcross(2) == 32 &&
+                  GeneralLaunch::kCellsPerThread == 2);
+    if (l.elementBytes == 1)
+      return l.index32 ? launch(generalTiledCellsKernel<1, 16, 2, std::int32_t>,
+                                argsOf<std::int32_t>(l.tiling))
+                       : launch(generalTiledCellsKernel<1, 16, 2, std::int64_t>,
+                                argsOf<std::int64_t>(l.tiling));
+    return l.index32 ? launch(generalTiledCellsKernel<2, 32, 2, std::int32_t>,
+                              argsOf<std::int32_t>(l.tiling))
+                     : launch(generalTiledCellsKernel<2, 32, 2, std::int64_t>,
+                              argsOf<std::int64_t>(l.tiling));
+  }
   if (l.words) {
     const auto* src = static_cast<const std::uint32_t*>(l.src);
     auto* dst = static_cast<std::uint32_t*>(l.dst);

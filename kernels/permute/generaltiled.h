@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/permute/cell.h"
 #include "kernels/permute/generaltiling.h"
 
 namespace kwb::permute {
@@ -15,15 +16,34 @@ struct GeneralLaunch {
   // along the destination's after a transpose of 4 x 4 bytes (or 2 x 2 halves) in registers.
   // Needs both groups' extents to be whole words and the source word-aligned.
   bool words = false;
+  // 1- and 2-byte elements moved in cells of 8-byte rows, as tiled_wide moves them: needs both
+  // groups' extents to be whole cells and the source 8-byte aligned; the tiling's tile is then
+  // cellTileIn x cellTileOut.
+  bool cells = false;
   bool index32 = true;
   int block = 256;
   int grid = 1;
   const void* src = nullptr;
   void* dst = nullptr;
 
+  // A tile of cells: 16 cells across for bytes, 32 for halves (each a thread), 2 cells a thread
+  // down, as tiled_wide takes them by default.
+  static constexpr int cellsAcross(int elementBytes) { return elementBytes == 1 ? 16 : 32; }
+  static constexpr int kCellsPerThread = 2;
+  static constexpr int cellTileIn(int elementBytes) {
+    return cellsAcross(elementBytes) * cell::side(elementBytes);
+  }
+  static constexpr int cellTileOut(int elementBytes) {
+    return cell::kThreadRows * kCellsPerThread * cell::side(elementBytes);
+  }
+  int threadsPerBlock() const {
+    return cells ? cellsAcross(elementBytes) * cell::kThreadRows : block;
+  }
+
   // The tile, one spare column per row (column reads stay off a single bank), and each row's
-  // and column's offset, worked out once per tile.
+  // and column's offset, worked out once per tile. Cells keep theirs in static shared memory.
   std::size_t sharedBytes() const {
+    if (cells) return 0;
     const std::size_t index = index32 ? 4 : 8;
     const std::size_t row = words ? (tiling.tileIn / perWord() + 1) * 4
                                   : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
@@ -32,6 +52,10 @@ struct GeneralLaunch {
   }
   int perWord() const { return 4 / elementBytes; }
 };
+
+// Whether the tiling's groups and the source's start allow cells for this element size (the
+// tiling's own tile sides aside).
+bool generalCellsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
 
 // Whether the tiling's groups and the source's start allow words for this element size.
 bool generalWordsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);

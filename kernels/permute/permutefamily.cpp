@@ -33,6 +33,9 @@ constexpr int kAutoCellsPerThread = 2;
 constexpr int autoCellsAcross(int bytes) {
   return bytes == 2 ? 32 : 16;
 }
+// General tiles take cells where both groups span at least this many elements (the tiling
+// grows each group to 64), else a tile of cells would be mostly empty.
+constexpr std::int64_t kMinCellGroup = 64;
 // The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
 // chunks get too short for whole vectors to pay.
 constexpr std::int64_t kMaxNarrow = 64;
@@ -102,7 +105,8 @@ std::vector<ParamSpec> params(Kind kind) {
   if (kind == Kind::General)
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512", "1024"},
                                 "256", "threads",
-                                "threads per block; a block moves a tile at once"));
+                                "threads per block; a block moves a tile at once (tiles of "
+                                "8-byte cells take 256 threads for bytes, 512 for halves)"));
   if (kind == Kind::Narrow)
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -193,7 +197,7 @@ std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
 // rows), the source 8-byte aligned.
 bool cellsFit(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes) {
   if (bytes > 2) return false;
-  const int side = permute::TiledLaunch::cellSide(bytes);
+  const int side = permute::cell::side(bytes);
   return t.rows % side == 0 && t.cols % side == 0 && sourceOffsetBytes % 8 == 0;
 }
 
@@ -328,7 +332,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
     const CellShape shape = cellShapeOf(p, bytes);
     l.cellsAcross = shape.across;
     l.cellsPerThread = shape.perThread;
-    l.tile = l.cellsAcross * permute::TiledLaunch::cellSide(bytes);
+    l.tile = l.cellsAcross * permute::cell::side(bytes);
   }
   l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
@@ -339,7 +343,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
                                std::to_string(t.cols));
   derived.set("tiles", std::to_string(l.tiles()));
   if (l.cells) {
-    const std::string side = std::to_string(permute::TiledLaunch::cellSide(bytes));
+    const std::string side = std::to_string(permute::cell::side(bytes));
     derived.set("cell", side + " x " + side);
     derived.set("cells_across_used", std::to_string(l.cellsAcross));
     derived.set("cells_per_thread_used", std::to_string(l.cellsPerThread));
@@ -357,17 +361,26 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   permute::GeneralLaunch l;
   l.tiling = permute::generalTiling(s, permute::generalTileElements(bytes));
   l.elementBytes = bytes;
-  l.words = permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
+  // Cells of 8-byte rows where the groups are whole cells and fill a tile's side each way, else
+  // 4-byte words where they are whole words.
+  l.cells = permute::generalCellsFit(l.tiling, bytes, offsetBytes(p)) &&
+            std::min(l.tiling.inExtent, l.tiling.outExtent) >= kMinCellGroup;
+  if (l.cells) {
+    l.tiling.tileIn = permute::GeneralLaunch::cellTileIn(bytes);
+    l.tiling.tileOut = permute::GeneralLaunch::cellTileOut(bytes);
+  }
+  l.words = !l.cells && permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   l.index32 = s.elements() <= INT32_MAX;
+  const int threads = l.threadsPerBlock();
   l.grid =
-      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block, kWaves, device);
-  addGrid(derived, l.grid, l.block, device);
+      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * threads, threads, kWaves, device);
+  addGrid(derived, l.grid, threads, device);
   derived.set("simplified_shape", listText(s.shape));
   derived.set("simplified_perm", listText(s.perm));
   derived.set("groups", l.tiling.describe());
   derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
-  derived.set("access_bytes", std::to_string(l.words ? 4 : bytes));
+  derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words ? 4 : bytes));
   derived.set("tiles", std::to_string(l.tiling.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchGeneralTiled);
@@ -489,7 +502,7 @@ class PermuteVariant final : public Variant {
       throw paramError("dtype",
                        "tiled_wide moves cells of 1- and 2-byte elements; allowed: u8, "
                        "f16, bf16, or use tiled");
-    const int side = permute::TiledLaunch::cellSide(bytes);
+    const int side = permute::cell::side(bytes);
     if (t.rows % side != 0 || t.cols % side != 0)
       throw paramError("shape", "tiled_wide moves cells of " + std::to_string(side) + " x " +
                                     std::to_string(side) + " " + p.get("dtype") +
@@ -497,12 +510,11 @@ class PermuteVariant final : public Variant {
                                     " x " + std::to_string(t.cols) + "; allowed: sides that are " +
                                     "multiples of " + std::to_string(side) + ", or use auto");
     const auto [across, stacked] = cellShapeOf(p, bytes);
-    const int tileBytes = permute::TiledLaunch::cellTileBytes(bytes, across, stacked);
-    if (tileBytes > permute::TiledLaunch::kMaxCellTileBytes) {
+    const int tileBytes = permute::cell::tileBytes(bytes, across, stacked);
+    if (tileBytes > permute::cell::kMaxTileBytes) {
       std::string allowed;
       for (const int n : {1, 2, 4})
-        if (permute::TiledLaunch::cellTileBytes(bytes, across, n) <=
-            permute::TiledLaunch::kMaxCellTileBytes)
+        if (permute::cell::tileBytes(bytes, across, n) <= permute::cell::kMaxTileBytes)
           allowed += (allowed.empty() ? "" : ", ") + std::to_string(n);
       throw paramError("cells_per_thread",
                        std::to_string(across) + " cells across and " + std::to_string(stacked) +
@@ -620,8 +632,10 @@ void registerPermuteFamily(Registry& registry) {
       "falls to a kernel that reads or writes one scattered element at a time. Here the "
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
-      "against 3 x 4096, and both sides of every tile move along contiguous memory. Rows of 2, "
-      "4 or 8 bytes that stay innermost move as elements of their own.");
+      "against 3 x 4096, and both sides of every tile move along contiguous memory. Bytes and "
+      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words "
+      "where they are whole words. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
+      "of their own.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
       "and halves where the sides are whole cells, else general tiles in words for bytes and "

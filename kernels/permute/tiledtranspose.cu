@@ -136,10 +136,10 @@ __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
 // their order XOR-ed by the cell's column, so that neither side's 8-byte shared accesses
 // conflict.
 template <int E, int A, int S, typename Index>
-__global__ void __launch_bounds__(A* TiledLaunch::kCellRows)
+__global__ void __launch_bounds__(A* cell::kThreadRows)
     tiledTransposeCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst, Index rows,
                               Index cols, Index tileRows, Index tileCols, Index tiles) {
-  constexpr int kDown = TiledLaunch::kCellRows, kSide = 8 / E;  // TiledLaunch::cellSide
+  constexpr int kDown = cell::kThreadRows, kSide = 8 / E;  // cell::side
   constexpr int kTileCols = A * kSide, kTileRows = kDown * S * kSide;
   constexpr int kRowWords = kDown * S;  // a destination row's words in the tile
   __shared__ uint2 tile[kTileCols][kRowWords];

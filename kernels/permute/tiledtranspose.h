@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/permute/cell.h"
+
 namespace kwb::permute {
 
 // A batch of row-major rows x cols matrices, each written transposed (cols x rows): the 2-D
@@ -19,7 +21,7 @@ struct TiledLaunch {
   bool pairs = false;    // 16-bit elements moved two at a time (needs even rows and cols)
   // 1- and 2-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves): cellsAcross
   // cells across a tile and 16 * cellsPerThread down; rows and cols whole cells, the source
-  // 8-byte aligned. tile is then the tile's width in elements, cellsAcross * cellSide.
+  // 8-byte aligned. tile is then the tile's width in elements, cellsAcross * cell::side.
   bool cells = false;
   int cellsAcross = 16;    // 16 or 32
   int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
@@ -30,22 +32,13 @@ struct TiledLaunch {
 
   // Source rows a tile spans: its height.
   int tileRows() const {
-    return cells ? kCellRows * cellsPerThread * cellSide(elementBytes) : tile;
+    return cells ? cell::kThreadRows * cellsPerThread * cell::side(elementBytes) : tile;
   }
   std::int64_t tiles() const {
     return batch * ((rows + tileRows() - 1) / tileRows()) * ((cols + tile - 1) / tile);
   }
   int threadsPerBlock() const {
-    return cells ? cellsAcross * kCellRows : (pairs ? tile / 2 : tile) * rowsPerBlock;
-  }
-
-  static constexpr int kCellRows = 16;  // rows of threads of a block of cells
-  static constexpr int kMaxCellTileBytes = 48 * 1024;
-  // Elements along a cell's side.
-  static constexpr int cellSide(int elementBytes) { return 8 / elementBytes; }
-  // The shared memory a tile of cells takes: 8 bytes a cell row.
-  static constexpr int cellTileBytes(int elementBytes, int across, int perThread) {
-    return across * cellSide(elementBytes) * kCellRows * perThread * 8;
+    return cells ? cellsAcross * cell::kThreadRows : (pairs ? tile / 2 : tile) * rowsPerBlock;
   }
 };
 

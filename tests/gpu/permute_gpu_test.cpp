@@ -238,24 +238,32 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");
 }
 
-// General tiles in 4-byte words for 1- and 2-byte elements where both groups are whole words:
-// partial tiles on both sides, batches, several groups, and a misaligned source that falls back
-// to single elements.
-TEST_F(PermuteGpu, GeneralTilesMoveWordsWhereTheyFit) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"3,64,100", "2,1,0"},     {"4,100,36", "2,0,1"},    {"128,64,64,8", "0,3,1,2"},
-      {"2,12,20,68", "3,1,0,2"}, {"7,8,4,132", "3,2,0,1"}, {"16,516,4", "0,2,1"}};
-  for (const auto& [shape, perm] : cases)
+// General tiles in 8-byte cells for 1- and 2-byte elements where both groups are whole cells
+// and 64 or more long, else in 4-byte words where both are whole words: partial tiles on both
+// sides, batches, several groups, sources 8 elements in, and a misaligned source that falls
+// back to single elements.
+TEST_F(PermuteGpu, GeneralTilesMoveCellsOrWordsWhereTheyFit) {
+  struct Case {
+    const char *shape, *perm, *bytes, *halves;  // the accesses of u8 and of f16, bf16
+  };
+  const Case cases[] = {{"3,64,100", "2,1,0", "4", "8"},      {"4,100,36", "2,0,1", "4", "4"},
+                        {"128,64,64,8", "0,3,1,2", "4", "4"}, {"2,12,20,68", "3,1,0,2", "4", "8"},
+                        {"7,8,4,132", "3,2,0,1", "4", "8"},   {"16,516,4", "0,2,1", "4", "4"},
+                        {"5,64,136", "2,1,0", "8", "8"},      {"3,256,264", "2,1,0", "8", "8"}};
+  for (const auto& c : cases)
     for (const char* dtype : {"u8", "f16", "bf16"})
-      for (const char* offset : {"0", "1"}) {
-        const RunResult r = run(
-            "general", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+      for (const char* offset : {"0", "1", "8"}) {
+        const RunResult r =
+            run("general",
+                {{"shape", c.shape}, {"perm", c.perm}, {"dtype", dtype}, {"offset", offset}});
         ASSERT_EQ(r.status, RunStatus::Ok)
-            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
+            << c.shape << " " << c.perm << " " << dtype << " offset " << offset << ": " << r.error;
         // One element in is never 4-byte aligned for these sizes.
-        const std::string single = std::string(dtype) == "u8" ? "1" : "2";
-        EXPECT_EQ(r.derived.get("access_bytes"), std::string(offset) == "0" ? "4" : single)
-            << shape << " " << perm << " " << dtype << " " << r.derived.get("groups");
+        const bool u8 = std::string(dtype) == "u8";
+        const std::string expected =
+            std::string(offset) == "1" ? (u8 ? "1" : "2") : (u8 ? c.bytes : c.halves);
+        EXPECT_EQ(r.derived.get("access_bytes"), expected)
+            << c.shape << " " << c.perm << " " << dtype << " " << r.derived.get("groups");
       }
 }
 
