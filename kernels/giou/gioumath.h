@@ -5,11 +5,7 @@
 // write-up's (torchvision's, with epsilon clamps); where a max, min or clamp is at its kink the
 // gradient follows PyTorch: a tie of max or min splits it in halves, clamp(min=c) passes it
 // where the input is at least c.
-#ifdef __CUDACC__
-#define KWB_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define KWB_HOST_DEVICE inline
-#endif
+#include "kernels/hostdevice.h"
 
 namespace kwb::giou {
 

@@ -303,7 +303,10 @@ PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
       derived.set("movement_size_used", std::to_string(l.unitBytes));
     }
     l.index32 = l.plan.elements() <= INT32_MAX;
-    l.grid = gridForWaves(static_cast<std::uint64_t>(l.plan.elements()), l.block, kWaves, device);
+    l.grid =
+        gridForWaves(static_cast<std::uint64_t>((l.plan.elements() + permute::kStridedUnroll - 1) /
+                                                permute::kStridedUnroll),
+                     l.block, kWaves, device);
     addGrid(derived, l.grid, l.block, device);
     derived.set("simplified_shape", listText(s.shape));
     derived.set("simplified_perm", listText(s.perm));

@@ -11,6 +11,10 @@ enum class PermuteWalk {
   Strided,  // a simplified permutation in units of `unitBytes`, grid-stride, 32-bit where it fits
 };
 
+// Moves each thread of the strided walk keeps in flight: its loads all issued before its first
+// store.
+inline constexpr int kStridedUnroll = 4;
+
 // One launch of a permute kernel: `plan` counts in units of unitBytes (1, 2, 4, 8 or 16).
 struct PermuteLaunch {
   Permutation plan;
