@@ -18,9 +18,9 @@ class RunStore;
 // The runs, sweeps and tunings of a relay over several GPUs (`kwb --devices all worker`, as the
 // window starts it when Settings name several GPUs): one job at a time, in a thread of its own,
 // its points shared among a worker per GPU (on `host`, or here where it is empty) that lives as
-// long as this. Each run is stored in
-// `store` (when set) with the GPU it ran on, a sweep's as one sweep, and replied through `send`
-// as the worker would: results, progress naming the GPU, a tuning's evaluations and report, done.
+// long as this. Each run is stored in `store` (when set) with the GPU it ran on, a sweep's as one
+// sweep, and replied through `send` as the worker would: results, progress naming the GPU, a
+// tuning's evaluations and report, done.
 class PoolJobs {
  public:
   using Send = std::function<void(const protocol::Reply&)>;

@@ -239,7 +239,7 @@ std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
 // channels) where the long side fills its chunks, the movement kernel where both sides are short.
 // Any other permutation: general tiles where the innermost dimension moves, or stays with rows of
 // 2, 4 or 8 bytes that move as elements, and a tile carries at least 2 KiB; else the movement
-// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth pass).
+// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth and sixth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
