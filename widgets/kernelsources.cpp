@@ -18,34 +18,43 @@ QStringList files(std::initializer_list<const char*> names) {
 
 }  // namespace
 
-QStringList kernelSourceFiles(const std::string& family, const std::string& variant) {
-  static const std::map<Key, QStringList> sources = [] {
-    std::map<Key, QStringList> m;
-    m[{"copy", "memcpy"}] = files({"copy/copyfamily.cpp"});
-    m[{"copy", "vectorized"}] = files({"copy/vectorizedcopy.cu"});
+KernelSources kernelSources(const std::string& family, const std::string& variant) {
+  static const std::map<Key, KernelSources> sources = [] {
+    std::map<Key, KernelSources> m;
+    m[{"copy", "memcpy"}] = {files({"copy/copyfamily.cpp"}), {}};
+    m[{"copy", "vectorized"}] = {files({"copy/vectorizedcopy.cu"}), "copyKernel("};
     const QStringList elementwise = files({"elementwise/elementwisekernels.cuh",
                                            "elementwise/functors.cuh", "elementwise/ops/gelu.cu"});
-    for (const char* v : {"naive", "grid_stride", "packed", "packed_half2"})
-      m[{"elementwise", v}] = elementwise;
+    m[{"elementwise", "naive"}] = {elementwise, "naiveKernel("};
+    for (const char* v : {"grid_stride", "packed", "packed_half2"})
+      m[{"elementwise", v}] = {elementwise, "walkPacks("};
     const QStringList strided = files({"permute/permutekernels.cu", "permute/permuteplan.cpp"});
-    for (const char* v : {"naive", "simplified", "movement"}) m[{"permute", v}] = strided;
-    m[{"permute", "tiled"}] = m[{"permute", "tiled_half2"}] = files({"permute/tiledtranspose.cu"});
-    m[{"permute", "tiled_wide"}] =
-        files({"permute/tiledtranspose.cu", "permute/registertranspose.cuh"});
-    m[{"permute", "narrow"}] = files({"permute/narrowtranspose.cu"});
-    m[{"permute", "general"}] = files(
-        {"permute/generaltiled.cu", "permute/generaltiling.cpp", "permute/registertranspose.cuh"});
-    m[{"permute", "auto"}] = files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu",
-                                    "permute/narrowtranspose.cu", "permute/permutekernels.cu"});
+    m[{"permute", "naive"}] = {strided, "naivePermuteKernel("};
+    for (const char* v : {"simplified", "movement"})
+      m[{"permute", v}] = {strided, "stridedPermuteKernel("};
+    const QStringList tiled = files({"permute/tiledtranspose.cu", "permute/registertranspose.cuh"});
+    m[{"permute", "tiled"}] = {tiled.mid(0, 1), "tiledTransposeKernel("};
+    m[{"permute", "tiled_half2"}] = {tiled.mid(0, 1), "tiledTransposePairsKernel("};
+    m[{"permute", "tiled_wide"}] = {tiled, "tiledTransposeCellsKernel("};
+    m[{"permute", "narrow"}] = {files({"permute/narrowtranspose.cu"}), {}};
+    m[{"permute", "general"}] = {files({"permute/generaltiled.cu", "permute/generaltiling.cpp",
+                                        "permute/registertranspose.cuh"}),
+                                 {}};
+    m[{"permute", "auto"}] = {
+        files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu", "permute/generaltiled.cu",
+               "permute/narrowtranspose.cu", "permute/permutekernels.cu"}),
+        "autoKind("};
     const QStringList chain =
         files({"giou/giouops.cu", "giou/giouchain.cpp", "giou/giouworkload.cpp"});
-    for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = chain;
+    for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = {chain, {}};
     const QStringList fused = files({"giou/gioufused.cu", "giou/gioumath.h", "giou/giouboxes.cuh"});
-    for (const char* v : {"fused", "fused_conditional", "fused_fwd_bwd"}) m[{"giou", v}] = fused;
+    for (const char* v : {"fused", "fused_conditional"})
+      m[{"giou", v}] = {fused, "giouForwardKernel("};
+    m[{"giou", "fused_fwd_bwd"}] = {fused, "giouForwardBackwardKernel("};
     return m;
   }();
   const auto found = sources.find({family, variant});
-  return found == sources.end() ? QStringList() : found->second;
+  return found == sources.end() ? KernelSources() : found->second;
 }
 
 QString kernelSource(const QString& path) {

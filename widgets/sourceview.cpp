@@ -5,12 +5,37 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTextBlock>
 #include <QVBoxLayout>
 
 #include "widgets/cudahighlighter.h"
 #include "widgets/kernelsources.h"
 
 namespace kwb {
+namespace {
+
+// The line where the definition holding `entry` begins, with the comment and template lines
+// right above it; 0 where no line outside comments holds it.
+int entryLine(const QTextDocument& document, const QString& entry) {
+  if (entry.isEmpty()) return 0;
+  for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+    const QString text = block.text().trimmed();
+    if (text.startsWith("//") || !text.contains(entry)) continue;
+    QTextBlock top = block;
+    for (QTextBlock up = block.previous(); up.isValid(); up = up.previous()) {
+      const QString above = up.text().trimmed();
+      if (!above.startsWith("//") && !above.startsWith("template") &&
+          !above.startsWith("__global__"))
+        break;
+      top = up;
+    }
+    return top.blockNumber();
+  }
+  return 0;
+}
+
+}  // namespace
 
 SourceView::SourceView(QWidget* parent)
     : QWidget(parent),
@@ -33,7 +58,9 @@ SourceView::SourceView(QWidget* parent)
 }
 
 void SourceView::setVariant(const std::string& family, const std::string& variant) {
-  const QStringList paths = kernelSourceFiles(family, variant);
+  const KernelSources sources = kernelSources(family, variant);
+  const QStringList& paths = sources.files;
+  entry_ = sources.entry;
   files_->blockSignals(true);
   files_->clear();
   for (const QString& path : paths) files_->addItem(path.mid(QString(":/kernels/").size()), path);
@@ -51,6 +78,10 @@ void SourceView::setVariant(const std::string& family, const std::string& varian
 void SourceView::showFile(int index) {
   if (index < 0) return;
   editor_->setPlainText(kernelSource(files_->itemData(index).toString()));
+  // Variants share files: the first opens at the variant's own kernel, the others at the top.
+  const int line = index == 0 ? entryLine(*editor_->document(), entry_) : 0;
+  editor_->setTextCursor(QTextCursor(editor_->document()->findBlockByNumber(line)));
+  editor_->verticalScrollBar()->setValue(line);
 }
 
 QString SourceView::currentFile() const {
@@ -59,6 +90,10 @@ QString SourceView::currentFile() const {
 
 QString SourceView::text() const {
   return editor_->toPlainText();
+}
+
+int SourceView::topLine() const {
+  return editor_->verticalScrollBar()->value();
 }
 
 }  // namespace kwb

@@ -11,7 +11,8 @@ class QPlainTextEdit;
 namespace kwb {
 
 // The selected variant's CUDA source, built into the GUI and syntax-highlighted, one file at a
-// time: the kernel itself first, then what it builds on.
+// time: the kernel itself first, opened where the variant's own kernel starts, then what it
+// builds on.
 class SourceView : public QWidget {
   Q_OBJECT
 
@@ -19,9 +20,10 @@ class SourceView : public QWidget {
   explicit SourceView(QWidget* parent = nullptr);
 
   void setVariant(const std::string& family, const std::string& variant);
-  // The file shown and its text, for tests.
+  // The file shown, its text and the number of the first line in sight (from 0), for tests.
   QString currentFile() const;
   QString text() const;
+  int topLine() const;
 
  private:
   void showFile(int index);
@@ -29,6 +31,7 @@ class SourceView : public QWidget {
   QComboBox* files_;
   QLabel* note_;
   QPlainTextEdit* editor_;
+  QString entry_;  // where the variant's kernel starts in its first file
 };
 
 }  // namespace kwb

@@ -623,8 +623,9 @@ void registerPermuteFamily(Registry& registry) {
       "A u8 transpose through tiles of single bytes moves 32 bytes per warp access. Here each "
       "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16), transposes it in registers "
       "with byte permutes and stores 8 destination rows of 8 bytes: every access of a warp is "
-      "two rows of 128 bytes, on both sides. Compare it with tiled and tiled_half2 on the same "
-      "transpose; both sides must be whole cells.");
+      "256 bytes, two rows of 128 with 16 cells across, one row with 32, on both sides. Compare "
+      "it with tiled and tiled_half2 on the same transpose, and sweep cells_across and "
+      "cells_per_thread; both sides must be whole cells.");
   add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "

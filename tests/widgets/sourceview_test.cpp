@@ -23,12 +23,39 @@ class SourceViewTest : public QObject {
          {"per_sample", "concat", "padded", "fused", "fused_conditional", "fused_fwd_bwd"}}};
     for (const auto& [family, variants] : families)
       for (const char* variant : variants) {
-        const QStringList files = kernelSourceFiles(family, variant);
-        QVERIFY2(!files.isEmpty(), variant);
-        for (const QString& file : files) QVERIFY2(!kernelSource(file).isEmpty(), qPrintable(file));
+        const KernelSources sources = kernelSources(family, variant);
+        QVERIFY2(!sources.files.isEmpty(), variant);
+        for (const QString& file : sources.files)
+          QVERIFY2(!kernelSource(file).isEmpty(), qPrintable(file));
+        // The entry is in the first file, outside a comment, a few lines below where it opens.
+        SourceView view;
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setVariant(family, variant);
+        const QStringList lines = view.text().split('\n');
+        const int top = view.topLine();
+        const QStringList opened = lines.mid(top, 12);
+        QVERIFY2(sources.entry.isEmpty() ? top == 0 : opened.join('\n').contains(sources.entry),
+                 qPrintable(QString("%1: %2").arg(variant, lines.value(top))));
       }
-    QVERIFY(kernelSourceFiles("matmul", "tiled").isEmpty());
+    QVERIFY(kernelSources("matmul", "tiled").files.isEmpty());
     QVERIFY(kernelSource(":/kernels/none.cu").isEmpty());
+  }
+
+  void opensAtTheVariantsOwnKernel() {
+    SourceView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto topText = [&view] { return view.text().split('\n').value(view.topLine()); };
+    view.setVariant("permute", "tiled_wide");
+    QCOMPARE(view.currentFile(), QString("permute/tiledtranspose.cu"));
+    QVERIFY2(topText().startsWith("// 1- and 2-byte elements in cells"), qPrintable(topText()));
+    view.setVariant("permute", "tiled");
+    QCOMPARE(topText(), QString("template <typename T, int Tile, bool Pad, typename Index>"));
+    view.setVariant("permute", "general");
+    QCOMPARE(view.topLine(), 0);
   }
 
   void showsTheKernelFirst() {
