@@ -99,9 +99,12 @@ void SlurmJobs::execute(const protocol::Request& request, const std::atomic<bool
       filter.sweepId = merged.sweepId;
       filter.newestFirst = false;
       filter.limit = 0;
-      for (const RunRecord& r : store_.query(filter))
+      for (const RunRecord& r : store_.query(filter)) {
+        // The request's tags (a lesson's) go on the merged runs, as a worker stores them.
+        for (const auto& tag : request.options()->tags) store_.addTag(r.id, tag);
         if (const auto whole = store_.run(r.id))
           send_({id, protocol::Result{index++, whole->result, r.id}});
+      }
     }
     if (index == 0 && !outcome.cancelled && !unfinished.empty())
       throw Error(ErrorKind::Internal,

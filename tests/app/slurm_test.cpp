@@ -152,7 +152,7 @@ TEST_F(SlurmTest, AKernelFileIsCopiedForTheTasks) {
 }
 
 constexpr const char* kSweepRequest =
-    R"({"v":2,"type":"sweep","id":"s","family":"copy","variant":"vectorized","params":{},"axes":["n=2^20,2^21,2^22"],"options":{"budget_s":0.05}})";
+    R"({"v":2,"type":"sweep","id":"s","family":"copy","variant":"vectorized","params":{},"axes":["n=2^20,2^21,2^22"],"options":{"budget_s":0.05,"tags":["lesson:permute-5-padding"]}})";
 
 // The window's sweep with Settings saying Slurm: `kwb --slurm worker` submits it as an array,
 // says its progress, and replies with the runs merged here, as a worker would.
@@ -179,6 +179,9 @@ TEST_F(SlurmTest, TheRelaySendsTheWindowsSweepToSlurm) {
   ASSERT_NE(done, nullptr);
   EXPECT_EQ(done->completed, 4u);
   EXPECT_EQ(RunStore(history()).count({}), 4u);
+  HistoryFilter lesson;
+  lesson.tag = "lesson:permute-5-padding";
+  EXPECT_EQ(RunStore(history()).count(lesson), 4u);  // the request's tags, as a worker keeps them
   const auto* refused = std::get_if<protocol::Failure>(&o.replies.at("t").back().body);
   ASSERT_NE(refused, nullptr);
   EXPECT_NE(refused->message.find("kwb tune ... --slurm"), std::string::npos);
