@@ -26,7 +26,7 @@ struct MeasureSettings {
   double hangSeconds = 30;
   // The device's copy ceiling as the client's history holds it: a worker given one measures none
   // before its first run (a pooled worker, which keeps no history, would otherwise measure it).
-  std::optional<CopyCeiling> copyCeiling;
+  std::optional<CopyCeiling> copyCeiling = std::nullopt;
 };
 
 }  // namespace kwb

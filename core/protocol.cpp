@@ -196,6 +196,7 @@ struct ReplyEncoder {
   void operator()(const Hello& h) const {
     out["app_version"] = h.appVersion;
     out["protocol"] = h.protocol;
+    out["options"] = h.options;
   }
   void operator()(const Catalog& c) const {
     out["families"] = json::array();
@@ -264,14 +265,21 @@ constexpr Type kReplyTypes[] = {Type::Hello, Type::List,     Type::Devices,  Typ
                                 Type::Error, Type::Tuned,    Type::Evaluated};
 static_assert(std::size(kReplyTypes) == std::variant_size_v<ReplyBody>);
 
-// Whether name is one of the comma-separated words of list.
-bool listed(std::string_view list, std::string_view name) {
+// The words of a comma-separated list.
+std::vector<std::string> splitList(std::string_view list) {
+  std::vector<std::string> out;
   for (std::size_t start = 0; start <= list.size();) {
     const std::size_t end = std::min(list.find(',', start), list.size());
-    if (list.substr(start, end - start) == name) return true;
+    out.emplace_back(list.substr(start, end - start));
     start = end + 2;  // past ", "
   }
-  return false;
+  return out;
+}
+
+// Whether name is one of the comma-separated words of list.
+bool listed(std::string_view list, std::string_view name) {
+  const std::vector<std::string> words = splitList(list);
+  return std::ranges::find(words, name) != words.end();
 }
 
 // The object, its version and its type; the id first, so that later errors can carry it. side
@@ -423,6 +431,10 @@ Type Reply::type() const {
   return kReplyTypes[body.index()];
 }
 
+std::vector<std::string> optionNames() {
+  return splitList(kOptionNames);
+}
+
 std::string encode(const Request& request) {
   json out = envelope(request.type(), request.id);
   std::visit(RequestEncoder{out}, request.body);
@@ -462,7 +474,10 @@ Reply decodeReply(std::string_view line) {
   const Fields f(e.message, "", e.id);
   Reply r{e.id, Done{}};
   switch (e.type) {
-    case Type::Hello: r.body = Hello{f.string("app_version"), f.number<int>("protocol")}; break;
+    case Type::Hello:
+      r.body = Hello{f.string("app_version"), f.number<int>("protocol"),
+                     f.find("options") ? f.strings("options") : std::vector<std::string>{}};
+      break;
     case Type::List: r.body = Catalog{f.items("families", familyInfoFromJson)}; break;
     case Type::Devices: r.body = DeviceList{f.items("devices", deviceInfoFromJson)}; break;
     case Type::Resolved: {

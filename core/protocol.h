@@ -127,11 +127,17 @@ struct Request {
   const MeasureSettings* options() const;
 };
 
+// The request options this build takes, as a worker's hello lists them.
+std::vector<std::string> optionNames();
+
 // --- Replies (worker to client) ---
 
 struct Hello {
   std::string appVersion;
   int protocol = kVersion;
+  // The options its requests may carry: a client writes a newer one only where it is listed
+  // (a worker of an older build lists none, and refuses options it does not know).
+  std::vector<std::string> options = optionNames();
 };
 struct Catalog {  // "list"
   std::vector<FamilyInfo> families;

@@ -32,7 +32,8 @@ struct DevicePool::Slot {
   int device = 0;
   std::unique_ptr<WorkerProcess> process;
   std::optional<std::size_t> point;    // the point it runs
-  std::optional<CopyCeiling> ceiling;  // given with its requests
+  std::optional<CopyCeiling> ceiling;  // the history's, given where the worker takes it
+  bool takesCeiling = false;           // its hello lists the option
   bool ceilingLearned = false;         // its own measured one, from its first run
   bool greeted = false;
   bool alive = true;
@@ -65,7 +66,7 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
     protocol::Kernel k = kernel;
     k.params = points[next];
     MeasureSettings o = options;
-    if (slot.ceiling) o.copyCeiling = slot.ceiling;
+    if (slot.takesCeiling) o.copyCeiling = slot.ceiling;
     slot.point = next;
     slot.process->send({pointId(run, next), protocol::RunRequest{k, o}});
     ++next;
@@ -86,14 +87,16 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
     if (events.workerEnded) events.workerEnded(slot.device, sentence);
   };
   const auto handle = [&](Slot& slot, const protocol::Reply& reply) {
-    if (std::holds_alternative<protocol::Hello>(reply.body)) {
+    if (const auto* hello = std::get_if<protocol::Hello>(&reply.body)) {
       slot.greeted = true;
+      slot.takesCeiling = std::ranges::find(hello->options, "copy_ceiling") != hello->options.end();
       assign(slot);
       return;
     }
     if (!slot.point || reply.id != pointId(run, *slot.point)) return;  // a cancel's progress
     if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
-      if (!slot.ceiling && !slot.ceilingLearned && result->run.ceilingBandwidth > 0) {
+      const bool given = slot.ceiling && slot.takesCeiling;
+      if (!given && !slot.ceilingLearned && result->run.ceilingBandwidth > 0) {
         slot.ceilingLearned = true;
         if (measured_) measured_(slot.device, learnedCeiling(result->run));
       }

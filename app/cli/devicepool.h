@@ -23,9 +23,9 @@ struct PoolEvents {
 };
 
 // Each worker's copy ceiling. `given[k]`, where the history holds it, goes with worker k's requests
-// so that it measures none (a local worker's only: a remote one may be an older build, which
-// refuses the option). A worker given none measures its own before its first run; the first run
-// back says it, and `measured` is told, to keep it for the next time.
+// so that it measures none, where its hello lists the option (a worker of an older build would
+// refuse it). A worker given none measures its own before its first run; the first run back says
+// it, and `measured` is told, to keep it for the next time.
 struct PoolCeilings {
   std::vector<std::optional<CopyCeiling>> given;
   std::function<void(int device, const CopyCeiling& ceiling)> measured;

@@ -69,16 +69,15 @@ std::vector<std::vector<std::string>> PoolGpus::commands(const std::string& host
   return out;
 }
 
-PoolCeilings PoolGpus::ceilings(RunStore* store, const std::string& host) const {
+PoolCeilings PoolGpus::ceilings(RunStore* store) const {
   PoolCeilings out;
   if (!store) return out;
   const auto uuid = [all = all](int d) {
     return static_cast<std::size_t>(d) < all.size() ? all[static_cast<std::size_t>(d)].uuid
                                                     : std::string();
   };
-  if (host.empty())
-    for (const int d : ordinals)
-      out.given.push_back(uuid(d).empty() ? std::nullopt : store->latestCeiling(uuid(d)));
+  for (const int d : ordinals)
+    out.given.push_back(uuid(d).empty() ? std::nullopt : store->latestCeiling(uuid(d)));
   out.measured = [store, uuid](int device, const CopyCeiling& ceiling) {
     if (!uuid(device).empty()) store->saveCeiling(uuid(device), ceiling);
   };

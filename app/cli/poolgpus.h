@@ -21,9 +21,9 @@ struct PoolGpus {
   // The commands that start their workers, and "0, 1 of HOST" for sentences.
   std::vector<std::vector<std::string>> commands(const std::string& host) const;
   std::string names(const std::string& host) const;
-  // Their copy ceilings as `store` holds them, for workers on this machine; those the workers
+  // Their copy ceilings as `store` holds them (by GPU, so a remote host's too); those the workers
   // measure are kept there. Nothing without a store.
-  PoolCeilings ceilings(RunStore* store, const std::string& host) const;
+  PoolCeilings ceilings(RunStore* store) const;
 };
 
 // `devices` as --devices takes it ("all", "0,1"; empty: --device alone). Error(NoDevice) where

@@ -39,8 +39,7 @@ void PoolJobs::execute(const protocol::Request& request, const std::atomic<bool>
     if (devices_.empty()) throw Error(ErrorKind::NoDevice, noDevice_);
     if (!pool_) {
       const PoolGpus gpus{ordinals_, devices_};
-      pool_ = std::make_unique<DevicePool>(gpus.commands(host_), ordinals_,
-                                           gpus.ceilings(store_, host_));
+      pool_ = std::make_unique<DevicePool>(gpus.commands(host_), ordinals_, gpus.ceilings(store_));
     }
     if (request.type() == protocol::Type::Tune)
       tune(request, cancel);

@@ -259,7 +259,7 @@ int sweepOnDevices(CliContext& context, const MeasureCliOptions& options,
   try {
     InterruptScope interrupts;
     runOnDevices(commands, devices, what, raw, options, &InterruptScope::interrupted(), events,
-                 gpus.ceilings(store.get(), context.global.host));
+                 gpus.ceilings(store.get()));
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::Cancelled) throw;
     sayStopped(context, completed.size(), points.size(), store != nullptr);

@@ -172,7 +172,7 @@ TuneReport tuneOnDevices(CliContext& context, const TuneCliOptions& o, GpuTuning
   if (!context.global.json)
     context.err << "tuning on GPU" << (width > 1 ? "s " : " ") << gpus.names(host)
                 << (width > 1 ? ", " + std::to_string(width) + " points at a time" : "") << "\n";
-  DevicePool pool(gpus.commands(host), gpus.ordinals, gpus.ceilings(store, host));
+  DevicePool pool(gpus.commands(host), gpus.ordinals, gpus.ceilings(store));
   return tuneOnPool(tuning, pool, width, gpus.first(), o.kernel(), o, store,
                     &InterruptScope::interrupted(), progress, {}, [&](const std::string& sentence) {
                       context.err << "kwb: " << printable(sentence) << "\n";

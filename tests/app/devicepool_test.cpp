@@ -206,13 +206,37 @@ TEST_F(DevicePoolTest, WorkersGetTheHistorysCeilingOrTheirOwnIsKept) {
     ASSERT_EQ(sent.size(), 4u);
     for (const auto& ceiling : sent) {
       EXPECT_EQ(ceiling.has_value(), given);
-      if (ceiling) EXPECT_EQ(ceiling->bandwidth, 2.5e12);
+      if (ceiling) {
+        EXPECT_EQ(ceiling->bandwidth, 2.5e12);
+      }
     }
-    if (given)
-      EXPECT_TRUE(kept.empty());
-    else
-      EXPECT_EQ(kept, (std::vector<std::pair<int, double>>{{1, 3e12}}));
+    const std::vector<std::pair<int, double>> expected =
+        given ? std::vector<std::pair<int, double>>{}
+              : std::vector<std::pair<int, double>>{{1, 3e12}};
+    EXPECT_EQ(kept, expected);
   }
+}
+
+// A worker of an older build (its hello lists no options) would refuse the ceiling: it gets none,
+// measures its own, and that one is kept.
+TEST_F(DevicePoolTest, AnOlderWorkerGetsNoCeilingAndItsOwnIsKept) {
+  protocol::Hello older{"0.1.0"};
+  older.options.clear();
+  std::ofstream(dir_ + "/hello") << protocol::encode(protocol::Reply{"", older});
+  const std::string log = dir_ + "/older.log";
+  std::vector<std::pair<int, double>> kept;
+  PoolCeilings ceilings;
+  ceilings.given = {CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}};
+  ceilings.measured = [&](int device, const CopyCeiling& ceiling) {
+    kept.emplace_back(device, ceiling.bandwidth);
+  };
+  EXPECT_EQ(runOnDevices({fake(0, log)}, {0}, {"copy", "vectorized", {}}, points(3), {}, nullptr,
+                         {}, ceilings),
+            3u);
+  const auto sent = ceilingsSent(log);
+  ASSERT_EQ(sent.size(), 3u);
+  for (const auto& ceiling : sent) EXPECT_FALSE(ceiling.has_value());
+  EXPECT_EQ(kept, (std::vector<std::pair<int, double>>{{0, 3e12}}));
 }
 
 }  // namespace

@@ -127,6 +127,16 @@ TEST(Protocol, ACopyCeilingTravelsOnlyWhereGiven) {
   EXPECT_EQ(back->measuredAt, 1764000000000);
 }
 
+// The hello lists every option a request may carry, one word each.
+TEST(Protocol, TheHelloListsTheOptionsTaken) {
+  const std::vector<std::string> names = optionNames();
+  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.front(), "mode");
+  EXPECT_EQ(names.back(), "copy_ceiling");
+  for (const std::string& name : names)
+    EXPECT_EQ(name.find_first_of(", "), std::string::npos) << "'" << name << "'";
+}
+
 TEST(Protocol, EveryReplyRoundTrips) {
   const nlohmann::json tuned{{"strategy", "annealing"}, {"evaluations", {1, 2}}};
   EXPECT_EQ(std::get<Tuned>(roundTrip<Reply>({"t", Tuned{tuned}}).body).report, tuned);
@@ -138,6 +148,11 @@ TEST(Protocol, EveryReplyRoundTrips) {
   const auto hello = std::get<Hello>(roundTrip<Reply>({"", Hello{"1.2.3"}}).body);
   EXPECT_EQ(hello.appVersion, "1.2.3");
   EXPECT_EQ(hello.protocol, kVersion);
+  EXPECT_EQ(hello.options, optionNames());
+  // A worker of an older build lists no options: it takes none newer than its own.
+  const auto older = std::get<Hello>(
+      decodeReply(R"({"v":2,"type":"hello","app_version":"0.1.0","protocol":2})").body);
+  EXPECT_TRUE(older.options.empty());
 
   FamilyInfo family{"copy", "copies", {{"copy", "memcpy", "cudaMemcpy", "the ceiling", {}, "n"}}};
   const auto catalog = std::get<Catalog>(roundTrip<Reply>({"l", Catalog{{family}}}).body);
