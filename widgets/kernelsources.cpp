@@ -32,10 +32,11 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
     m[{"permute", "naive"}] = {strided, "naivePermuteKernel("};
     for (const char* v : {"simplified", "movement"})
       m[{"permute", v}] = {strided, "stridedPermuteKernel("};
-    const QStringList tiled = files({"permute/tiledtranspose.cu", "permute/registertranspose.cuh"});
-    m[{"permute", "tiled"}] = {tiled.mid(0, 1), "tiledTransposeKernel("};
-    m[{"permute", "tiled_half2"}] = {tiled.mid(0, 1), "tiledTransposePairsKernel("};
-    m[{"permute", "tiled_wide"}] = {tiled, "tiledTransposeCellsKernel("};
+    const QStringList tiled = files({"permute/tiledtranspose.cu"});
+    m[{"permute", "tiled"}] = {tiled, "tiledTransposeKernel("};
+    m[{"permute", "tiled_half2"}] = {tiled, "tiledTransposePairsKernel("};
+    m[{"permute", "tiled_wide"}] = {tiled + files({"permute/registertranspose.cuh"}),
+                                    "tiledTransposeCellsKernel("};
     m[{"permute", "narrow"}] = {files({"permute/narrowtranspose.cu"}), {}};
     m[{"permute", "general"}] = {files({"permute/generaltiled.cu", "permute/generaltiling.cpp",
                                         "permute/registertranspose.cuh"}),

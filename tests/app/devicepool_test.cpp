@@ -55,6 +55,27 @@ class DevicePoolTest : public testing::Test {
     }
     return out;
   }
+  // Runs n points on one stand-in worker of `device` whose history holds `given`: the ceilings its
+  // requests carried, and those the pool passed on to be kept.
+  struct CeilingRun {
+    std::vector<std::optional<CopyCeiling>> sent;
+    std::vector<std::pair<int, double>> kept;
+  };
+  CeilingRun runWithCeiling(const std::string& name, int device, std::optional<CopyCeiling> given,
+                            int n) const {
+    const std::string log = dir_ + "/" + name + ".log";
+    CeilingRun out;
+    PoolCeilings ceilings;
+    if (given) ceilings.given = {*given};
+    ceilings.measured = [&](int d, const CopyCeiling& ceiling) {
+      out.kept.emplace_back(d, ceiling.bandwidth);
+    };
+    EXPECT_EQ(runOnDevices({fake(0, log)}, {device}, {"copy", "vectorized", {}}, points(n), {},
+                           nullptr, {}, ceilings),
+              static_cast<std::size_t>(n));
+    out.sent = ceilingsSent(log);
+    return out;
+  }
   static std::vector<RawParams> points(int n) {
     std::vector<RawParams> out;
     for (int i = 0; i < n; ++i) out.push_back({{"n", std::to_string(1024 * (i + 1))}});
@@ -192,19 +213,11 @@ TEST_F(DevicePoolTest, TheRealWorkerWithoutAGpuRefusesEachPoint) {
 TEST_F(DevicePoolTest, WorkersGetTheHistorysCeilingOrTheirOwnIsKept) {
   for (const bool given : {true, false}) {
     SCOPED_TRACE(given ? "given" : "not given");
-    const std::string log = dir_ + (given ? "/given.log" : "/own.log");
-    std::vector<std::pair<int, double>> kept;
-    PoolCeilings ceilings;
-    if (given) ceilings.given = {CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}};
-    ceilings.measured = [&](int device, const CopyCeiling& ceiling) {
-      kept.emplace_back(device, ceiling.bandwidth);
-    };
-    EXPECT_EQ(runOnDevices({fake(0, log)}, {1}, {"copy", "vectorized", {}}, points(4), {}, nullptr,
-                           {}, ceilings),
-              4u);
-    const auto sent = ceilingsSent(log);
-    ASSERT_EQ(sent.size(), 4u);
-    for (const auto& ceiling : sent) {
+    const CeilingRun run = runWithCeiling(
+        given ? "given" : "own", 1,
+        given ? std::optional(CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}) : std::nullopt, 4);
+    ASSERT_EQ(run.sent.size(), 4u);
+    for (const auto& ceiling : run.sent) {
       EXPECT_EQ(ceiling.has_value(), given);
       if (ceiling) {
         EXPECT_EQ(ceiling->bandwidth, 2.5e12);
@@ -213,7 +226,7 @@ TEST_F(DevicePoolTest, WorkersGetTheHistorysCeilingOrTheirOwnIsKept) {
     const std::vector<std::pair<int, double>> expected =
         given ? std::vector<std::pair<int, double>>{}
               : std::vector<std::pair<int, double>>{{1, 3e12}};
-    EXPECT_EQ(kept, expected);
+    EXPECT_EQ(run.kept, expected);
   }
 }
 
@@ -223,20 +236,11 @@ TEST_F(DevicePoolTest, AnOlderWorkerGetsNoCeilingAndItsOwnIsKept) {
   protocol::Hello older{"0.1.0"};
   older.options.clear();
   std::ofstream(dir_ + "/hello") << protocol::encode(protocol::Reply{"", older});
-  const std::string log = dir_ + "/older.log";
-  std::vector<std::pair<int, double>> kept;
-  PoolCeilings ceilings;
-  ceilings.given = {CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}};
-  ceilings.measured = [&](int device, const CopyCeiling& ceiling) {
-    kept.emplace_back(device, ceiling.bandwidth);
-  };
-  EXPECT_EQ(runOnDevices({fake(0, log)}, {0}, {"copy", "vectorized", {}}, points(3), {}, nullptr,
-                         {}, ceilings),
-            3u);
-  const auto sent = ceilingsSent(log);
-  ASSERT_EQ(sent.size(), 3u);
-  for (const auto& ceiling : sent) EXPECT_FALSE(ceiling.has_value());
-  EXPECT_EQ(kept, (std::vector<std::pair<int, double>>{{0, 3e12}}));
+  const CeilingRun run =
+      runWithCeiling("older", 0, CopyCeiling{2.5e12, 1u << 30, "vectorized", 1}, 3);
+  ASSERT_EQ(run.sent.size(), 3u);
+  for (const auto& ceiling : run.sent) EXPECT_FALSE(ceiling.has_value());
+  EXPECT_EQ(run.kept, (std::vector<std::pair<int, double>>{{0, 3e12}}));
 }
 
 }  // namespace

@@ -21,6 +21,10 @@ class SourceViewTest : public QObject {
           "general", "auto"}},
         {"giou",
          {"per_sample", "concat", "padded", "fused", "fused_conditional", "fused_fwd_bwd"}}};
+    SourceView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     for (const auto& [family, variants] : families)
       for (const char* variant : variants) {
         const KernelSources sources = kernelSources(family, variant);
@@ -28,10 +32,6 @@ class SourceViewTest : public QObject {
         for (const QString& file : sources.files)
           QVERIFY2(!kernelSource(file).isEmpty(), qPrintable(file));
         // The entry is in the first file, outside a comment, a few lines below where it opens.
-        SourceView view;
-        view.resize(900, 500);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setVariant(family, variant);
         const QStringList lines = view.text().split('\n');
         const int top = view.topLine();
