@@ -7,7 +7,8 @@ Run on a GPU host from the repository root, after building (preset sm90):
 
 Every figure is the median of CUDA-event samples with L2 flushed before each sample, PyTorch's
 timed the same way (torch_timing.py); bandwidth counts the tensor read once and written once.
-"copy" is kwb's copy/memcpy of the same bytes. The last lines printed are a Markdown table for
+"copy" is kwb's copy/memcpy of the same bytes. --odd runs cases of odd extents and short sides
+instead, whose rows start on no word in 1- and 2-byte elements. The last lines printed are a Markdown table for
 docs/PERFORMANCE.md.
 """
 import argparse
@@ -22,6 +23,11 @@ CASES = [((32, 128, 16, 64), (0, 2, 1, 3)), ((64, 512, 512), (0, 2, 1)),
          ((8192, 8192), (1, 0)), ((64, 64, 128, 128), (2, 3, 0, 1)),
          ((16, 3, 512, 512), (0, 2, 3, 1)), ((16, 512, 512, 3), (0, 3, 1, 2)),
          ((3, 4096, 4096), (2, 1, 0)), ((128, 64, 64, 8), (0, 3, 1, 2))]
+# Odd extents and short sides: rows that start on no word, for 1- and 2-byte elements.
+ODD_CASES = [((8191, 8191), (1, 0)), ((64, 511, 513), (0, 2, 1)), ((3, 4095, 4097), (2, 1, 0)),
+             ((16, 512, 512, 3), (0, 3, 1, 2)), ((16, 3, 512, 512), (0, 2, 3, 1)),
+             ((5, 273913, 7, 7), (2, 3, 1, 0)), ((24, 287, 2, 2435, 8), (1, 3, 0, 4, 2)),
+             ((78, 96, 3, 5974), (1, 0, 3, 2))]
 VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "tiled_wide", "narrow",
             "general"]
 
@@ -54,13 +60,14 @@ def main():
     parser.add_argument("--budget", type=float, default=0.2)
     parser.add_argument("--torch-samples", type=int, default=100)
     parser.add_argument("--dtypes", default="f32,f16")
+    parser.add_argument("--odd", action="store_true", help="the odd-extent cases instead")
     args = parser.parse_args()
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/bench.sqlite"
         for dtype in args.dtypes.split(","):
-            for shape, perm in CASES:
+            for shape, perm in ODD_CASES if args.odd else CASES:
                 n = math.prod(shape)
                 copy = kwb(args, db, "run", "copy", "memcpy", f"dtype={dtype}", f"n={n}")
                 bw = {}

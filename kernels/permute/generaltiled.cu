@@ -3,6 +3,7 @@
 // destination's. Each row's source offset and each column's destination offset are worked out
 // once per tile, so an element costs a shift, a mask and two shared loads besides its moves.
 #include <cstdint>
+#include <type_traits>
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
@@ -161,6 +162,105 @@ __global__ void generalTiledWordsKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
+// The words tile where rows and columns start anywhere (groups of odd extents, sources at any
+// offset): every global access is still a 4-byte word. A row is read in the aligned words that
+// cover it, each funnel-shifted into place with the next one (the next lane's), so the tile
+// holds row-aligned words as the words kernel's does. After the same transpose in registers, a
+// column's aligned destination word is put together from two blocks, the lane before's and its
+// own; the few elements at a column's ends that fill no whole word are stored one at a time
+// afterwards, so the word stores take no branch. `src` and `dst` are
+// the aligned words holding the tensors' first elements, `srcHead` and `dstHead` how many
+// elements into them the tensors start. Warps iterate whole, since they shuffle.
+template <int P, typename Index>
+__global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src, int srcHead,
+                                          std::uint32_t* __restrict__ dst, int dstHead,
+                                          const Args<Index> a) {
+  using T = std::conditional_t<P == 4, std::uint8_t, std::uint16_t>;
+  constexpr int kBits = 32 / P, kShift = P == 4 ? 2 : 1;
+  constexpr unsigned kWarp = 0xffffffffu;
+  extern __shared__ __align__(16) unsigned char shared[];
+  const int tileIn = 1 << a.inShift, tileOut = 1 << a.outShift;
+  const int wordShift = a.inShift - kShift, rowWords = 1 << wordShift, pitch = rowWords + 1;
+  const int blockShift = a.outShift - kShift, blocks = 1 << blockShift;
+  Index* srcRow = reinterpret_cast<Index*>(shared);
+  Index* dstCol = srcRow + tileOut;
+  std::uint32_t* tile = reinterpret_cast<std::uint32_t*>(dstCol + tileIn);
+  const int lane = threadIdx.x % 32, warpStart = threadIdx.x - lane;
+  const int words = tileOut << wordShift, cellsOfBlocks = rowWords << blockShift;
+  const int step = blockDim.x;
+
+  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
+    const Index in0 = start.in0, out0 = start.out0;
+    const int cols = static_cast<int>(min(static_cast<Index>(tileIn), a.inExtent - in0));
+    const int rows = static_cast<int>(min(static_cast<Index>(tileOut), a.outExtent - out0));
+
+    for (int l0 = warpStart; l0 < words; l0 += kInFlight * step) {
+      std::uint32_t v[kInFlight], next[kInFlight];
+      int head[kInFlight];
+      // Each lane's aligned word where it holds one of the row's elements, and the word after
+      // it where the next lane cannot give it (the row's or the warp's last word).
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + lane + u * step, o = l >> wordShift, w = l & (rowWords - 1);
+        const bool row = l < words && o < rows;
+        const Index s = row ? srcRow[o] + in0 + srcHead : 0;
+        const Index at = (s >> kShift) + w;
+        head[u] = static_cast<int>(s & (P - 1));
+        v[u] = next[u] = 0;
+        if (row && w * P - head[u] < cols) v[u] = src[at];
+        if (row && (lane == 31 || w == rowWords - 1) && head[u] > 0 && (w + 1) * P - head[u] < cols)
+          next[u] = src[at + 1];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int l = l0 + lane + u * step, o = l >> wordShift, w = l & (rowWords - 1);
+        const std::uint32_t after = __shfl_down_sync(kWarp, v[u], 1);
+        if (lane != 31 && w != rowWords - 1) next[u] = after;
+        if (l < words && o < rows && w * P < cols)
+          tile[o * pitch + w] = __funnelshift_r(v[u], next[u], head[u] * kBits);
+      }
+    }
+    __syncthreads();
+    for (int l0 = warpStart; l0 < cellsOfBlocks; l0 += step) {
+      const int l = l0 + lane, w = l >> blockShift, ob = l & (blocks - 1), o = ob * P;
+      const bool inside = l < cellsOfBlocks;
+      std::uint32_t own[P], before[P];
+#pragma unroll
+      for (int r = 0; r < P; ++r) own[r] = inside ? tile[(o + r) * pitch + w] : 0;
+      transposeInWords<P>(own);
+#pragma unroll
+      for (int c = 0; c < P; ++c) before[c] = __shfl_up_sync(kWarp, own[c], 1);
+      if (inside && lane == 0 && ob > 0) {  // the block before is another warp's
+#pragma unroll
+        for (int r = 0; r < P; ++r) before[r] = tile[(o - P + r) * pitch + w];
+        transposeInWords<P>(before);
+      }
+#pragma unroll
+      for (int c = 0; c < P; ++c) {
+        const int i = w * P + c;  // past the tile's columns where the lane is outside it
+        const Index d = i < cols ? dstCol[i] + out0 + dstHead : 0;
+        const int head = static_cast<int>(d & (P - 1)), first = o - head;
+        // Rows o - head to o - head + P - 1: the block before's last `head`, then this one's.
+        if (i < cols && first >= 0 && first + P <= rows)
+          dst[(d >> kShift) + ob] = __funnelshift_rc(before[c], own[c], (P - head) * kBits);
+      }
+    }
+    // Each column's elements before its first whole word and after its last, one at a time.
+    const T* elements = reinterpret_cast<const T*>(tile);
+    T* out = reinterpret_cast<T*>(dst);
+    for (int l = threadIdx.x; l < 2 * cols; l += step) {
+      const int i = l >> 1;
+      const Index d = dstCol[i] + out0 + dstHead;
+      const int head = static_cast<int>(d & (P - 1));
+      const int lead = head > 0 ? min(rows, P - head) : 0, tail = (rows - lead) & (P - 1);
+      const int from = l & 1 ? rows - tail : 0, count = l & 1 ? tail : lead;
+      for (int k = from; k < from + count; ++k) out[d + k] = elements[k * pitch * P + i];
+    }
+    __syncthreads();
+  }
+}
+
 // The same tile in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves), as tiled_wide moves a
 // transpose: A x 16 threads, each loading S cells one above the other along the source's rows,
 // transposing them in registers and keeping their rows in a tile whose words are XOR-ordered by
@@ -303,6 +403,28 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
     return l.index32
                ? launch(generalTiledWordsKernel<2, std::int32_t>, argsOf<std::int32_t>(l.tiling))
                : launch(generalTiledWordsKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
+  }
+  if (l.shifted) {
+    const auto head = [&](const void* p) {
+      return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 4) / l.elementBytes;
+    };
+    const auto* src = reinterpret_cast<const std::uint32_t*>(static_cast<const char*>(l.src) -
+                                                             head(l.src) * l.elementBytes);
+    auto* dst =
+        reinterpret_cast<std::uint32_t*>(static_cast<char*>(l.dst) - head(l.dst) * l.elementBytes);
+    const auto launch = [&](auto kernel, auto args) {
+      kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(src, head(l.src), dst, head(l.dst),
+                                                           args);
+      KWB_CHECK_LAUNCH("generalTiledShiftedKernel");
+    };
+    if (l.elementBytes == 1)
+      return l.index32 ? launch(generalTiledShiftedKernel<4, std::int32_t>,
+                                argsOf<std::int32_t>(l.tiling))
+                       : launch(generalTiledShiftedKernel<4, std::int64_t>,
+                                argsOf<std::int64_t>(l.tiling));
+    return l.index32
+               ? launch(generalTiledShiftedKernel<2, std::int32_t>, argsOf<std::int32_t>(l.tiling))
+               : launch(generalTiledShiftedKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
   }
   withUnit<8>(l.elementBytes, "general tiled permute", [&](auto element) {
     using T = decltype(element);

@@ -20,6 +20,11 @@ struct GeneralLaunch {
   // groups' extents to be whole cells and the source 8-byte aligned; the tiling's tile is then
   // cellTileIn x cellTileOut.
   bool cells = false;
+  // 1- and 2-byte elements in 4-byte words where rows start anywhere: each row read in the
+  // aligned words that cover it and shifted into place, each column stored in aligned words
+  // (elements one at a time at its ends). The source's buffer must end on a word boundary,
+  // which the last row's aligned words may reach. Needs tile sides of a word or more.
+  bool shifted = false;
   bool index32 = true;
   int block = 256;
   int grid = 1;
@@ -45,8 +50,9 @@ struct GeneralLaunch {
   std::size_t sharedBytes() const {
     if (cells) return 0;
     const std::size_t index = index32 ? 4 : 8;
-    const std::size_t row = words ? (tiling.tileIn / perWord() + 1) * 4
-                                  : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
+    const std::size_t row = words || shifted
+                                ? (tiling.tileIn / perWord() + 1) * 4
+                                : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
     return static_cast<std::size_t>(tiling.tileOut) * row +
            static_cast<std::size_t>(tiling.tileOut + tiling.tileIn) * index;
   }

@@ -45,6 +45,18 @@ constexpr std::int64_t kMinNarrowWide = 1024;
 // General tiles whose groups fill less than this of a tile lose to the movement kernel: a
 // (2, 471000, 3, 5) tile of 5 x 6 f32 moved 108 GB/s, PyTorch's strided kernel 2262 (H100).
 constexpr std::int64_t kMinGeneralTileBytes = 2048;
+// General tiles write a column of the destination's innermost group at a time. Where that group
+// is this many bytes or fewer and the destination then runs along a dimension the source holds
+// at most this many bytes apart, the movement kernel's walk in destination order reads the
+// source in runs and writes whole rows instead: (78, 96, 3, 5974) with (1, 0, 3, 2) moved 1373
+// GB/s through it in u8, 598 through tiles; (5, 23310, 3, 96, 3) with (2, 1, 4, 3, 0) in f16
+// 2091 against 643 (H100).
+constexpr std::int64_t kShortColumnBytes = 16;
+// Bytes move in words shifted into place where a column holds two words or more; in shorter
+// columns, single bytes, whose stores of neighbouring columns meet in the same sectors: (5,
+// 273913, 49) reversed moved 506 GB/s in single bytes, 232 in shifted words (H100). Halves stay
+// single where rows start on no word: shifted words moved them at 0.77 to 1.04 of single halves.
+constexpr std::int64_t kMinShiftedColumn = 8;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -107,6 +119,16 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "256", "threads",
                                 "threads per block; a block moves a tile at once (tiles of "
                                 "8-byte cells take 256 threads for bytes, 512 for halves)"));
+  if (kind == Kind::General) {
+    ParamSpec access = choiceParam(
+        "access", ParamRole::Launch, {"elements", "words", "cells"}, "auto", "",
+        "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words (shifted into "
+        "place where rows start anywhere), or in 8 x 8-byte cells (both groups whole cells, the "
+        "source 8-byte aligned); auto takes cells where they fit, else aligned words, else shifted "
+        "words for bytes in columns of 8 or more");
+    access.allowsAuto = true;
+    specs.push_back(std::move(access));
+  }
   if (kind == Kind::Narrow)
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -230,6 +252,19 @@ std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
          std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
 }
 
+// Whether general tiles' columns would be short while the destination goes on along a
+// dimension the source holds close together (kShortColumnBytes).
+bool shortColumnsOverSourceRuns(const Permutation& s, int bytes) {
+  const permute::GeneralTiling g = permute::generalTiling(s, permute::generalTileElements(bytes));
+  const int rank = static_cast<int>(s.shape.size());
+  const int next = rank - 1 - g.outRank;  // the destination's dimension after the group
+  if (g.outExtent * bytes > kShortColumnBytes || next < 0) return false;
+  std::int64_t sourceStride = 1;
+  for (int d = s.perm[static_cast<std::size_t>(next)] + 1; d < rank; ++d)
+    sourceStride *= s.shape[static_cast<std::size_t>(d)];
+  return sourceStride * bytes <= kShortColumnBytes;
+}
+
 // Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: cells of
 // 8-byte rows for 1- and 2-byte elements where both sides are whole cells (and the source 8-byte
 // aligned), else general tiles in words for bytes, pairs for 16-bit elements where both sides are
@@ -238,8 +273,9 @@ std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
 // wide elements (channels last to planes); else the narrow kernel (planes to channels last, or few
 // channels) where the long side fills its chunks, the movement kernel where both sides are short.
 // Any other permutation: general tiles where the innermost dimension moves, or stays with rows of
-// 2, 4 or 8 bytes that move as elements, and a tile carries at least 2 KiB; else the movement
-// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth and sixth passes).
+// 2, 4 or 8 bytes that move as elements, and a tile carries at least 2 KiB, unless its columns
+// would be short over the source's runs; else the movement kernel. Measured on an H100
+// (docs/PERFORMANCE.md, permute, fourth and sixth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -249,7 +285,10 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   }
   const auto t = asBatchTranspose(s);
   if (!t)
-    return tileCarriedBytes(s, bytes) >= kMinGeneralTileBytes ? Kind::General : Kind::Movement;
+    return tileCarriedBytes(s, bytes) >= kMinGeneralTileBytes &&
+                   !shortColumnsOverSourceRuns(s, bytes)
+               ? Kind::General
+               : Kind::Movement;
   const bool words = permute::generalWordsFit(
       permute::generalTiling(s, permute::generalTileElements(bytes)), bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
@@ -355,26 +394,66 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   return launcherOf(l, permute::launchTiledTranspose);
 }
 
+// General tiles' permutation and the unit they move: rows of 2, 4 or 8 bytes that stay
+// innermost as elements of their own, else the elements.
+struct GeneralUnits {
+  Permutation perm;
+  int bytes = 0;
+  bool rows = false;
+};
+
+GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
+                          std::int64_t sourceOffsetBytes) {
+  const auto rows = asRows(simplified, elementBytes, sourceOffsetBytes);
+  if (rows) return {rows->perm, rows->bytes, true};
+  return {simplified, elementBytes, false};
+}
+
+enum class Access { Elements, Words, Cells };
+
+// How general tiles move their units: as given, else cells of 8-byte rows where the groups are
+// whole cells and fill a tile's side each way, else words where the groups are whole words and
+// the source starts on one, else words shifted into place for bytes in columns of two words or
+// more (kMinShiftedColumn), else elements.
+Access generalAccess(const ParamSet& p, const permute::GeneralTiling& g, int bytes) {
+  if (p.has("access") && !p.isAuto("access")) {
+    const std::string given = p.get("access");
+    return given == "cells" ? Access::Cells : given == "words" ? Access::Words : Access::Elements;
+  }
+  if (bytes >= 4) return Access::Elements;
+  if (permute::generalCellsFit(g, bytes, offsetBytes(p)) &&
+      std::min(g.inExtent, g.outExtent) >= kMinCellGroup)
+    return Access::Cells;
+  if (permute::generalWordsFit(g, bytes, offsetBytes(p))) return Access::Words;
+  return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
+}
+
 PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified, int elementBytes,
                                 const DeviceInfo& device, ParamSet& derived) {
-  const auto rows = asRows(simplified, elementBytes, offsetBytes(p));
-  const Permutation& s = rows ? rows->perm : simplified;
-  const int bytes = rows ? rows->bytes : elementBytes;
-  if (rows) derived.set("row_bytes", std::to_string(bytes));
+  const GeneralUnits units = generalUnits(simplified, elementBytes, offsetBytes(p));
+  const Permutation& s = units.perm;
+  const int bytes = units.bytes;
+  if (units.rows) derived.set("row_bytes", std::to_string(bytes));
   permute::GeneralLaunch l;
   l.tiling = permute::generalTiling(s, permute::generalTileElements(bytes));
   l.elementBytes = bytes;
-  // Cells of 8-byte rows where the groups are whole cells and fill a tile's side each way, else
-  // 4-byte words where they are whole words.
-  l.cells = permute::generalCellsFit(l.tiling, bytes, offsetBytes(p)) &&
-            std::min(l.tiling.inExtent, l.tiling.outExtent) >= kMinCellGroup;
+  const Access access = generalAccess(p, l.tiling, bytes);
+  l.cells = access == Access::Cells;
   if (l.cells) {
     l.tiling.tileIn = permute::GeneralLaunch::cellTileIn(bytes);
     l.tiling.tileOut = permute::GeneralLaunch::cellTileOut(bytes);
   }
-  l.words = !l.cells && permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
+  // Words aligned where the groups are whole words and the source starts on one, else shifted
+  // into place, in tiles at least a word along each side.
+  l.words = access == Access::Words && permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
+  l.shifted = access == Access::Words && !l.words;
+  if (l.shifted) {
+    l.tiling.tileIn = std::max(l.tiling.tileIn, 4 / bytes);
+    l.tiling.tileOut = std::max(l.tiling.tileOut, 4 / bytes);
+  }
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
-  l.index32 = s.elements() <= INT32_MAX;
+  // Shifted words count from the aligned word before the source: a few elements of headroom.
+  l.index32 = s.elements() <= INT32_MAX - 8;
   const int threads = l.threadsPerBlock();
   l.grid =
       gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * threads, threads, kWaves, device);
@@ -383,7 +462,8 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   derived.set("simplified_perm", listText(s.perm));
   derived.set("groups", l.tiling.describe());
   derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
-  derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words ? 4 : bytes));
+  derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
+  if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
   derived.set("tiles", std::to_string(l.tiling.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchGeneralTiled);
@@ -434,13 +514,7 @@ class PermuteVariant final : public Variant {
     if (kind_ == Kind::Tiled || kind_ == Kind::TiledPairs) checkTiled(p, s);
     if (kind_ == Kind::TiledWide) checkCells(p, s);
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
-    if (kind_ == Kind::General && !innermostMoves(s) && !asRows(s, elementBytes(p), offsetBytes(p)))
-      throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
-                                   listText(s.shape) + ", perm " + listText(s.perm) +
-                                   ") in rows of " +
-                                   std::to_string(s.shape.back() * elementBytes(p)) +
-                                   " bytes; tiles take rows of 2, 4 or 8 bytes that start "
-                                   "aligned, as elements: use movement or auto");
+    if (kind_ == Kind::General) checkGeneral(p, s);
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
   }
 
@@ -530,6 +604,34 @@ class PermuteVariant final : public Variant {
       throw paramError("offset", "tiled_wide reads 8-byte rows, and a source " + p.get("offset") +
                                      " elements in is not 8-byte aligned; allowed: offsets of " +
                                      std::to_string(side) + " elements, or use auto");
+  }
+
+  static void checkGeneral(const ParamSet& p, const Permutation& s) {
+    if (!innermostMoves(s) && !asRows(s, elementBytes(p), offsetBytes(p)))
+      throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
+                                   listText(s.shape) + ", perm " + listText(s.perm) +
+                                   ") in rows of " +
+                                   std::to_string(s.shape.back() * elementBytes(p)) +
+                                   " bytes; tiles take rows of 2, 4 or 8 bytes that start "
+                                   "aligned, as elements: use movement or auto");
+    if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
+    const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
+    const std::string unit = units.rows ? "rows of " + std::to_string(units.bytes) + " bytes"
+                                        : p.get("dtype") + " elements";
+    if (units.bytes > 2)
+      throw paramError("access",
+                       "words and cells carry 1- and 2-byte units, and these tiles "
+                       "move " +
+                           unit + "; allowed: elements or auto");
+    const permute::GeneralTiling g =
+        permute::generalTiling(units.perm, permute::generalTileElements(units.bytes));
+    if (p.get("access") == "cells" && !permute::generalCellsFit(g, units.bytes, offsetBytes(p)))
+      throw paramError("access", "cells need both groups whole cells of " +
+                                     std::to_string(permute::cell::side(units.bytes)) + " " + unit +
+                                     " and the source 8-byte aligned; the groups are " +
+                                     g.describe() + " and the source starts " +
+                                     std::to_string(offsetBytes(p)) +
+                                     " bytes in; allowed: words, elements or auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -637,16 +739,19 @@ void registerPermuteFamily(Registry& registry) {
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
       "against 3 x 4096, and both sides of every tile move along contiguous memory. Bytes and "
-      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words "
-      "where they are whole words. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
+      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words: "
+      "where rows start anywhere (odd extents, a source at any offset) each row's aligned words "
+      "are funnel-shifted into place, and each column's put together from two blocks. Rows of 2, 4 "
+      "or 8 bytes that stay innermost move as elements "
       "of their own.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
       "and halves where the sides are whole cells, else general tiles in words for bytes and "
       "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "
       "with 8 or more channels, general tiles; general tiles for any other permutation that "
-      "moves the innermost dimension, the movement kernel where it stays. The result's chosen "
-      "value says which ran.");
+      "moves the innermost dimension, the movement kernel where it stays, or where a tile's "
+      "columns would hold 16 bytes or fewer while the destination goes on along the source's "
+      "rows. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -1,5 +1,7 @@
 #include "kernels/permute/permuteworkload.h"
 
+#include <algorithm>
+
 namespace kwb::permute {
 
 PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, std::int64_t offset,
@@ -13,7 +15,11 @@ PermuteWorkload::PermuteWorkload(Permutation original, DType dtype, std::int64_t
 
 std::vector<BufferSpec> PermuteWorkload::buffers() const {
   const auto count = static_cast<std::size_t>(original_.elements());
-  return {{"x", dtype_, count + static_cast<std::size_t>(offset_), false},
+  // The source's buffer ends on an 8-byte boundary, so that kernels reading a row's aligned
+  // words may read the one holding its last element whole.
+  const std::size_t perWord = std::max<std::size_t>(1, 8 / sizeOf(dtype_));
+  const std::size_t source = count + static_cast<std::size_t>(offset_);
+  return {{"x", dtype_, (source + perWord - 1) / perWord * perWord, false},
           {"out", dtype_, count, true}};
 }
 

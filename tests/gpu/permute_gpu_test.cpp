@@ -233,6 +233,14 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(
       run("auto", {{"shape", "516,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
       "general");
+  // Columns of 3 bytes while the destination goes on along the source's rows: the movement
+  // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
+  EXPECT_EQ(run("auto", {{"shape", "7,9,3,1500"}, {"perm", "1,0,3,2"}, {"dtype", "u8"}})
+                .derived.get("chosen"),
+            "movement");
+  EXPECT_EQ(run("auto", {{"shape", "5,2739,7,7"}, {"perm", "2,3,1,0"}, {"dtype", "u8"}})
+                .derived.get("chosen"),
+            "general");
   const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
   EXPECT_EQ(reversed.derived.get("chosen"), "general");
   EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");
@@ -240,8 +248,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
 
 // General tiles in 8-byte cells for 1- and 2-byte elements where both groups are whole cells
 // and 64 or more long, else in 4-byte words where both are whole words: partial tiles on both
-// sides, batches, several groups, sources 8 elements in, and a misaligned source that falls
-// back to single elements.
+// sides, batches, several groups, sources 8 elements in, and a misaligned source that takes
+// shifted words.
 TEST_F(PermuteGpu, GeneralTilesMoveCellsOrWordsWhereTheyFit) {
   struct Case {
     const char *shape, *perm, *bytes, *halves;  // the accesses of u8 and of f16, bf16
@@ -258,13 +266,59 @@ TEST_F(PermuteGpu, GeneralTilesMoveCellsOrWordsWhereTheyFit) {
                 {{"shape", c.shape}, {"perm", c.perm}, {"dtype", dtype}, {"offset", offset}});
         ASSERT_EQ(r.status, RunStatus::Ok)
             << c.shape << " " << c.perm << " " << dtype << " offset " << offset << ": " << r.error;
-        // One element in is never 4-byte aligned for these sizes.
+        // One element in is never 4-byte aligned for these sizes: bytes in words shifted into
+        // place (every case's columns are 8 or more long), halves one at a time.
+        const bool misaligned = std::string(offset) == "1";
         const bool u8 = std::string(dtype) == "u8";
-        const std::string expected =
-            std::string(offset) == "1" ? (u8 ? "1" : "2") : (u8 ? c.bytes : c.halves);
-        EXPECT_EQ(r.derived.get("access_bytes"), expected)
+        const std::string aligned = u8 ? c.bytes : c.halves;
+        EXPECT_EQ(r.derived.get("access_bytes"), misaligned ? (u8 ? "4" : "2") : aligned)
             << c.shape << " " << c.perm << " " << dtype << " " << r.derived.get("groups");
+        if (misaligned && u8) {
+          EXPECT_EQ(r.derived.get("words"), "shifted");
+        }
       }
+}
+
+// Groups of odd extents, and sources at any offset, move bytes and halves in shifted words
+// where asked: rows longer than a warp's words, columns longer than a warp's blocks (a lane
+// takes the block before it from shared memory), groups shorter than a word, partial tiles both
+// ways.
+TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"3,65,101", "2,1,0"}, {"5,7,3,33", "3,1,0,2"}, {"2,3,4097", "2,1,0"}, {"1001,3", "1,0"},
+      {"3,1001", "1,0"},     {"2,130,67", "0,2,1"},   {"7,300,5", "2,1,0"},  {"9,2,515", "2,0,1"}};
+  for (const auto& [shape, perm] : cases)
+    for (const char* dtype : {"u8", "f16", "bf16"})
+      for (const char* offset : {"0", "1", "3", "6"}) {
+        const RunResult r = run("general", {{"shape", shape},
+                                            {"perm", perm},
+                                            {"dtype", dtype},
+                                            {"offset", offset},
+                                            {"access", "words"}});
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0);
+        EXPECT_EQ(r.derived.get("access_bytes"), "4") << shape << " " << dtype;
+        EXPECT_EQ(r.derived.get("words"), "shifted") << shape << " " << dtype;
+      }
+}
+
+// auto's access: bytes in shifted words where columns are 8 or more long, else one at a time;
+// halves whose rows start on no word one at a time; and elements where asked.
+TEST_F(PermuteGpu, GeneralTilesShiftBytesInColumnsOfTwoWordsOrMore) {
+  const auto access = [&](const char* shape, const char* perm, const char* dtype,
+                          const char* given = "auto") {
+    const RunResult r =
+        run("general", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"access", given}});
+    EXPECT_EQ(r.status, RunStatus::Ok) << shape << " " << dtype << ": " << r.error;
+    EXPECT_EQ(r.verification.relError, 0.0);
+    return r.derived.get("access_bytes");
+  };
+  EXPECT_EQ(access("9,130,67", "2,1,0", "u8"), "4");
+  EXPECT_EQ(access("5,2739,49", "2,1,0", "u8"), "1");
+  EXPECT_EQ(access("9,130,67", "2,1,0", "f16"), "2");
+  EXPECT_EQ(access("9,130,67", "2,1,0", "u8", "elements"), "1");
+  EXPECT_EQ(access("8,128,64", "2,1,0", "f16", "words"), "4");
 }
 
 // Rows of 2, 4 or 8 bytes that stay innermost move through general tiles as elements: a u8

@@ -115,6 +115,24 @@ TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
            "movement_size", "allowed: up to 4 or auto"));
 }
 
+TEST(PermuteFamily, GeneralAccessTakesWordsAndCellsForBytesAndHalvesOnly) {
+  const RawParams reversal{{"shape", "3,64,100"}, {"perm", "2,1,0"}};
+  const auto with = [&](const char* dtype, const char* access, const char* offset = "0") {
+    RawParams p = reversal;
+    p["dtype"] = dtype;
+    p["access"] = access;
+    p["offset"] = offset;
+    return verdict("general", p);
+  };
+  EXPECT_EQ(with("f32", "elements").first, "accepted");
+  EXPECT_TRUE(says(with("f32", "words"), "access", "f32 elements; allowed: elements or auto"));
+  EXPECT_TRUE(says(with("f64", "cells"), "access", "allowed: elements or auto"));
+  EXPECT_EQ(with("u8", "words", "3").first, "accepted");  // shifted into place
+  EXPECT_EQ(with("f16", "cells").first, "accepted");
+  EXPECT_TRUE(says(with("u8", "cells"), "access", "whole cells of 8 u8 elements"));
+  EXPECT_TRUE(says(with("f16", "cells", "2"), "access", "the source starts 4 bytes in"));
+}
+
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}), "accepted", ""));
