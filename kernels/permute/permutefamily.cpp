@@ -57,6 +57,12 @@ constexpr std::int64_t kShortColumnBytes = 16;
 // 273913, 49) reversed moved 506 GB/s in single bytes, 232 in shifted words (H100). Halves stay
 // single where rows start on no word: shifted words moved them at 0.70 to 1.04 of single halves.
 constexpr std::int64_t kMinShiftedColumn = 8;
+// The narrow kernel takes planes to channels last where it can read and write them in 4 bytes or
+// more at a time; in single bytes or pairs the strided walk, four moves a thread, is faster: 19
+// planes of u8 of an odd width moved 670 GB/s through it in single bytes, 1412 through the walk;
+// of an even width, in pairs, 1094 against 1326; in f16, 4 bytes at a time, 2157 against 2067
+// (H100).
+constexpr int kMinNarrowAccessBytes = 4;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -270,12 +276,12 @@ bool shortColumnsOverSourceRuns(const Permutation& s, int bytes) {
 // aligned), else general tiles in words for bytes, pairs for 16-bit elements where both sides are
 // even (and the source 4-byte aligned), else the tiled kernel. A transpose with a shorter side:
 // general tiles where the short side is the source's rows, 8 or more long and moved in words or
-// wide elements (channels last to planes); else the narrow kernel (planes to channels last, or few
-// channels) where the long side fills its chunks, the movement kernel where both sides are short.
-// Any other permutation: general tiles where the innermost dimension moves, or stays with rows of
-// 2, 4 or 8 bytes that move as elements, and a tile carries at least 2 KiB, unless its columns
-// would be short over the source's runs; else the movement kernel. Measured on an H100
-// (docs/PERFORMANCE.md, permute, fourth and sixth passes).
+// wide elements (channels last to planes); else the narrow kernel (few channels to planes, or
+// planes to channels last in accesses of 4 bytes or more) where the long side fills its chunks,
+// else the movement kernel. Any other permutation: general tiles where the innermost dimension
+// moves, or stays with rows of 2, 4 or 8 bytes that move as elements, and a tile carries at least 2
+// KiB, unless its columns would be short over the source's runs; else the movement kernel. Measured
+// on an H100 (docs/PERFORMANCE.md, permute, fourth, sixth and ninth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -294,7 +300,11 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
     const bool shortRows = t->cols < t->rows;
     if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
-    return std::max(t->rows, t->cols) >= kMinNarrowWide ? Kind::Narrow : Kind::Movement;
+    const bool narrowPays =
+        shortRows ||
+        permute::narrowVectorBytes(t->cols, bytes, sourceOffsetBytes) >= kMinNarrowAccessBytes;
+    return std::max(t->rows, t->cols) >= kMinNarrowWide && narrowPays ? Kind::Narrow
+                                                                      : Kind::Movement;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   if (bytes == 1 && words) return Kind::General;
@@ -748,10 +758,12 @@ void registerPermuteFamily(Registry& registry) {
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
       "and halves where the sides are whole cells, else general tiles in words for bytes and "
       "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "
-      "with 8 or more channels, general tiles; general tiles for any other permutation that "
-      "moves the innermost dimension, the movement kernel where it stays, or where a tile's "
-      "columns would hold 16 bytes or fewer while the destination goes on along the source's "
-      "rows. The result's chosen value says which ran.");
+      "with 8 or more channels, general tiles, and the movement kernel for planes to channels "
+      "last that the narrow kernel could move only in single bytes or pairs; general tiles for any "
+      "other "
+      "permutation that moves the innermost dimension, the movement kernel where it stays or "
+      "where a tile's columns would hold 16 bytes or fewer while the destination goes on along "
+      "the source's rows. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

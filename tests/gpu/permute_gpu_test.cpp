@@ -233,6 +233,14 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(
       run("auto", {{"shape", "516,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
       "general");
+  // Planes to channels last: the narrow kernel where it moves 4 bytes or more at a time, the
+  // movement kernel where it could move only single bytes (an odd width).
+  EXPECT_EQ(run("auto", {{"shape", "19,140000"}, {"perm", "1,0"}, {"dtype", "f16"}})
+                .derived.get("chosen"),
+            "narrow");
+  EXPECT_EQ(
+      run("auto", {{"shape", "19,140001"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
+      "movement");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(run("auto", {{"shape", "7,9,3,1500"}, {"perm", "1,0,3,2"}, {"dtype", "u8"}})
