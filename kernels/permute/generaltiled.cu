@@ -168,9 +168,9 @@ __global__ void generalTiledWordsKernel(const std::uint32_t* __restrict__ src,
 // holds row-aligned words as the words kernel's does. After the same transpose in registers, a
 // column's aligned destination word is put together from two blocks, the lane before's and its
 // own; the few elements at a column's ends that fill no whole word are stored one at a time
-// afterwards, so the word stores take no branch. `src` and `dst` are
-// the aligned words holding the tensors' first elements, `srcHead` and `dstHead` how many
-// elements into them the tensors start. Warps iterate whole, since they shuffle.
+// afterwards, so the word stores take no branch. `src` and `dst` are the aligned words holding
+// the tensors' first elements, `srcHead` and `dstHead` how many elements into them the tensors
+// start. Warps iterate whole, since they shuffle.
 template <int P, typename Index>
 __global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src, int srcHead,
                                           std::uint32_t* __restrict__ dst, int dstHead,
