@@ -749,9 +749,11 @@ void registerPermuteFamily(Registry& registry) {
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
       "against 3 x 4096, and both sides of every tile move along contiguous memory. Bytes and "
-      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words: "
-      "where rows start anywhere (odd extents, a source at any offset) each row's aligned words "
-      "are funnel-shifted into place, and each column's put together from two blocks. Rows of 2, 4 "
+      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words "
+      "where they are whole words. Where rows start anywhere (odd extents, a source at any "
+      "offset), bytes in columns of 8 or more move in words too, each row's aligned words "
+      "funnel-shifted into place and each column's put together from two blocks; compare "
+      "access=elements with access=words to see what the shifts are worth. Rows of 2, 4 "
       "or 8 bytes that stay innermost move as elements "
       "of their own.");
   add(Kind::Auto, "picks the kernel and says which",
