@@ -250,18 +250,21 @@ std::optional<Rows> asRows(const Permutation& s, int bytes, std::int64_t sourceO
   return Rows{permute::simplify(permute::inMovementUnits(s, bytes, unit)), unit};
 }
 
+// General tiles of a permutation, in the tile size for its element size.
+permute::GeneralTiling tilingOf(const Permutation& s, int bytes) {
+  return permute::generalTiling(s, permute::generalTileElements(bytes));
+}
+
 // Bytes a general tile carries where both groups are shorter than its sides: a tile that carries
 // little costs its offsets and barriers for few bytes.
-std::int64_t tileCarriedBytes(const Permutation& s, int bytes) {
-  const permute::GeneralTiling g = permute::generalTiling(s, permute::generalTileElements(bytes));
+std::int64_t tileCarriedBytes(const permute::GeneralTiling& g, int bytes) {
   return std::min<std::int64_t>(g.inExtent, g.tileIn) *
          std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
 }
 
 // Whether general tiles' columns would be short while the destination goes on along a
 // dimension the source holds close together (kShortColumnBytes).
-bool shortColumnsOverSourceRuns(const Permutation& s, int bytes) {
-  const permute::GeneralTiling g = permute::generalTiling(s, permute::generalTileElements(bytes));
+bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTiling& g, int bytes) {
   const int rank = static_cast<int>(s.shape.size());
   const int next = rank - 1 - g.outRank;  // the destination's dimension after the group
   if (g.outExtent * bytes > kShortColumnBytes || next < 0) return false;
@@ -285,18 +288,19 @@ bool shortColumnsOverSourceRuns(const Permutation& s, int bytes) {
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
-    return rows && tileCarriedBytes(rows->perm, rows->bytes) >= kMinGeneralTileBytes
+    return rows && tileCarriedBytes(tilingOf(rows->perm, rows->bytes), rows->bytes) >=
+                       kMinGeneralTileBytes
                ? Kind::General
                : Kind::Movement;
   }
+  const permute::GeneralTiling g = tilingOf(s, bytes);
   const auto t = asBatchTranspose(s);
   if (!t)
-    return tileCarriedBytes(s, bytes) >= kMinGeneralTileBytes &&
-                   !shortColumnsOverSourceRuns(s, bytes)
+    return tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
+                   !shortColumnsOverSourceRuns(s, g, bytes)
                ? Kind::General
                : Kind::Movement;
-  const bool words = permute::generalWordsFit(
-      permute::generalTiling(s, permute::generalTileElements(bytes)), bytes, sourceOffsetBytes);
+  const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
     const bool shortRows = t->cols < t->rows;
     if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
@@ -445,7 +449,7 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   const int bytes = units.bytes;
   if (units.rows) derived.set("row_bytes", std::to_string(bytes));
   permute::GeneralLaunch l;
-  l.tiling = permute::generalTiling(s, permute::generalTileElements(bytes));
+  l.tiling = tilingOf(s, bytes);
   l.elementBytes = bytes;
   const Access access = generalAccess(p, l.tiling, bytes);
   l.cells = access == Access::Cells;
@@ -633,8 +637,7 @@ class PermuteVariant final : public Variant {
                        "words and cells carry 1- and 2-byte units, and these tiles "
                        "move " +
                            unit + "; allowed: elements or auto");
-    const permute::GeneralTiling g =
-        permute::generalTiling(units.perm, permute::generalTileElements(units.bytes));
+    const permute::GeneralTiling g = tilingOf(units.perm, units.bytes);
     if (p.get("access") == "cells" && !permute::generalCellsFit(g, units.bytes, offsetBytes(p)))
       throw paramError("access", "cells need both groups whole cells of " +
                                      std::to_string(permute::cell::side(units.bytes)) + " " + unit +

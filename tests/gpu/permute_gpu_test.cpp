@@ -201,54 +201,30 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 }
 
 TEST_F(PermuteGpu, AutoSaysWhatItChose) {
-  EXPECT_EQ(run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}}).derived.get("chosen"),
-            "tiled");
-  EXPECT_EQ(run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}})
-                .derived.get("chosen"),
-            "tiled_wide");
-  EXPECT_EQ(
-      run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}, {"offset", "2"}})
-          .derived.get("chosen"),
-      "tiled_half2");
-  EXPECT_EQ(run("auto", {{"shape", "64,510,512"}, {"perm", "0,2,1"}, {"dtype", "f16"}})
-                .derived.get("chosen"),
-            "tiled_half2");
-  EXPECT_EQ(
-      run("auto", {{"shape", "64,512,512"}, {"perm", "0,2,1"}, {"dtype", "bf16"}, {"offset", "1"}})
-          .derived.get("chosen"),
-      "tiled");
-  EXPECT_EQ(run("auto", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}).derived.get("chosen"),
-            "narrow");
-  EXPECT_EQ(run("auto", {{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}}).derived.get("chosen"),
-            "movement");
-  EXPECT_EQ(run("auto", {{"shape", "16,64,64,8"}, {"perm", "0,3,1,2"}, {"dtype", "u8"}})
-                .derived.get("chosen"),
-            "general");
-  EXPECT_EQ(run("auto", {{"shape", "16,64,64,3"}, {"perm", "0,3,1,2"}, {"dtype", "u8"}})
-                .derived.get("chosen"),
-            "narrow");
-  EXPECT_EQ(
-      run("auto", {{"shape", "512,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
-      "tiled_wide");
-  EXPECT_EQ(
-      run("auto", {{"shape", "516,512"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
-      "general");
+  const auto chosen = [&](const char* shape, const char* perm, const char* dtype = "f32",
+                          const char* offset = "0") {
+    return run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}})
+        .derived.get("chosen");
+  };
+  EXPECT_EQ(chosen("64,512,512", "0,2,1"), "tiled");
+  EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16"), "tiled_wide");
+  EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "2"), "tiled_half2");
+  EXPECT_EQ(chosen("64,510,512", "0,2,1", "f16"), "tiled_half2");
+  EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "1"), "tiled");
+  EXPECT_EQ(chosen("16,3,512,512", "0,2,3,1"), "narrow");
+  EXPECT_EQ(chosen("32,128,16,64", "0,2,1,3"), "movement");
+  EXPECT_EQ(chosen("16,64,64,8", "0,3,1,2", "u8"), "general");
+  EXPECT_EQ(chosen("16,64,64,3", "0,3,1,2", "u8"), "narrow");
+  EXPECT_EQ(chosen("512,512", "1,0", "u8"), "tiled_wide");
+  EXPECT_EQ(chosen("516,512", "1,0", "u8"), "general");
   // Planes to channels last: the narrow kernel where it moves 4 bytes or more at a time, the
   // movement kernel where it could move only single bytes (an odd width).
-  EXPECT_EQ(run("auto", {{"shape", "19,140000"}, {"perm", "1,0"}, {"dtype", "f16"}})
-                .derived.get("chosen"),
-            "narrow");
-  EXPECT_EQ(
-      run("auto", {{"shape", "19,140001"}, {"perm", "1,0"}, {"dtype", "u8"}}).derived.get("chosen"),
-      "movement");
+  EXPECT_EQ(chosen("19,140000", "1,0", "f16"), "narrow");
+  EXPECT_EQ(chosen("19,140001", "1,0", "u8"), "movement");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
-  EXPECT_EQ(run("auto", {{"shape", "7,9,3,1500"}, {"perm", "1,0,3,2"}, {"dtype", "u8"}})
-                .derived.get("chosen"),
-            "movement");
-  EXPECT_EQ(run("auto", {{"shape", "5,2739,7,7"}, {"perm", "2,3,1,0"}, {"dtype", "u8"}})
-                .derived.get("chosen"),
-            "general");
+  EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");
+  EXPECT_EQ(chosen("5,2739,7,7", "2,3,1,0", "u8"), "general");
   const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
   EXPECT_EQ(reversed.derived.get("chosen"), "general");
   EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");
