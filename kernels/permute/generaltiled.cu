@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
+#include "kernels/permute/generaltile.cuh"
 #include "kernels/permute/generaltiled.h"
 #include "kernels/permute/registertranspose.cuh"
 #include "kernels/units.cuh"
@@ -14,58 +15,13 @@
 namespace kwb::permute {
 namespace {
 
-template <typename Index>
-struct Group {
-  int rank = 0;
-  Index size[kMaxDims] = {};
-  Index stride[kMaxDims] = {};  // in the memory the group is not contiguous in
-};
-
-template <typename Index>
-struct Args {
-  Group<Index> in;   // destination strides
-  Group<Index> out;  // source strides
-  Group<Index> batchSrc, batchDst;
-  Index inExtent, outExtent, tilesIn, tilesOut, tiles;
-  int inShift, outShift;  // log2 of the tile's sides
-};
-
-template <typename Index>
-__device__ __forceinline__ Index offsetOf(const Group<Index>& g, Index index) {
-  Index offset = 0;
-  for (int k = 0; k < g.rank; ++k) {
-    const Index q = index / g.size[k];
-    offset += (index - q * g.size[k]) * g.stride[k];
-    index = q;
-  }
-  return offset;
-}
+using tile::Args;
+using tile::argsOf;
+using tile::startTile;
+using tile::TileStart;
 
 // Shared memory a block may take without opting in to more.
 constexpr std::size_t kMaxSharedBytes = 48 * 1024;
-
-template <typename Index>
-struct TileStart {
-  Index in0, out0;  // the tile's first column and row
-};
-
-// Where tile t lies, and each of its rows' source offsets and columns' destination offsets in
-// shared memory, worked out once by the block for every element of the tile.
-template <typename Index>
-__device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
-                                                      Index* dstCol) {
-  const Index rest = t / a.tilesIn;
-  const Index in0 = (t - rest * a.tilesIn) << a.inShift;
-  const Index b = rest / a.tilesOut;
-  const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-  const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
-  for (int k = threadIdx.x; k < (1 << a.outShift); k += blockDim.x)
-    srcRow[k] = srcBase + offsetOf(a.out, out0 + k);
-  for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x)
-    dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
-  __syncthreads();
-  return {in0, out0};
-}
 
 // Loads each thread has in flight before it stores the first.
 constexpr int kInFlight = 4;
@@ -261,89 +217,6 @@ __global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
-// The same tile in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves), as tiled_wide moves a
-// transpose: A x 16 threads, each loading S cells one above the other along the source's rows,
-// transposing them in registers and keeping their rows in a tile whose words are XOR-ordered by
-// the cell's column; then storing 8-byte words along the destination's rows. Needs both groups'
-// extents to be whole cells and the source 8-byte aligned, so that every row starts on a word.
-template <int E, int A, int S, typename Index>
-__global__ void __launch_bounds__(A* cell::kThreadRows)
-    generalTiledCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst,
-                            const Args<Index> a) {
-  constexpr int kRows = cell::kThreadRows, kSide = 8 / E;  // cell::side
-  constexpr int kTileIn = A * kSide, kTileOut = kRows * S * kSide;
-  constexpr int kRowWords = kRows * S;  // a destination row's words in the tile
-  __shared__ uint2 tile[kTileIn][kRowWords];
-  __shared__ Index srcRow[kTileOut], dstCol[kTileIn];
-  const int across = threadIdx.x % A, down = threadIdx.x / A;
-  const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
-  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
-    const Index in0 = start.in0, out0 = start.out0;
-    const bool column = in0 + across * kSide < a.inExtent;
-    uint2 cell[S][kSide];
-#pragma unroll
-    for (int j = 0; j < S; ++j) {
-      const int o = (down * S + j) * kSide;
-      if (column && out0 + o < a.outExtent) {
-#pragma unroll
-        for (int k = 0; k < kSide; ++k) cell[j][k] = src[(srcRow[o + k] + in0) / kSide + across];
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < S; ++j) {
-      if (column && out0 + (down * S + j) * kSide < a.outExtent) {
-        transposeInRows<kSide / 2>(cell[j]);
-#pragma unroll
-        for (int k = 0; k < kSide; ++k)
-          tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[j][k];
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kSide; ++k) {
-      const int i = outDown * kSide + k;
-#pragma unroll
-      for (int j = 0; j < S; ++j) {
-        const int w = outAcross + kRows * j;
-        if (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent)
-          dst[(dstCol[i] + out0) / kSide + w] = tile[i][w ^ (outDown % kRows)];
-      }
-    }
-    __syncthreads();
-  }
-}
-
-int log2Of(int powerOfTwo) {
-  int shift = 0;
-  while ((1 << shift) < powerOfTwo) ++shift;
-  return shift;
-}
-
-template <typename Index>
-Args<Index> argsOf(const GeneralTiling& g) {
-  Args<Index> a;
-  const auto fill = [](Group<Index>& group, const GeneralTiling::Axis* axes, int rank, bool src) {
-    group.rank = rank;
-    for (int k = 0; k < rank; ++k) {
-      group.size[k] = static_cast<Index>(axes[k].size);
-      group.stride[k] = static_cast<Index>(src ? axes[k].srcStride : axes[k].dstStride);
-    }
-  };
-  fill(a.in, g.in, g.inRank, false);
-  fill(a.out, g.out, g.outRank, true);
-  fill(a.batchSrc, g.batch, g.batchRank, true);
-  fill(a.batchDst, g.batch, g.batchRank, false);
-  a.inExtent = static_cast<Index>(g.inExtent);
-  a.outExtent = static_cast<Index>(g.outExtent);
-  a.tilesIn = static_cast<Index>(g.tilesIn());
-  a.tilesOut = static_cast<Index>(g.tilesOut());
-  a.tiles = static_cast<Index>(g.tiles());
-  a.inShift = log2Of(g.tileIn);
-  a.outShift = log2Of(g.tileOut);
-  return a;
-}
-
 template <typename T, typename Index>
 void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
   generalTiledKernel<T, Index><<<l.grid, l.block, l.sharedBytes(), stream>>>(
@@ -370,25 +243,7 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
     throw Error(ErrorKind::Internal, "general tiled permute: a tile of " + l.tiling.describe() +
                                          " needs " + std::to_string(l.sharedBytes()) +
                                          " bytes of shared memory");
-  if (l.cells) {
-    const auto* src = static_cast<const uint2*>(l.src);
-    auto* dst = static_cast<uint2*>(l.dst);
-    const auto launch = [&](auto kernel, auto args) {
-      kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src, dst, args);
-      KWB_CHECK_LAUNCH("generalTiledCellsKernel");
-    };
-    static_assert(GeneralLaunch::cellsAcross(1) == 16 && GeneralLaunch::cellsAcross(2) == 32 &&
-                  GeneralLaunch::kCellsPerThread == 2);
-    if (l.elementBytes == 1)
-      return l.index32 ? launch(generalTiledCellsKernel<1, 16, 2, std::int32_t>,
-                                argsOf<std::int32_t>(l.tiling))
-                       : launch(generalTiledCellsKernel<1, 16, 2, std::int64_t>,
-                                argsOf<std::int64_t>(l.tiling));
-    return l.index32 ? launch(generalTiledCellsKernel<2, 32, 2, std::int32_t>,
-                              argsOf<std::int32_t>(l.tiling))
-                     : launch(generalTiledCellsKernel<2, 32, 2, std::int64_t>,
-                              argsOf<std::int64_t>(l.tiling));
-  }
+  if (l.cells) return launchGeneralCells(l, stream);
   if (l.words) {
     const auto* src = static_cast<const std::uint32_t*>(l.src);
     auto* dst = static_cast<std::uint32_t*>(l.dst);

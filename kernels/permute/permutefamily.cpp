@@ -34,8 +34,14 @@ constexpr int autoCellsAcross(int bytes) {
   return bytes == 2 ? 32 : 16;
 }
 // General tiles take cells where both groups span at least this many elements (the tiling
-// grows each group to 64), else a tile of cells would be mostly empty.
+// grows each group to 64), else a tile of cells would be mostly empty: cells shifted into place
+// moved 1.16 to 1.61x the best other kernel where both groups were 72 or more long, and 0.02 to
+// 0.55x where one was 38 or shorter (H200).
 constexpr std::int64_t kMinCellGroup = 64;
+// Cells shifted into place take tensors of this many bytes or more: a tile of them carries 32
+// KiB, and fewer than 256 tiles leave most of the block slots idle (2049 x 2049 bytes transposed,
+// 153 tiles: 711 GB/s in cells, 817 through the tiled kernel's 64 x 64 tiles; H100).
+constexpr std::int64_t kMinShiftedCellsBytes = std::int64_t{8} << 20;
 // The narrow kernel keeps a chunk of every plane in shared memory; past this many planes the
 // chunks get too short for whole vectors to pay.
 constexpr std::int64_t kMaxNarrow = 64;
@@ -128,10 +134,11 @@ std::vector<ParamSpec> params(Kind kind) {
   if (kind == Kind::General) {
     ParamSpec access = choiceParam(
         "access", ParamRole::Launch, {"elements", "words", "cells"}, "auto", "",
-        "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words (shifted into "
-        "place where rows start anywhere), or in 8 x 8-byte cells (both groups whole cells, the "
-        "source 8-byte aligned); auto takes cells where they fit, else aligned words, else shifted "
-        "words for bytes in columns of 8 or more");
+        "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words or in 8 x 8-byte "
+        "cells (either shifted into place where rows start on no word); auto takes cells where "
+        "both groups are 64 or more long and rows start on words, else aligned pairs of halves, "
+        "else shifted cells in tensors of 8 MiB or more, else aligned words, else shifted words "
+        "for bytes in columns of 8 or more");
     access.allowsAuto = true;
     specs.push_back(std::move(access));
   }
@@ -276,15 +283,16 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
 
 // Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: cells of
 // 8-byte rows for 1- and 2-byte elements where both sides are whole cells (and the source 8-byte
-// aligned), else general tiles in words for bytes, pairs for 16-bit elements where both sides are
-// even (and the source 4-byte aligned), else the tiled kernel. A transpose with a shorter side:
-// general tiles where the short side is the source's rows, 8 or more long and moved in words or
-// wide elements (channels last to planes); else the narrow kernel (few channels to planes, or
-// planes to channels last in accesses of 4 bytes or more) where the long side fills its chunks,
-// else the movement kernel. Any other permutation: general tiles where the innermost dimension
-// moves, or stays with rows of 2, 4 or 8 bytes that move as elements, and a tile carries at least 2
-// KiB, unless its columns would be short over the source's runs; else the movement kernel. Measured
-// on an H100 (docs/PERFORMANCE.md, permute, fourth, sixth and ninth passes).
+// aligned), else pairs for 16-bit elements where both sides are even (and the source 4-byte
+// aligned), else general tiles in cells shifted into place where both sides are 64 or more long
+// and the tensor 8 MiB or more, or in words for bytes, else the tiled kernel. A transpose with a
+// shorter side: general tiles where the short side is the source's rows, 8 or more long and moved
+// in words or wide elements (channels last to planes); else the narrow kernel (few channels to
+// planes, or planes to channels last in accesses of 4 bytes or more) where the long side fills its
+// chunks, else the movement kernel. Any other permutation: general tiles where the innermost
+// dimension moves, or stays with rows of 2, 4 or 8 bytes that move as elements, and a tile carries
+// at least 2 KiB, unless its columns would be short over the source's runs; else the movement
+// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth, sixth and ninth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -311,10 +319,12 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
                                                                       : Kind::Movement;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
-  if (bytes == 1 && words) return Kind::General;
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
-  return pairs ? Kind::TiledPairs : Kind::Tiled;
+  if (pairs) return Kind::TiledPairs;
+  const bool shiftedCells = bytes <= 2 && std::min(t->rows, t->cols) >= kMinCellGroup &&
+                            s.elements() * bytes >= kMinShiftedCellsBytes;
+  return shiftedCells || (bytes == 1 && words) ? Kind::General : Kind::Tiled;
 }
 
 void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
@@ -425,20 +435,25 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
 
 enum class Access { Elements, Words, Cells };
 
-// How general tiles move their units: as given, else cells of 8-byte rows where the groups are
-// whole cells and fill a tile's side each way, else words where the groups are whole words and
-// the source starts on one, else words shifted into place for bytes in columns of two words or
-// more (kMinShiftedColumn), else elements.
+// How general tiles move their units: as given, else cells of 8-byte rows where both groups fill
+// a tile's side and rows start on words, else for halves words where the groups are whole words
+// and the source starts on one, else cells shifted into place where both groups fill a tile's
+// side in tensors of 8 MiB or more, else aligned words, else words shifted into place for bytes
+// in columns of two words or more (kMinShiftedColumn), else elements.
 Access generalAccess(const ParamSet& p, const permute::GeneralTiling& g, int bytes) {
   if (p.has("access") && !p.isAuto("access")) {
     const std::string given = p.get("access");
     return given == "cells" ? Access::Cells : given == "words" ? Access::Words : Access::Elements;
   }
   if (bytes >= 4) return Access::Elements;
-  if (permute::generalCellsFit(g, bytes, offsetBytes(p)) &&
-      std::min(g.inExtent, g.outExtent) >= kMinCellGroup)
+  const bool cellSides = std::min(g.inExtent, g.outExtent) >= kMinCellGroup;
+  if (cellSides && permute::generalCellsFit(g, bytes, offsetBytes(p))) return Access::Cells;
+  // Halves in aligned pairs beat shifted cells (as tiled_half2 does on transposes).
+  const bool words = permute::generalWordsFit(g, bytes, offsetBytes(p));
+  if (bytes == 2 && words) return Access::Words;
+  if (cellSides && g.inExtent * g.outExtent * g.batchExtent * bytes >= kMinShiftedCellsBytes)
     return Access::Cells;
-  if (permute::generalWordsFit(g, bytes, offsetBytes(p))) return Access::Words;
+  if (words) return Access::Words;
   return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
 }
 
@@ -478,6 +493,9 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
   derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
   if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
+  if (l.cells)
+    derived.set("cells",
+                permute::generalCellsFit(l.tiling, bytes, offsetBytes(p)) ? "aligned" : "shifted");
   derived.set("tiles", std::to_string(l.tiling.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchGeneralTiled);
@@ -637,14 +655,6 @@ class PermuteVariant final : public Variant {
                        "words and cells carry 1- and 2-byte units, and these tiles "
                        "move " +
                            unit + "; allowed: elements or auto");
-    const permute::GeneralTiling g = tilingOf(units.perm, units.bytes);
-    if (p.get("access") == "cells" && !permute::generalCellsFit(g, units.bytes, offsetBytes(p)))
-      throw paramError("access", "cells need both groups whole cells of " +
-                                     std::to_string(permute::cell::side(units.bytes)) + " " + unit +
-                                     " and the source 8-byte aligned; the groups are " +
-                                     g.describe() + " and the source starts " +
-                                     std::to_string(offsetBytes(p)) +
-                                     " bytes in; allowed: words, elements or auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -752,23 +762,27 @@ void registerPermuteFamily(Registry& registry) {
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
       "against 3 x 4096, and both sides of every tile move along contiguous memory. Bytes and "
-      "halves move in 8 x 8-byte cells where the groups are whole cells, else in 4-byte words "
-      "where they are whole words. Where rows start anywhere (odd extents, a source at any "
-      "offset), bytes in columns of 8 or more move in words too, each row's aligned words "
-      "funnel-shifted into place and each column's put together from two blocks; compare "
-      "access=elements with access=words to see what the shifts are worth. Rows of 2, 4 "
-      "or 8 bytes that stay innermost move as elements "
+      "halves move in 8 x 8-byte cells where both groups are 64 or more long (and, shifted, "
+      "the tensor 8 MiB or more), else in 4-byte "
+      "words where the groups are whole words, and bytes in columns of 8 or more in words "
+      "anyway. Where rows start anywhere (odd extents, a source at any offset), each row's "
+      "aligned words are funnel-shifted into place with the next one; shifted cells then give "
+      "each tile whole destination words (the rows just above the tile load too), so only a "
+      "column's first and last words are stored in part, while shifted words store a column's "
+      "ends one element at a time. Compare access=elements, words and cells to see what the "
+      "shifts are worth. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
       "of their own.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
-      "and halves where the sides are whole cells, else general tiles in words for bytes and "
-      "pairs for even 16-bit ones), for a shorter side the narrow kernel or, from channels last "
-      "with 8 or more channels, general tiles, and the movement kernel for planes to channels "
-      "last that the narrow kernel could move only in single bytes or pairs; general tiles for any "
-      "other "
-      "permutation that moves the innermost dimension, the movement kernel where it stays or "
-      "where a tile's columns would hold 16 bytes or fewer while the destination goes on along "
-      "the source's rows. The result's chosen value says which ran.");
+      "and halves where the sides are whole cells, pairs for even 16-bit ones, cells shifted "
+      "into place in general tiles where the sides are 64 or more long and the tensor 8 MiB or "
+      "more, else general tiles in words for bytes), for a shorter side the narrow kernel or, "
+      "from channels last with 8 or more channels, general tiles, and the movement kernel for "
+      "planes to channels last that the narrow kernel could move only in single bytes or "
+      "pairs; general tiles for any other permutation that moves the innermost dimension, the "
+      "movement kernel where it stays or where a tile's columns would hold 16 bytes or fewer "
+      "while the destination goes on along the source's rows. The result's chosen value says which "
+      "ran.");
 }
 
 }  // namespace kwb

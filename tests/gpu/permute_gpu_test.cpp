@@ -210,7 +210,10 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16"), "tiled_wide");
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "2"), "tiled_half2");
   EXPECT_EQ(chosen("64,510,512", "0,2,1", "f16"), "tiled_half2");
-  EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "1"), "tiled");
+  EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "1"), "general");  // cells shifted into place
+  EXPECT_EQ(chosen("4097,4097", "1,0", "u8"), "general");
+  EXPECT_EQ(chosen("2500,2501", "1,0", "f16"), "general");
+  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "tiled");  // under 8 MiB
   EXPECT_EQ(chosen("16,3,512,512", "0,2,3,1"), "narrow");
   EXPECT_EQ(chosen("32,128,16,64", "0,2,1,3"), "movement");
   EXPECT_EQ(chosen("16,64,64,8", "0,3,1,2", "u8"), "general");
@@ -287,8 +290,41 @@ TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
       }
 }
 
-// auto's access: bytes in shifted words where columns are 8 or more long, else one at a time;
-// halves whose rows start on no word one at a time; and elements where asked.
+// Groups of odd extents, and sources at any offset, move bytes and halves in cells shifted into
+// place where asked: rows and columns shorter than a cell, longer than a tile (several tiles each
+// way), partial tiles both ways (columns of a last tile ending past its last word), a batch; and
+// aligned cells where both groups are whole cells.
+TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"3,65,101", "2,1,0"},  {"5,7,3,33", "3,1,0,2"},   {"2,3,4097", "2,1,0"},
+      {"1001,3", "1,0"},      {"3,1001", "1,0"},         {"2,130,67", "0,2,1"},
+      {"7,300,5", "2,1,0"},   {"9,2,515", "2,0,1"},      {"517,263", "1,0"},
+      {"3,257,389", "0,2,1"}, {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
+      {"255,300", "1,0"}};
+  for (const auto& [shape, perm] : cases)
+    for (const char* dtype : {"u8", "f16", "bf16"})
+      for (const char* offset : {"0", "1", "3", "6"}) {
+        const RunResult r = run("general", {{"shape", shape},
+                                            {"perm", perm},
+                                            {"dtype", dtype},
+                                            {"offset", offset},
+                                            {"access", "cells"}});
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype << " offset " << offset;
+        EXPECT_EQ(r.derived.get("access_bytes"), "8") << shape << " " << dtype;
+        EXPECT_EQ(r.derived.get("cells"), "shifted") << shape << " " << dtype;
+      }
+  const RunResult aligned = run(
+      "general", {{"shape", "3,256,264"}, {"perm", "2,1,0"}, {"dtype", "u8"}, {"access", "cells"}});
+  ASSERT_EQ(aligned.status, RunStatus::Ok) << aligned.error;
+  EXPECT_EQ(aligned.derived.get("cells"), "aligned");
+}
+
+// auto's access: cells shifted into place where both groups are 64 or more long and the tensor
+// 8 MiB or more, but for halves in aligned pairs; else bytes in shifted words where columns are 8
+// or more long, else one at a time; halves whose rows start on no word one at a time; and elements
+// where asked.
 TEST_F(PermuteGpu, GeneralTilesShiftBytesInColumnsOfTwoWordsOrMore) {
   const auto access = [&](const char* shape, const char* perm, const char* dtype,
                           const char* given = "auto") {
@@ -298,6 +334,9 @@ TEST_F(PermuteGpu, GeneralTilesShiftBytesInColumnsOfTwoWordsOrMore) {
     EXPECT_EQ(r.verification.relError, 0.0);
     return r.derived.get("access_bytes");
   };
+  EXPECT_EQ(access("9,1300,731", "2,1,0", "u8"), "8");
+  EXPECT_EQ(access("5,1300,671", "2,1,0", "f16"), "8");
+  EXPECT_EQ(access("5,1300,672", "2,1,0", "f16"), "4");  // aligned pairs
   EXPECT_EQ(access("9,130,67", "2,1,0", "u8"), "4");
   EXPECT_EQ(access("5,2739,49", "2,1,0", "u8"), "1");
   EXPECT_EQ(access("9,130,67", "2,1,0", "f16"), "2");

@@ -1,0 +1,240 @@
+// General tiles of 1- and 2-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves),
+// as tiled_wide moves a transpose; where rows and columns start on no 8-byte word (groups of odd
+// extents, a source at any offset), the same cells shifted into place.
+#include <cstdint>
+
+#include "kernels/cudacheck.h"
+#include "kernels/permute/cell.h"
+#include "kernels/permute/generaltile.cuh"
+#include "kernels/permute/registertranspose.cuh"
+
+namespace kwb::permute {
+namespace {
+
+using tile::Args;
+using tile::argsOf;
+using tile::startTile;
+using tile::TileStart;
+
+// The 8 bytes of (next : cur) from byte `from` (0 to 7) of cur on.
+__device__ __forceinline__ uint2 bytesFrom(uint2 cur, uint2 next, int from) {
+  const bool high = from >= 4;
+  const std::uint32_t a = high ? cur.y : cur.x, b = high ? next.x : cur.y;
+  const std::uint32_t c = high ? next.y : next.x;
+  const int shift = (from & 3) * 8;
+  return make_uint2(__funnelshift_r(a, b, shift), __funnelshift_r(b, c, shift));
+}
+
+// Threads an SM holds on the architecture compiled for: 1024 on Turing, 1536 or more since.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kSmThreads = 1024;
+#else
+constexpr int kSmThreads = 1536;
+#endif
+
+// Blocks an SM keeps (0: as the compiler sees fit). Shifted cells get registers for 4 blocks of
+// 256 threads for bytes and 3 of 512 for halves (the shared memory allows 6 and 3) where the SM
+// holds as many threads, where the compiler would take enough for 2 only.
+template <int E, bool Shifted>
+constexpr int kCellBlocksPerSm = !Shifted ? 0
+                                 : E == 1 ? 4
+                                          : (kSmThreads / 512 < 3 ? kSmThreads / 512 : 3);
+
+// Bytes [lo, hi) of the 8-byte word `v` stored into the aligned word at `at`, in the fewest
+// aligned stores: up to three where the range reaches either end of the word.
+__device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
+  const unsigned long long bits = static_cast<unsigned long long>(v.y) << 32 | v.x;
+  auto* bytes = reinterpret_cast<unsigned char*>(at);
+  const auto put = [&](auto unit) {
+    using U = decltype(unit);
+    *reinterpret_cast<U*>(bytes + lo) = static_cast<U>(bits >> (8 * lo));
+    lo += static_cast<int>(sizeof(U));
+  };
+  if ((lo & 1) && lo < hi) put(std::uint8_t{});
+  if ((lo & 2) && lo + 2 <= hi) put(std::uint16_t{});
+  if ((lo & 4) && lo + 4 <= hi) put(std::uint32_t{});
+  if (hi - lo >= 4) put(std::uint32_t{});
+  if (hi - lo >= 2) put(std::uint16_t{});
+  if (hi - lo >= 1) put(std::uint8_t{});
+}
+
+// A x 16 threads, each loading S cells one above the other along the source's rows, transposing
+// them in registers and keeping their rows in a tile whose words are XOR-ordered by the cell's
+// column; then storing 8-byte words along the destination's rows.
+//
+// Aligned (Shifted false): both groups' extents whole cells and the source 8-byte aligned, so
+// every row and column starts on a word. Shifted: rows and columns start anywhere; `src` and
+// `dst` are the aligned words holding the tensors' first elements, `srcHead` and `dstHead` how
+// many elements into them the tensors start. A row is read in the aligned words that cover it,
+// each shifted into place with the next lane's (the group's last lane loads its own). A tile
+// then owns whole destination words: those of a column that start within kSide elements before
+// its first row, put together from the tile's word before and its own (the lane before's), the
+// first from the cell of the kSide rows above the tile, which the first A threads load too. Only
+// a column's first and last words, in the group's first and last tiles, are stored in part.
+// Warps iterate whole, since they shuffle.
+template <int E, int A, int S, bool Shifted, typename Index>
+__global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shifted>)
+    generalTiledCellsKernel(const uint2* __restrict__ src, int srcHead, uint2* __restrict__ dst,
+                            int dstHead, const Args<Index> a) {
+  constexpr int kRows = cell::kThreadRows, kSide = 8 / E, kSideShift = E == 1 ? 3 : 2;
+  constexpr int kTileIn = A * kSide, kTileOut = kRows * S * kSide;
+  constexpr int kRowWords = kRows * S;  // a destination row's words in the tile
+  constexpr int kAbove = Shifted ? kSide : 0;
+  constexpr unsigned kWarp = 0xffffffffu;
+  __shared__ uint2 tile[kTileIn][kRowWords];
+  __shared__ uint2 above[Shifted ? kTileIn : 1];  // each column's word of the rows above the tile
+  __shared__ Index srcRow[kAbove + kTileOut], dstCol[kTileIn];
+  const int across = threadIdx.x % A, down = threadIdx.x / A;
+  const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
+  for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kAbove);
+    const Index in0 = start.in0, out0 = start.out0;
+    const int cols = static_cast<int>(min(static_cast<Index>(kTileIn), a.inExtent - in0));
+    const int rows = static_cast<int>(min(static_cast<Index>(kTileOut), a.outExtent - out0));
+    if constexpr (Shifted) {
+      // The cell of rows o0 to o0 + kSide - 1 (rows before the group's first are left zero),
+      // shifted into place and transposed; `mask` the lanes that take part, A at a time.
+      const auto loadCell = [&](int o0, uint2(&cell)[kSide], unsigned mask) {
+        int head[kSide];
+        uint2 next[kSide];
+#pragma unroll
+        for (int k = 0; k < kSide; ++k) {
+          const int o = o0 + k;
+          const bool row = o < rows && out0 + o >= 0;
+          const Index s = row ? srcRow[kAbove + o] + in0 + srcHead : 0;
+          const Index at = (s >> kSideShift) + across;
+          head[k] = static_cast<int>(s & (kSide - 1));
+          const int first = across * kSide - head[k];  // the row's element at the word's start
+          cell[k] = next[k] = make_uint2(0, 0);
+          if (row && first < cols) cell[k] = src[at];
+          if (row && across == A - 1 && head[k] > 0 && first + kSide < cols) next[k] = src[at + 1];
+        }
+#pragma unroll
+        for (int k = 0; k < kSide; ++k) {
+          const uint2 after = make_uint2(__shfl_down_sync(mask, cell[k].x, 1, A),
+                                         __shfl_down_sync(mask, cell[k].y, 1, A));
+          if (across != A - 1) next[k] = after;
+          cell[k] = bytesFrom(cell[k], next[k], head[k] * E);
+        }
+        transposeInRows<kSide / 2>(cell);
+      };
+      // A cell at a time, so that its words and the next lane's are all a thread holds.
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        uint2 cell[kSide];
+        loadCell((down * S + j) * kSide, cell, kWarp);
+#pragma unroll
+        for (int k = 0; k < kSide; ++k)
+          tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[k];
+      }
+      if (out0 > 0 && threadIdx.x < A) {
+        uint2 cell[kSide];
+        loadCell(-kSide, cell, A == 32 ? kWarp : (1u << A) - 1);
+#pragma unroll
+        for (int k = 0; k < kSide; ++k) above[across * kSide + k] = cell[k];
+      }
+    } else {
+      const bool column = in0 + across * kSide < a.inExtent;
+      uint2 cell[S][kSide];
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        const int o = (down * S + j) * kSide;
+        if (column && out0 + o < a.outExtent) {
+#pragma unroll
+          for (int k = 0; k < kSide; ++k) cell[j][k] = src[(srcRow[o + k] + in0) / kSide + across];
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        if (column && out0 + (down * S + j) * kSide < a.outExtent) {
+          transposeInRows<kSide / 2>(cell[j]);
+#pragma unroll
+          for (int k = 0; k < kSide; ++k)
+            tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[j][k];
+        }
+      }
+    }
+    __syncthreads();
+    if constexpr (Shifted) {
+      // A warp stores a column at a time, a word a lane: the word holding elements from lane *
+      // kSide - head on, the tile's word before's last `head` (the rows above's for the first
+      // lane), then this one's.
+      constexpr int kWarps = A * kRows / 32, kColumnsPerWarp = kTileIn / kWarps;
+      static_assert(kRowWords == 32);
+      const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+      const bool lastTile = out0 + kTileOut >= a.outExtent;
+#pragma unroll 4
+      for (int m = 0; m < kColumnsPerWarp; ++m) {
+        const int i = warp + kWarps * m;
+        if (i >= cols) break;  // the same for the whole warp
+        const Index d = dstCol[i] + out0 + dstHead;
+        const int head = static_cast<int>(d & (kSide - 1));
+        const Index at = d >> kSideShift;
+        const uint2 own = tile[i][lane ^ ((i / kSide) % kRows)], up = above[i];
+        uint2 before = make_uint2(__shfl_up_sync(kWarp, own.x, 1), __shfl_up_sync(kWarp, own.y, 1));
+        if (lane == 0) before = up;
+        const uint2 word = head > 0 ? bytesFrom(before, own, (kSide - head) * E) : own;
+        // The word's elements that are the column's: none before the group's first row.
+        const int first = lane * kSide - head;
+        const int lo = out0 > 0 ? first : max(first, 0), hi = min(first + kSide, rows);
+        if (hi - lo == kSide)
+          dst[at + lane] = word;
+        else if (lo < hi)
+          storePart(dst + at + lane, word, (lo - first) * E, (hi - first) * E);
+        // In the group's last tile a column may end past the tile's last word: its final
+        // `head` elements.
+        const int past = kTileOut - head;
+        if (lastTile && lane == 31 && head > 0 && past < rows)
+          storePart(dst + at + kRowWords, bytesFrom(own, own, (kSide - head) * E), 0,
+                    (rows - past) * E);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kSide; ++k) {
+        const int i = outDown * kSide + k;
+#pragma unroll
+        for (int j = 0; j < S; ++j) {
+          const int w = outAcross + kRows * j;
+          if (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent)
+            dst[(dstCol[i] + out0) / kSide + w] = tile[i][w ^ (outDown % kRows)];
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace
+
+void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
+  static_assert(GeneralLaunch::cellsAcross(1) == 16 && GeneralLaunch::cellsAcross(2) == 32 &&
+                GeneralLaunch::kCellsPerThread == 2);
+  const auto head = [&](const void* p) {
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 8) / l.elementBytes;
+  };
+  const int srcHead = head(l.src), dstHead = head(l.dst);
+  const auto* src =
+      reinterpret_cast<const uint2*>(static_cast<const char*>(l.src) - srcHead * l.elementBytes);
+  auto* dst = reinterpret_cast<uint2*>(static_cast<char*>(l.dst) - dstHead * l.elementBytes);
+  const bool shifted =
+      dstHead != 0 || !generalCellsFit(l.tiling, l.elementBytes, srcHead * l.elementBytes);
+  const auto launch = [&](auto kernel, auto args) {
+    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src, srcHead, dst, dstHead, args);
+    KWB_CHECK_LAUNCH("generalTiledCellsKernel");
+  };
+  const auto typed = [&]<int E, int A>() {
+    if (shifted)
+      return l.index32 ? launch(generalTiledCellsKernel<E, A, 2, true, std::int32_t>,
+                                argsOf<std::int32_t>(l.tiling))
+                       : launch(generalTiledCellsKernel<E, A, 2, true, std::int64_t>,
+                                argsOf<std::int64_t>(l.tiling));
+    return l.index32 ? launch(generalTiledCellsKernel<E, A, 2, false, std::int32_t>,
+                              argsOf<std::int32_t>(l.tiling))
+                     : launch(generalTiledCellsKernel<E, A, 2, false, std::int64_t>,
+                              argsOf<std::int64_t>(l.tiling));
+  };
+  if (l.elementBytes == 1) return typed.template operator()<1, 16>();
+  typed.template operator()<2, 32>();
+}
+
+}  // namespace kwb::permute

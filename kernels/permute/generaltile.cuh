@@ -1,0 +1,103 @@
+#pragma once
+
+// What every general tiled kernel shares: a launch's groups as the device reads them, where a
+// tile lies, and its rows' and columns' offsets.
+#include <cuda_runtime.h>
+
+#include "kernels/permute/generaltiled.h"
+#include "kernels/permute/generaltiling.h"
+
+namespace kwb::permute::tile {
+
+template <typename Index>
+struct Group {
+  int rank = 0;
+  Index size[kMaxDims] = {};
+  Index stride[kMaxDims] = {};  // in the memory the group is not contiguous in
+};
+
+template <typename Index>
+struct Args {
+  Group<Index> in;   // destination strides
+  Group<Index> out;  // source strides
+  Group<Index> batchSrc, batchDst;
+  Index inExtent, outExtent, tilesIn, tilesOut, tiles;
+  int inShift, outShift;  // log2 of the tile's sides
+};
+
+template <typename Index>
+__device__ __forceinline__ Index offsetOf(const Group<Index>& g, Index index) {
+  Index offset = 0;
+  for (int k = 0; k < g.rank; ++k) {
+    const Index q = index / g.size[k];
+    offset += (index - q * g.size[k]) * g.stride[k];
+    index = q;
+  }
+  return offset;
+}
+
+template <typename Index>
+struct TileStart {
+  Index in0, out0;  // the tile's first column and row
+};
+
+// Where tile t lies, and each of its rows' source offsets (and `rowsBefore` rows' before it) and
+// columns' destination offsets in shared memory, worked out once by the block for every element
+// of the tile.
+template <typename Index>
+__device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
+                                                      Index* dstCol, int rowsBefore = 0) {
+  const Index rest = t / a.tilesIn;
+  const Index in0 = (t - rest * a.tilesIn) << a.inShift;
+  const Index b = rest / a.tilesOut;
+  const Index out0 = (rest - b * a.tilesOut) << a.outShift;
+  const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
+  // srcRow[k] is row out0 - rowsBefore + k (those before the group's first are never read).
+  for (int k = threadIdx.x; k < (1 << a.outShift) + rowsBefore; k += blockDim.x) {
+    const Index o = out0 - rowsBefore + k;
+    srcRow[k] = srcBase + (o < 0 ? 0 : offsetOf(a.out, o));
+  }
+  for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x)
+    dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
+  __syncthreads();
+  return {in0, out0};
+}
+
+inline int log2Of(int powerOfTwo) {
+  int shift = 0;
+  while ((1 << shift) < powerOfTwo) ++shift;
+  return shift;
+}
+
+template <typename Index>
+Args<Index> argsOf(const GeneralTiling& g) {
+  Args<Index> a;
+  const auto fill = [](Group<Index>& group, const GeneralTiling::Axis* axes, int rank, bool src) {
+    group.rank = rank;
+    for (int k = 0; k < rank; ++k) {
+      group.size[k] = static_cast<Index>(axes[k].size);
+      group.stride[k] = static_cast<Index>(src ? axes[k].srcStride : axes[k].dstStride);
+    }
+  };
+  fill(a.in, g.in, g.inRank, false);
+  fill(a.out, g.out, g.outRank, true);
+  fill(a.batchSrc, g.batch, g.batchRank, true);
+  fill(a.batchDst, g.batch, g.batchRank, false);
+  a.inExtent = static_cast<Index>(g.inExtent);
+  a.outExtent = static_cast<Index>(g.outExtent);
+  a.tilesIn = static_cast<Index>(g.tilesIn());
+  a.tilesOut = static_cast<Index>(g.tilesOut());
+  a.tiles = static_cast<Index>(g.tiles());
+  a.inShift = log2Of(g.tileIn);
+  a.outShift = log2Of(g.tileOut);
+  return a;
+}
+
+}  // namespace kwb::permute::tile
+
+namespace kwb::permute {
+
+// launchGeneralTiled's cells, aligned or shifted into place.
+void launchGeneralCells(const GeneralLaunch& launch, cudaStream_t stream);
+
+}  // namespace kwb::permute
