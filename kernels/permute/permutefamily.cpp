@@ -34,10 +34,12 @@ constexpr int autoCellsAcross(int bytes) {
   return bytes == 2 ? 32 : 16;
 }
 // General tiles take cells where both groups span at least this many elements (the tiling
-// grows each group to 64), else a tile of cells would be mostly empty: cells shifted into place
-// moved 1.16 to 1.61x the best other kernel where both groups were 72 or more long, and 0.02 to
-// 0.55x where one was 38 or shorter (H200).
+// grows each group to 64), else a tile of cells would be mostly empty; cells shifted into place
+// where both span kMinShiftedCellGroup or more: they moved 1.16 to 1.61x the best other kernel
+// where both groups were 72 or more long and 0.02 to 0.55x where one was 38 or shorter (H200),
+// and a transpose of 52-byte rows 1873 GB/s against the tiled kernel's 1186 (H100).
 constexpr std::int64_t kMinCellGroup = 64;
+constexpr std::int64_t kMinShiftedCellGroup = 48;
 // Cells shifted into place take tensors of this many bytes or more: a tile of them carries 32
 // KiB, and fewer than 256 tiles leave most of the block slots idle (2049 x 2049 bytes transposed,
 // 153 tiles: 711 GB/s in cells, 817 through the tiled kernel's 64 x 64 tiles; H100).
@@ -137,7 +139,8 @@ std::vector<ParamSpec> params(Kind kind) {
         "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words or in 8 x 8-byte "
         "cells (either shifted into place where rows start on no word); auto takes cells where "
         "both groups are 64 or more long and rows start on words, else aligned pairs of halves, "
-        "else shifted cells in tensors of 8 MiB or more, else aligned words, else shifted words "
+        "else shifted cells where both are 48 or more long in tensors of 8 MiB or more, else "
+        "aligned words, else shifted words "
         "for bytes in columns of 8 or more");
     access.allowsAuto = true;
     specs.push_back(std::move(access));
@@ -284,7 +287,7 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
 // Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: cells of
 // 8-byte rows for 1- and 2-byte elements where both sides are whole cells (and the source 8-byte
 // aligned), else pairs for 16-bit elements where both sides are even (and the source 4-byte
-// aligned), else general tiles in cells shifted into place where both sides are 64 or more long
+// aligned), else general tiles in cells shifted into place where both sides are 48 or more long
 // and the tensor 8 MiB or more, or in words for bytes, else the tiled kernel. A transpose with a
 // shorter side: general tiles where the short side is the source's rows, 8 or more long and moved
 // in words or wide elements (channels last to planes); else the narrow kernel (few channels to
@@ -322,7 +325,7 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
   if (pairs) return Kind::TiledPairs;
-  const bool shiftedCells = bytes <= 2 && std::min(t->rows, t->cols) >= kMinCellGroup &&
+  const bool shiftedCells = bytes <= 2 && std::min(t->rows, t->cols) >= kMinShiftedCellGroup &&
                             s.elements() * bytes >= kMinShiftedCellsBytes;
   return shiftedCells || (bytes == 1 && words) ? Kind::General : Kind::Tiled;
 }
@@ -437,8 +440,8 @@ enum class Access { Elements, Words, Cells };
 
 // How general tiles move their units: as given, else cells of 8-byte rows where both groups fill
 // a tile's side and rows start on words, else for halves words where the groups are whole words
-// and the source starts on one, else cells shifted into place where both groups fill a tile's
-// side in tensors of 8 MiB or more, else aligned words, else words shifted into place for bytes
+// and the source starts on one, else cells shifted into place where both groups span 48 or more
+// in tensors of 8 MiB or more, else aligned words, else words shifted into place for bytes
 // in columns of two words or more (kMinShiftedColumn), else elements.
 Access generalAccess(const ParamSet& p, const permute::GeneralTiling& g, int bytes) {
   if (p.has("access") && !p.isAuto("access")) {
@@ -446,12 +449,14 @@ Access generalAccess(const ParamSet& p, const permute::GeneralTiling& g, int byt
     return given == "cells" ? Access::Cells : given == "words" ? Access::Words : Access::Elements;
   }
   if (bytes >= 4) return Access::Elements;
-  const bool cellSides = std::min(g.inExtent, g.outExtent) >= kMinCellGroup;
-  if (cellSides && permute::generalCellsFit(g, bytes, offsetBytes(p))) return Access::Cells;
+  const std::int64_t shorter = std::min(g.inExtent, g.outExtent);
+  if (shorter >= kMinCellGroup && permute::generalCellsFit(g, bytes, offsetBytes(p)))
+    return Access::Cells;
   // Halves in aligned pairs beat shifted cells (as tiled_half2 does on transposes).
   const bool words = permute::generalWordsFit(g, bytes, offsetBytes(p));
   if (bytes == 2 && words) return Access::Words;
-  if (cellSides && g.inExtent * g.outExtent * g.batchExtent * bytes >= kMinShiftedCellsBytes)
+  if (shorter >= kMinShiftedCellGroup &&
+      g.inExtent * g.outExtent * g.batchExtent * bytes >= kMinShiftedCellsBytes)
     return Access::Cells;
   if (words) return Access::Words;
   return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
@@ -762,8 +767,8 @@ void registerPermuteFamily(Registry& registry) {
       "source's innermost dimensions, taken together until they span a tile, are transposed "
       "against the destination's, whatever the rank: (3, 4096, 4096) reversed tiles 4096 "
       "against 3 x 4096, and both sides of every tile move along contiguous memory. Bytes and "
-      "halves move in 8 x 8-byte cells where both groups are 64 or more long (and, shifted, "
-      "the tensor 8 MiB or more), else in 4-byte "
+      "halves move in 8 x 8-byte cells where both groups are 64 or more long (shifted ones: 48 "
+      "or more, the tensor 8 MiB or more), else in 4-byte "
       "words where the groups are whole words, and bytes in columns of 8 or more in words "
       "anyway. Where rows start anywhere (odd extents, a source at any offset), each row's "
       "aligned words are funnel-shifted into place with the next one; shifted cells then give "
@@ -775,7 +780,7 @@ void registerPermuteFamily(Registry& registry) {
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
       "and halves where the sides are whole cells, pairs for even 16-bit ones, cells shifted "
-      "into place in general tiles where the sides are 64 or more long and the tensor 8 MiB or "
+      "into place in general tiles where the sides are 48 or more long and the tensor 8 MiB or "
       "more, else general tiles in words for bytes), for a shorter side the narrow kernel or, "
       "from channels last with 8 or more channels, general tiles, and the movement kernel for "
       "planes to channels last that the narrow kernel could move only in single bytes or "

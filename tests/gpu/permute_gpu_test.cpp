@@ -213,7 +213,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "1"), "general");  // cells shifted into place
   EXPECT_EQ(chosen("4097,4097", "1,0", "u8"), "general");
   EXPECT_EQ(chosen("2500,2501", "1,0", "f16"), "general");
-  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "tiled");  // under 8 MiB
+  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "tiled");    // under 8 MiB
+  EXPECT_EQ(chosen("200003,52", "1,0", "u8"), "general");  // sides of 48 or more
   EXPECT_EQ(chosen("16,3,512,512", "0,2,3,1"), "narrow");
   EXPECT_EQ(chosen("32,128,16,64", "0,2,1,3"), "movement");
   EXPECT_EQ(chosen("16,64,64,8", "0,3,1,2", "u8"), "general");
@@ -336,7 +337,7 @@ TEST_F(PermuteGpu, GeneralTilesShiftBytesInColumnsOfTwoWordsOrMore) {
   };
   EXPECT_EQ(access("9,1300,731", "2,1,0", "u8"), "8");
   EXPECT_EQ(access("5,1300,671", "2,1,0", "f16"), "8");
-  EXPECT_EQ(access("5,1300,672", "2,1,0", "f16"), "4");  // aligned pairs
+  EXPECT_EQ(access("5,1302,674", "2,1,0", "f16"), "4");  // aligned pairs
   EXPECT_EQ(access("9,130,67", "2,1,0", "u8"), "4");
   EXPECT_EQ(access("5,2739,49", "2,1,0", "u8"), "1");
   EXPECT_EQ(access("9,130,67", "2,1,0", "f16"), "2");
