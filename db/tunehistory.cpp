@@ -77,11 +77,19 @@ RecordedSweep recordedSweep(RunStore& store, std::int64_t sweepId) {
         axis.values.push_back(value);
     }
   for (auto& axis : recorded.axes) orderValues(axis.values);
+  // A finalist's confirmation runs are filed under the sweep too; a replay searches the
+  // search's own measurements, so that it finds the same best.
+  const auto confirmation = [](const RunRecord& run) {
+    return std::find(run.tags.begin(), run.tags.end(), kTuneConfirmTag) != run.tags.end();
+  };
   for (auto& run : runs) {
     const std::string key = tunedValuesText(
         recorded.axes, [&](const std::string& param) { return run.result.param(param); });
-    // Newest first: a point run twice keeps its newest run.
-    recorded.runs.try_emplace(key, std::move(run));
+    // Newest first: a point run twice keeps its newest run of the search, a confirmation run
+    // only where the search has none.
+    const auto [kept, inserted] = recorded.runs.try_emplace(key, run);
+    if (!inserted && confirmation(kept->second) && !confirmation(run))
+      kept->second = std::move(run);
   }
   return recorded;
 }

@@ -15,6 +15,9 @@ namespace kwb {
 
 class RunStore;
 
+// The tag of a finalist's confirmation runs, filed under the tuning's sweep beside its search.
+inline constexpr char kTuneConfirmTag[] = "tune:confirm";
+
 // What makes a stored run a measurement of a point of a tuning: the same kernel on the same
 // device, timed the same way by the same binary, and for a kernel file the same source.
 struct TuneIdentity {
@@ -32,7 +35,8 @@ std::map<std::size_t, std::int64_t> measuredPoints(RunStore& store, const TuneSp
                                                    const TuneIdentity& identity);
 
 // A stored sweep or tuning, to replay a strategy against: its tuned parameters with the values
-// its runs took, and its runs by their tuned values (TuneSpace::describe's text). Error(Usage)
+// its runs took, and its runs by their tuned values (TuneSpace::describe's text; each point's
+// newest run of the search, a confirmation run only where the search has none). Error(Usage)
 // for no such sweep, or one without runs.
 struct RecordedSweep {
   std::int64_t id = 0;

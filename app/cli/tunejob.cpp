@@ -130,7 +130,7 @@ JobOptions GpuTuning::confirmOptions() const {
   confirm.timing.budgetSeconds *= kConfirmBudgetFactor;
   confirm.timing.minSamples = std::max(confirm.timing.minSamples, kConfirmSamples);
   confirm.timing.maxSamples = std::max(confirm.timing.maxSamples, confirm.timing.minSamples);
-  confirm.tags.back() = "tune:confirm";
+  confirm.tags.back() = kTuneConfirmTag;
   return confirm;
 }
 

@@ -89,6 +89,25 @@ TEST_F(TuneCliTest, ReplayFindsTheBestAndTheConfigurationsTiedWithIt) {
   }
 }
 
+// A tuning files its finalists' confirmation runs under its sweep; a replay searches the
+// search's own measurements, whatever the confirmations read.
+TEST_F(TuneCliTest, ReplaySearchesTheSearchsRunsNotTheConfirmations) {
+  {
+    RunStore store(db());
+    RunResult faster = testing::fakeRun("vectorized", "f32", 1000);
+    faster.launch.set("block_size", "512");
+    faster.launch.set("vector_bytes", "16");
+    faster.samples.assign(30, 0.9e-5);
+    faster.stats = summarize(faster.samples);
+    faster.bandwidth = static_cast<double>(faster.bytes) / faster.stats.median;
+    store.insertRun(faster, sweepId, {"tune", "tune:confirm"});
+  }
+  const auto result = replay({"--strategy", "exhaustive"});
+  EXPECT_EQ(result["evaluations"].size(), 12u);
+  EXPECT_EQ(result["finalists"][0]["params"]["block_size"], "256");
+  EXPECT_EQ(result["finalists"][0]["params"]["vector_bytes"], "16");
+}
+
 TEST_F(TuneCliTest, RestrictionsAndBudgetsHold) {
   const auto restricted = replay({"--strategy", "random", "--restrict", "block_size <= 128"});
   EXPECT_EQ(restricted["space"]["valid"], 6);
