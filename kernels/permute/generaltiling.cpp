@@ -24,7 +24,8 @@ std::int64_t offsetIn(const GeneralTiling::Axis* axes, int rank, std::int64_t in
 
 }  // namespace
 
-GeneralTiling generalTiling(const Permutation& s, int tileElements) {
+GeneralTiling generalTiling(const Permutation& s, int tileElements, int inSpan, int outSpan,
+                            double minFill) {
   const int rank = static_cast<int>(s.shape.size());
   std::int64_t srcStride[kMaxDims], dstStride[kMaxDims];
   std::int64_t stride = 1;
@@ -42,23 +43,41 @@ GeneralTiling generalTiling(const Permutation& s, int tileElements) {
     return GeneralTiling::Axis{s.shape[static_cast<std::size_t>(d)], srcStride[d], dstStride[d]};
   };
 
-  // Each group grows from its side's innermost dimension until it spans a row of a square-ish
-  // tile, never taking the other side's innermost one.
-  constexpr int side = 64;
+  // Each group grows from its side's innermost dimension until it spans its span, never taking
+  // the other side's innermost one; then, with the dimensions left, until it fills minFill of
+  // the whole spans it covers.
+  constexpr int side = kGroupSpan;
+  const auto short_ = [](std::int64_t extent, int span, double fill) {
+    const std::int64_t covered = (extent + span - 1) / span * span;
+    return extent < span || static_cast<double>(extent) < fill * static_cast<double>(covered);
+  };
   const int srcInner = rank - 1, dstInner = s.perm.back();
   std::vector<bool> used(static_cast<std::size_t>(rank), false);
   GeneralTiling g;
-  for (int d = srcInner; d >= 0 && g.inExtent < side && d != dstInner; --d) {
-    g.in[g.inRank++] = axisOf(d);
-    g.inExtent *= s.shape[static_cast<std::size_t>(d)];
-    used[static_cast<std::size_t>(d)] = true;
-  }
-  for (int j = rank - 1; j >= 0 && g.outExtent < side; --j) {
-    const int d = s.perm[static_cast<std::size_t>(j)];
-    if (used[static_cast<std::size_t>(d)]) break;
-    g.out[g.outRank++] = axisOf(d);
-    g.outExtent *= s.shape[static_cast<std::size_t>(d)];
-    used[static_cast<std::size_t>(d)] = true;
+  int nextIn = srcInner, nextOut = rank - 1;  // the next dimension each group would take
+  const auto growIn = [&](double fill) {
+    for (; nextIn >= 0 && short_(g.inExtent, inSpan, fill) && nextIn != dstInner &&
+           !used[static_cast<std::size_t>(nextIn)];
+         --nextIn) {
+      g.in[g.inRank++] = axisOf(nextIn);
+      g.inExtent *= s.shape[static_cast<std::size_t>(nextIn)];
+      used[static_cast<std::size_t>(nextIn)] = true;
+    }
+  };
+  const auto growOut = [&](double fill) {
+    for (; nextOut >= 0 && short_(g.outExtent, outSpan, fill); --nextOut) {
+      const int d = s.perm[static_cast<std::size_t>(nextOut)];
+      if (used[static_cast<std::size_t>(d)]) break;
+      g.out[g.outRank++] = axisOf(d);
+      g.outExtent *= s.shape[static_cast<std::size_t>(d)];
+      used[static_cast<std::size_t>(d)] = true;
+    }
+  };
+  growIn(0);
+  growOut(0);
+  if (minFill > 0) {
+    growIn(minFill);
+    growOut(minFill);
   }
   for (int d = rank - 1; d >= 0; --d)
     if (!used[static_cast<std::size_t>(d)]) {

@@ -40,8 +40,15 @@ inline int generalTileElements(int elementBytes) {
   return elementBytes > 4 ? kGeneralTileElements / 2 : kGeneralTileElements;
 }
 
-// For a simplified permutation whose innermost dimension moves (perm.back() != rank - 1).
-GeneralTiling generalTiling(const Permutation& simplified, int tileElements = kGeneralTileElements);
+// A square-ish tile's side: groups grow until they span it, the shorter sets its side of the tile.
+inline constexpr int kGroupSpan = 64;
+
+// For a simplified permutation whose innermost dimension moves (perm.back() != rank - 1). The
+// groups grow until they span inSpan and outSpan elements (a tile of cells' sides, where they
+// are known to be larger) and fill at least minFill of the whole spans they cover, or take every
+// dimension they may.
+GeneralTiling generalTiling(const Permutation& simplified, int tileElements = kGeneralTileElements,
+                            int inSpan = kGroupSpan, int outSpan = kGroupSpan, double minFill = 0);
 
 // Where element (o, i) of tile `t` lives: the offsets the kernel computes, for the CPU to check.
 struct TileElement {

@@ -293,15 +293,18 @@ TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
 
 // Groups of odd extents, and sources at any offset, move bytes and halves in cells shifted into
 // place where asked: rows and columns shorter than a cell, longer than a tile (several tiles each
-// way), partial tiles both ways (columns of a last tile ending past its last word), a batch; and
-// aligned cells where both groups are whole cells.
+// way), partial tiles both ways (columns of a last tile ending past its last word), a batch, a
+// group grown past a tile's side to fill its tiles; and aligned cells where both groups are whole
+// cells.
 TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
   const std::pair<const char*, const char*> cases[] = {
-      {"3,65,101", "2,1,0"},  {"5,7,3,33", "3,1,0,2"},   {"2,3,4097", "2,1,0"},
-      {"1001,3", "1,0"},      {"3,1001", "1,0"},         {"2,130,67", "0,2,1"},
-      {"7,300,5", "2,1,0"},   {"9,2,515", "2,0,1"},      {"517,263", "1,0"},
-      {"3,257,389", "0,2,1"}, {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
-      {"255,300", "1,0"}};
+      {"3,65,101", "2,1,0"},     {"5,7,3,33", "3,1,0,2"},
+      {"2,3,4097", "2,1,0"},     {"1001,3", "1,0"},
+      {"3,1001", "1,0"},         {"2,130,67", "0,2,1"},
+      {"7,300,5", "2,1,0"},      {"9,2,515", "2,0,1"},
+      {"517,263", "1,0"},        {"3,257,389", "0,2,1"},
+      {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
+      {"255,300", "1,0"},        {"2,139,67,21,7", "4,3,0,2,1"}};
   for (const auto& [shape, perm] : cases)
     for (const char* dtype : {"u8", "f16", "bf16"})
       for (const char* offset : {"0", "1", "3", "6"}) {

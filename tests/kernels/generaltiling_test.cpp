@@ -46,6 +46,23 @@ TEST(GeneralTiling, AShortSourceRowIsATileOfItsWholeLength) {
   EXPECT_EQ(g.tileOut, 512);
 }
 
+TEST(GeneralTiling, GroupsGrowToFillTheSpansTheyAreGiven) {
+  // (4, 139, 67, 513, 7) with (4, 3, 0, 2, 1): columns of 139 fill 54 % of two 128-long spans;
+  // asked to fill 7/8, they take 67 more, which the source's group (7 x 513) left free.
+  const Permutation p{{4, 139, 67, 513, 7}, {4, 3, 0, 2, 1}};
+  EXPECT_EQ(generalTiling(p).describe(), "in 7 x 513 | out 139 | batch 67 x 4");
+  EXPECT_EQ(generalTiling(p, kGeneralTileElements, 128, 128).describe(),
+            "in 7 x 513 | out 139 | batch 67 x 4");
+  EXPECT_EQ(generalTiling(p, kGeneralTileElements, 128, 128, 0.875).describe(),
+            "in 7 x 513 | out 139 x 67 | batch 4");
+  // A group never takes the other's dimensions to fill its spans: (21, 5, 951, 7, 12, 2) with
+  // (3, 0, 5, 4, 2, 1) keeps 951 in the destination's group.
+  EXPECT_EQ(generalTiling({{21, 5, 951, 7, 12, 2}, {3, 0, 5, 4, 2, 1}}, kGeneralTileElements, 128,
+                          256, 0.875)
+                .describe(),
+            "in 2 x 12 x 7 | out 5 x 951 | batch 21");
+}
+
 TEST(GeneralTiling, GroupsStopAtTheOtherSidesInnermostDimension) {
   // (1, 3, 0, 2) of (4, 5, 6, 7): the source's group stops before 6, the destination's
   // innermost, and the destination's before 7; 5 is left to the batch.
