@@ -33,8 +33,8 @@ constexpr int kSmThreads = 1536;
 #endif
 
 // Blocks an SM keeps (0: as the compiler sees fit). Shifted cells get registers for 4 blocks of
-// 256 threads for bytes and 3 of 512 for halves (the shared memory allows 6 and 3) where the SM
-// holds as many threads, where the compiler would take enough for 2 only.
+// 256 threads for bytes and 3 of 512 for halves, as many as an H100's shared memory holds (where
+// the SM holds as many threads), where the compiler would take enough for 2 only.
 template <int E, bool Shifted>
 constexpr int kCellBlocksPerSm = !Shifted ? 0
                                  : E == 1 ? 4
@@ -67,9 +67,10 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
 // `dst` are the aligned words holding the tensors' first elements, `srcHead` and `dstHead` how
 // many elements into them the tensors start. A row is read in the aligned words that cover it,
 // each shifted into place with the next lane's (the group's last lane loads its own). A tile
-// then owns whole destination words: those of a column that start within kSide elements before
-// its first row, put together from the tile's word before and its own (the lane before's), the
-// first from the cell of the kSide rows above the tile, which the first A threads load too. Only
+// then owns whole destination words: a column's words that start less than kSide elements before
+// its first row, up to the next tile's, each put together from the tile's word before and its own
+// (the lane before's), the first from the cell of the kSide rows above the tile, which the first
+// A threads load too. Only
 // a column's first and last words, in the group's first and last tiles, are stored in part.
 // Warps iterate whole, since they shuffle.
 template <int E, int A, int S, bool Shifted, typename Index>

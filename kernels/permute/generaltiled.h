@@ -16,8 +16,9 @@ struct GeneralLaunch {
   // along the destination's after a transpose of 4 x 4 bytes (or 2 x 2 halves) in registers.
   // Needs both groups' extents to be whole words and the source word-aligned.
   bool words = false;
-  // 1- and 2-byte elements moved in cells of 8-byte rows, as tiled_wide moves them: needs both
-  // groups' extents to be whole cells and the source 8-byte aligned; the tiling's tile is then
+  // 1- and 2-byte elements moved in cells of 8-byte rows, as tiled_wide moves them; where the
+  // groups' extents are no whole cells or the source is not 8-byte aligned, each row shifted into
+  // place (the source's buffer must then end on an 8-byte boundary). The tiling's tile is then
   // cellTileIn x cellTileOut.
   bool cells = false;
   // 1- and 2-byte elements in 4-byte words where rows start anywhere: each row read in the
@@ -59,8 +60,8 @@ struct GeneralLaunch {
   int perWord() const { return 4 / elementBytes; }
 };
 
-// Whether the tiling's groups and the source's start allow cells for this element size (the
-// tiling's own tile sides aside).
+// Whether the tiling's groups and the source's start allow aligned cells for this element size
+// (the tiling's own tile sides aside); cells are shifted into place otherwise.
 bool generalCellsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
 
 // Whether the tiling's groups and the source's start allow words for this element size.
