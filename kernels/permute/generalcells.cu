@@ -70,9 +70,8 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
 // then owns whole destination words: a column's words that start less than kSide elements before
 // its first row, up to the next tile's, each put together from the tile's word before and its own
 // (the lane before's), the first from the cell of the kSide rows above the tile, which the first
-// A threads load too. Only
-// a column's first and last words, in the group's first and last tiles, are stored in part.
-// Warps iterate whole, since they shuffle.
+// A threads load too. Only a column's first and last words, in the group's first and last tiles,
+// are stored in part. Warps iterate whole, since they shuffle.
 template <int E, int A, int S, bool Shifted, typename Index>
 __global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shifted>)
     generalTiledCellsKernel(const uint2* __restrict__ src, int srcHead, uint2* __restrict__ dst,
