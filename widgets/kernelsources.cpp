@@ -38,13 +38,14 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
     m[{"permute", "tiled_wide"}] = {tiled + files({"permute/registertranspose.cuh"}),
                                     "tiledTransposeCellsKernel("};
     m[{"permute", "narrow"}] = {files({"permute/narrowtranspose.cu"}), {}};
-    m[{"permute", "general"}] = {files({"permute/generaltiled.cu", "permute/generaltiling.cpp",
-                                        "permute/registertranspose.cuh"}),
-                                 {}};
-    m[{"permute", "auto"}] = {
-        files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu", "permute/generaltiled.cu",
-               "permute/narrowtranspose.cu", "permute/permutekernels.cu"}),
-        "autoKind("};
+    m[{"permute", "general"}] = {
+        files({"permute/generaltiled.cu", "permute/generalcells.cu", "permute/generaltile.cuh",
+               "permute/generaltiling.cpp", "permute/registertranspose.cuh"}),
+        {}};
+    m[{"permute", "auto"}] = {files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu",
+                                     "permute/generaltiled.cu", "permute/generalcells.cu",
+                                     "permute/narrowtranspose.cu", "permute/permutekernels.cu"}),
+                              "autoKind("};
     const QStringList chain =
         files({"giou/giouops.cu", "giou/giouchain.cpp", "giou/giouworkload.cpp"});
     for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = {chain, {}};

@@ -286,18 +286,14 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
   return sourceStride * bytes <= kShortColumnBytes;
 }
 
-// Tiles for a transpose whose sides are both at least a tile (32) long, as OneFlow: cells of
-// 8-byte rows for 1- and 2-byte elements where both sides are whole cells (and the source 8-byte
-// aligned), else pairs for 16-bit elements where both sides are even (and the source 4-byte
-// aligned), else general tiles in cells shifted into place where both sides are 48 or more long
-// and the tensor 8 MiB or more, or in words for bytes, else the tiled kernel. A transpose with a
-// shorter side: general tiles where the short side is the source's rows, 8 or more long and moved
-// in words or wide elements (channels last to planes); else the narrow kernel (few channels to
-// planes, or planes to channels last in accesses of 4 bytes or more) where the long side fills its
-// chunks, else the movement kernel. Any other permutation: general tiles where the innermost
-// dimension moves, or stays with rows of 2, 4 or 8 bytes that move as elements, and a tile carries
-// at least 2 KiB, unless its columns would be short over the source's runs; else the movement
-// kernel. Measured on an H100 (docs/PERFORMANCE.md, permute, fourth, sixth and ninth passes).
+// Transposes whose sides are both 32 or more (OneFlow's tile): cells where both sides are whole
+// cells, else pairs of halves, else cells shifted into place in general tiles (sides of 48 or
+// more, 8 MiB or more) or words for bytes, else the tiled kernel. A shorter side: general tiles
+// for channels last to planes of 8 or more in words or wide elements, else the narrow kernel where
+// its accesses pay, else the movement kernel. Any other permutation: general tiles where a tile
+// carries 2 KiB or more (rows of 2, 4 or 8 bytes that stay innermost as elements) unless its
+// columns are short over the source's runs; else the movement kernel. Measured on an H100
+// (docs/PERFORMANCE.md, permute, fourth, sixth, ninth and tenth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
