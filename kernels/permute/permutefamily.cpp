@@ -141,9 +141,8 @@ std::vector<ParamSpec> params(Kind kind) {
         "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words or in 8 x 8-byte "
         "cells (either shifted into place where rows start on no word); auto takes cells where "
         "both groups are 64 or more long and rows start on words, else shifted cells where both "
-        "are 48 or more long in tensors of 8 MiB or more, else "
-        "aligned words, else shifted words "
-        "for bytes in columns of 8 or more");
+        "are 48 or more long in tensors of 8 MiB or more, else aligned words, else shifted "
+        "words for bytes in columns of 8 or more");
     access.allowsAuto = true;
     specs.push_back(std::move(access));
   }
@@ -470,8 +469,8 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   l.cells = access == Access::Cells;
   if (l.cells) {
     // Groups as long as the cells' tile, which is larger than the elements' tile, and filling
-    // most of the tiles they cover: (72, 6, 10, 62137) with (2, 3, 1, 0) takes columns of 10 x
-    // 6 x 72 instead of 72 (808 -> 1779 GB/s with 6 x 72 alone, u8, H100).
+    // most of the tiles they cover: (72, 6, 10, 62137) with (2, 3, 1, 0) takes columns of 6 x
+    // 72 instead of 72 (811 -> 1783 GB/s, u8, H100).
     const int in = permute::GeneralLaunch::cellTileIn(bytes);
     const int out = permute::GeneralLaunch::cellTileOut(bytes);
     l.tiling =
