@@ -32,8 +32,7 @@ struct DevicePool::Slot {
   int device = 0;
   std::unique_ptr<WorkerProcess> process;
   std::optional<std::size_t> point;    // the point it runs
-  std::optional<CopyCeiling> ceiling;  // the history's, given where the worker takes it
-  bool takesCeiling = false;           // its hello lists the option
+  std::optional<CopyCeiling> ceiling;  // the history's, kept where the worker's hello takes it
   bool ceilingLearned = false;         // its own measured one, from its first run
   bool greeted = false;
   bool alive = true;
@@ -66,7 +65,7 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
     protocol::Kernel k = kernel;
     k.params = points[next];
     MeasureSettings o = options;
-    if (slot.takesCeiling) o.copyCeiling = slot.ceiling;
+    o.copyCeiling = slot.ceiling;
     slot.point = next;
     slot.process->send({pointId(run, next), protocol::RunRequest{k, o}});
     ++next;
@@ -89,14 +88,14 @@ std::size_t DevicePool::run(const protocol::Kernel& kernel, const std::vector<Ra
   const auto handle = [&](Slot& slot, const protocol::Reply& reply) {
     if (const auto* hello = std::get_if<protocol::Hello>(&reply.body)) {
       slot.greeted = true;
-      slot.takesCeiling = std::ranges::find(hello->options, "copy_ceiling") != hello->options.end();
+      if (std::ranges::find(hello->options, "copy_ceiling") == hello->options.end())
+        slot.ceiling.reset();  // an older worker, which would refuse it
       assign(slot);
       return;
     }
     if (!slot.point || reply.id != pointId(run, *slot.point)) return;  // a cancel's progress
     if (const auto* result = std::get_if<protocol::Result>(&reply.body)) {
-      const bool given = slot.ceiling && slot.takesCeiling;
-      if (!given && !slot.ceilingLearned && result->run.ceilingBandwidth > 0) {
+      if (!slot.ceiling && !slot.ceilingLearned && result->run.ceilingBandwidth > 0) {
         slot.ceilingLearned = true;
         if (measured_) measured_(slot.device, learnedCeiling(result->run));
       }

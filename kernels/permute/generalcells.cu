@@ -11,10 +11,7 @@
 namespace kwb::permute {
 namespace {
 
-using tile::Args;
-using tile::argsOf;
-using tile::startTile;
-using tile::TileStart;
+using namespace tile;
 
 // The 8 bytes of (next : cur) from byte `from` (0 to 7) of cur on.
 __device__ __forceinline__ uint2 bytesFrom(uint2 cur, uint2 next, int from) {
@@ -209,17 +206,13 @@ __global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shif
 void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
   static_assert(GeneralLaunch::cellsAcross(1) == 16 && GeneralLaunch::cellsAcross(2) == 32 &&
                 GeneralLaunch::kCellsPerThread == 2);
-  const auto head = [&](const void* p) {
-    return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 8) / l.elementBytes;
-  };
-  const int srcHead = head(l.src), dstHead = head(l.dst);
-  const auto* src =
-      reinterpret_cast<const uint2*>(static_cast<const char*>(l.src) - srcHead * l.elementBytes);
-  auto* dst = reinterpret_cast<uint2*>(static_cast<char*>(l.dst) - dstHead * l.elementBytes);
+  const auto src = tile::wordStart<const uint2>(l.src, l.elementBytes);
+  const auto dst = tile::wordStart<uint2>(l.dst, l.elementBytes);
   const bool shifted =
-      dstHead != 0 || !generalCellsFit(l.tiling, l.elementBytes, srcHead * l.elementBytes);
+      dst.head != 0 || !generalCellsFit(l.tiling, l.elementBytes, src.head * l.elementBytes);
   const auto launch = [&](auto kernel, auto args) {
-    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src, srcHead, dst, dstHead, args);
+    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src.word, src.head, dst.word, dst.head,
+                                                       args);
     KWB_CHECK_LAUNCH("generalTiledCellsKernel");
   };
   const auto typed = [&]<int E, int A>() {

@@ -2,6 +2,8 @@
 
 // What every general tiled kernel shares: a launch's groups as the device reads them, where a
 // tile lies, and its rows' and columns' offsets.
+#include <cstdint>
+
 #include <cuda_runtime.h>
 
 #include "kernels/permute/generaltiled.h"
@@ -61,6 +63,20 @@ __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Inde
     dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
   __syncthreads();
   return {in0, out0};
+}
+
+// A tensor at `p` as the shifted kernels take it: the aligned Word holding its first element,
+// and how many elements of `elementBytes` into that word it starts.
+template <typename Word>
+struct WordStart {
+  Word* word;
+  int head;
+};
+template <typename Word, typename Void>
+WordStart<Word> wordStart(Void* p, int elementBytes) {
+  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t into = address % sizeof(Word);
+  return {reinterpret_cast<Word*>(address - into), static_cast<int>(into) / elementBytes};
 }
 
 inline int log2Of(int powerOfTwo) {

@@ -15,10 +15,7 @@
 namespace kwb::permute {
 namespace {
 
-using tile::Args;
-using tile::argsOf;
-using tile::startTile;
-using tile::TileStart;
+using namespace tile;
 
 // Shared memory a block may take without opting in to more.
 constexpr std::size_t kMaxSharedBytes = 48 * 1024;
@@ -260,15 +257,10 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
                : launch(generalTiledWordsKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
   }
   if (l.shifted) {
-    const auto head = [&](const void* p) {
-      return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 4) / l.elementBytes;
-    };
-    const auto* src = reinterpret_cast<const std::uint32_t*>(static_cast<const char*>(l.src) -
-                                                             head(l.src) * l.elementBytes);
-    auto* dst =
-        reinterpret_cast<std::uint32_t*>(static_cast<char*>(l.dst) - head(l.dst) * l.elementBytes);
+    const auto src = tile::wordStart<const std::uint32_t>(l.src, l.elementBytes);
+    const auto dst = tile::wordStart<std::uint32_t>(l.dst, l.elementBytes);
     const auto launch = [&](auto kernel, auto args) {
-      kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(src, head(l.src), dst, head(l.dst),
+      kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(src.word, src.head, dst.word, dst.head,
                                                            args);
       KWB_CHECK_LAUNCH("generalTiledShiftedKernel");
     };

@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
+#include <span>
 
 #include <gtest/gtest.h>
 
@@ -16,6 +18,27 @@ class PermuteGpu : public testing::FamilyGpu {
  protected:
   RunResult run(const std::string& variant, const RawParams& params) {
     return runVariant("permute", variant, params, true);
+  }
+
+  // General tiles with `access` over every case in u8, f16 and bf16, from sources 0, 1, 3 and 6
+  // elements in; each run must succeed and match bit for bit, and `check` looks at it further.
+  using OddCase = std::pair<const char*, const char*>;  // shape, perm
+  void runOddCases(std::span<const OddCase> cases, const char* access,
+                   const std::function<void(const RunResult&, const std::string& what)>& check) {
+    for (const auto& [shape, perm] : cases)
+      for (const char* dtype : {"u8", "f16", "bf16"})
+        for (const char* offset : {"0", "1", "3", "6"}) {
+          const RunResult r = run("general", {{"shape", shape},
+                                              {"perm", perm},
+                                              {"dtype", dtype},
+                                              {"offset", offset},
+                                              {"access", access}});
+          const std::string what =
+              std::string(shape) + " " + perm + " " + dtype + " offset " + offset;
+          ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+          EXPECT_EQ(r.verification.relError, 0.0) << what;
+          check(r, what);
+        }
   }
 };
 
@@ -272,23 +295,13 @@ TEST_F(PermuteGpu, GeneralTilesMoveCellsOrWordsWhereTheyFit) {
 // takes the block before it from shared memory), groups shorter than a word, partial tiles both
 // ways.
 TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"3,65,101", "2,1,0"}, {"5,7,3,33", "3,1,0,2"}, {"2,3,4097", "2,1,0"}, {"1001,3", "1,0"},
-      {"3,1001", "1,0"},     {"2,130,67", "0,2,1"},   {"7,300,5", "2,1,0"},  {"9,2,515", "2,0,1"}};
-  for (const auto& [shape, perm] : cases)
-    for (const char* dtype : {"u8", "f16", "bf16"})
-      for (const char* offset : {"0", "1", "3", "6"}) {
-        const RunResult r = run("general", {{"shape", shape},
-                                            {"perm", perm},
-                                            {"dtype", dtype},
-                                            {"offset", offset},
-                                            {"access", "words"}});
-        ASSERT_EQ(r.status, RunStatus::Ok)
-            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
-        EXPECT_EQ(r.verification.relError, 0.0);
-        EXPECT_EQ(r.derived.get("access_bytes"), "4") << shape << " " << dtype;
-        EXPECT_EQ(r.derived.get("words"), "shifted") << shape << " " << dtype;
-      }
+  const OddCase cases[] = {{"3,65,101", "2,1,0"}, {"5,7,3,33", "3,1,0,2"}, {"2,3,4097", "2,1,0"},
+                           {"1001,3", "1,0"},     {"3,1001", "1,0"},       {"2,130,67", "0,2,1"},
+                           {"7,300,5", "2,1,0"},  {"9,2,515", "2,0,1"}};
+  runOddCases(cases, "words", [](const RunResult& r, const std::string& what) {
+    EXPECT_EQ(r.derived.get("access_bytes"), "4") << what;
+    EXPECT_EQ(r.derived.get("words"), "shifted") << what;
+  });
 }
 
 // Groups of odd extents, and sources at any offset, move bytes and halves in cells shifted into
@@ -297,28 +310,17 @@ TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
 // group grown past a tile's side to fill its tiles; and aligned cells where both groups are whole
 // cells.
 TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"3,65,101", "2,1,0"},     {"5,7,3,33", "3,1,0,2"},
-      {"2,3,4097", "2,1,0"},     {"1001,3", "1,0"},
-      {"3,1001", "1,0"},         {"2,130,67", "0,2,1"},
-      {"7,300,5", "2,1,0"},      {"9,2,515", "2,0,1"},
-      {"517,263", "1,0"},        {"3,257,389", "0,2,1"},
-      {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
-      {"255,300", "1,0"},        {"2,139,67,21,7", "4,3,0,2,1"}};
-  for (const auto& [shape, perm] : cases)
-    for (const char* dtype : {"u8", "f16", "bf16"})
-      for (const char* offset : {"0", "1", "3", "6"}) {
-        const RunResult r = run("general", {{"shape", shape},
-                                            {"perm", perm},
-                                            {"dtype", dtype},
-                                            {"offset", offset},
-                                            {"access", "cells"}});
-        ASSERT_EQ(r.status, RunStatus::Ok)
-            << shape << " " << perm << " " << dtype << " offset " << offset << ": " << r.error;
-        EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype << " offset " << offset;
-        EXPECT_EQ(r.derived.get("access_bytes"), "8") << shape << " " << dtype;
-        EXPECT_EQ(r.derived.get("cells"), "shifted") << shape << " " << dtype;
-      }
+  const OddCase cases[] = {{"3,65,101", "2,1,0"},     {"5,7,3,33", "3,1,0,2"},
+                           {"2,3,4097", "2,1,0"},     {"1001,3", "1,0"},
+                           {"3,1001", "1,0"},         {"2,130,67", "0,2,1"},
+                           {"7,300,5", "2,1,0"},      {"9,2,515", "2,0,1"},
+                           {"517,263", "1,0"},        {"3,257,389", "0,2,1"},
+                           {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
+                           {"255,300", "1,0"},        {"2,139,67,21,7", "4,3,0,2,1"}};
+  runOddCases(cases, "cells", [](const RunResult& r, const std::string& what) {
+    EXPECT_EQ(r.derived.get("access_bytes"), "8") << what;
+    EXPECT_EQ(r.derived.get("cells"), "shifted") << what;
+  });
   const RunResult aligned = run(
       "general", {{"shape", "3,256,264"}, {"perm", "2,1,0"}, {"dtype", "u8"}, {"access", "cells"}});
   ASSERT_EQ(aligned.status, RunStatus::Ok) << aligned.error;
