@@ -1,7 +1,12 @@
 // Narrow transposes: a block moves a chunk of every plane and the one contiguous interleaved run
 // they make, both with coalesced vector accesses. Shared memory holds the chunk interleaved, so
 // the interleaved side moves whole vectors and the planar side gathers or scatters elements.
+// Where the planar side's lanes, a vector's elements times narrow apart, would meet in few banks
+// (8 or 24 planes of 16-byte vectors: all in one), the vectors are swizzled within each 128-byte
+// row of shared memory (NarrowLaunch::swizzled, swizzledVector).
+#include <algorithm>
 #include <cstdint>
+#include <set>
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
@@ -38,6 +43,17 @@ __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wid
   return {base + start, base + start * narrow, min(chunkWidth, wide - start)};
 }
 
+template <typename Vec, bool Swizzled, typename Index>
+__device__ __forceinline__ Index slotOf(Index v) {
+  return Swizzled ? swizzledVector(v, static_cast<Index>(128 / sizeof(Vec))) : v;
+}
+
+// Where element q of the interleaved chunk lies in shared memory, in elements.
+template <typename Vec, int K, bool Swizzled, typename Index>
+__device__ __forceinline__ Index elementSlotOf(Index q) {
+  return Swizzled ? slotOf<Vec, true>(q / K) * K + q % K : q;
+}
+
 // Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
 template <typename Index>
 struct PlaneSpot {
@@ -53,7 +69,7 @@ __device__ __forceinline__ PlaneSpot<Index> planeSpot(Index i, Index perPlane) {
 
 // Planes to interleaved (PlanarSource) or back. Loads go through registers kInFlight at a time;
 // the planar side scatters or gathers its K elements a vector in the interleaved tile.
-template <typename T, typename Vec, bool PlanarSource, typename Index>
+template <typename T, typename Vec, bool PlanarSource, bool Swizzled, typename Index>
 __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
                                       Index narrow, Index wide, Index chunkWidth,
                                       Index chunksPerMatrix, Index chunks) {
@@ -85,21 +101,27 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restri
         if constexpr (PlanarSource) {
           const PlaneSpot<Index> s = planeSpot(i, perPlane);
 #pragma unroll
-          for (int e = 0; e < K; ++e) tile[(s.column * K + e) * narrow + s.plane] = v[u].element[e];
+          for (int e = 0; e < K; ++e) {
+            const Index q = (s.column * K + e) * narrow + s.plane;
+            tile[elementSlotOf<Vec, K, Swizzled>(q)] = v[u].element[e];
+          }
         } else {
-          tileVectors[i] = v[u].vector;
+          tileVectors[slotOf<Vec, Swizzled>(i)] = v[u].vector;
         }
       }
     }
     __syncthreads();
     for (Index i = threadIdx.x; i < vectors; i += blockDim.x) {
       if constexpr (PlanarSource) {
-        dst[interleaved(i)] = tileVectors[i];
+        dst[interleaved(i)] = tileVectors[slotOf<Vec, Swizzled>(i)];
       } else {
         const PlaneSpot<Index> s = planeSpot(i, perPlane);
         L out;
 #pragma unroll
-        for (int e = 0; e < K; ++e) out.element[e] = tile[(s.column * K + e) * narrow + s.plane];
+        for (int e = 0; e < K; ++e) {
+          const Index q = (s.column * K + e) * narrow + s.plane;
+          out.element[e] = tile[elementSlotOf<Vec, K, Swizzled>(q)];
+        }
         dst[planar(i)] = out.vector;
       }
     }
@@ -109,8 +131,11 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restri
 
 template <typename T, typename Vec, typename Index>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const auto kernel = l.planarSource ? narrowTransposeKernel<T, Vec, true, Index>
-                                     : narrowTransposeKernel<T, Vec, false, Index>;
+  const bool swizzled = l.swizzled();
+  const auto kernel = l.planarSource ? swizzled ? narrowTransposeKernel<T, Vec, true, true, Index>
+                                                : narrowTransposeKernel<T, Vec, true, false, Index>
+                      : swizzled ? narrowTransposeKernel<T, Vec, false, true, Index>
+                                     : narrowTransposeKernel<T, Vec, false, false, Index>;
   const std::int64_t chunkWidth = l.chunkWidth();
   kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
       static_cast<const Vec*>(l.src), static_cast<Vec*>(l.dst), static_cast<Index>(l.narrow),
@@ -131,6 +156,22 @@ void launchIndexed(const NarrowLaunch& l, cudaStream_t stream) {
 }
 
 }  // namespace
+
+int NarrowLaunch::bankWays(bool swizzle) const {
+  // Lane L stores element 0 of its vector, column L * K of plane 0: element (L * K) * narrow of
+  // the interleaved chunk; count the distinct 4-byte words each bank is asked for.
+  const std::int64_t k = elementsPerVector(), perRow = 128 / vectorBytes;
+  std::set<std::int64_t> words[32];
+  for (std::int64_t lane = 0; lane < 32; ++lane) {
+    std::int64_t q = lane * k * narrow;
+    if (swizzle) q = swizzledVector(q / k, perRow) * k + q % k;
+    const std::int64_t word = q * elementBytes / 4;
+    words[word % 32].insert(word);
+  }
+  std::size_t ways = 1;
+  for (const auto& bank : words) ways = std::max(ways, bank.size());
+  return static_cast<int>(ways);
+}
 
 int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes,
                       int limit) {

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/hostdevice.h"
+
 namespace kwb::permute {
 
 // Batched transposes with one narrow side, as NCHW <-> NHWC with few channels: `narrow` planes
@@ -32,8 +34,34 @@ struct NarrowLaunch {
     return elementsPerVector() * (block * kVectorsPerThread / narrow);
   }
   std::int64_t chunks() const { return batch * ((wide + chunkWidth() - 1) / chunkWidth()); }
-  std::int64_t sharedBytes() const { return chunkWidth() * narrow * elementBytes; }
+  // The most 4-byte words of shared memory one bank serves at once where the planar side's lanes
+  // each take an element of their vector, vectorBytes * narrow bytes apart, with the chunk's
+  // vectors swizzled or not: 32 for 8 planes of 16-byte vectors unswizzled, 4 swizzled.
+  int bankWays(bool swizzle) const;
+  // Whether the chunk's vectors are swizzled: where that takes a bank's words from 8 or more to
+  // half as many in 16-byte vectors (f32, 8 planes: 1668 -> 4070 GB/s; 3 planes: 4 -> 8, and
+  // 4108 -> 3905), from 16 or more to an eighth in 8-byte vectors of 4- and 8-byte elements
+  // (f32, 16 planes: 1697 -> 3318); never in narrower vectors or 8-byte ones of 16-bit elements,
+  // where its index arithmetic costs more than the conflicts (f16, 8 planes: 2219 -> 1844; H200).
+  bool swizzled() const {
+    const int ways = bankWays(false), swizzledWays = bankWays(true);
+    if (vectorBytes == 16) return ways >= 8 && 2 * swizzledWays <= ways;
+    return vectorBytes == 8 && elementBytes >= 4 && ways >= 16 && 8 * swizzledWays <= ways;
+  }
+  // Whole 128-byte rows: swizzled vectors stay within theirs.
+  std::int64_t sharedBytes() const {
+    return (chunkWidth() * narrow * elementBytes + 127) / 128 * 128;
+  }
 };
+
+// Where vector v of a narrow transpose's interleaved chunk lies in shared memory when swizzled:
+// XORed with its 128-byte row's number within the row (perRow vectors a row), so that the planar
+// side's lanes, whose vectors lie narrow apart, spread over the banks, while each row still holds
+// the same vectors for the interleaved side.
+template <typename Index>
+KWB_HOST_DEVICE Index swizzledVector(Index v, Index perRow) {
+  return v ^ ((v / perRow) & (perRow - 1));
+}
 
 // The widest access of at most `limit` bytes, and no narrower than an element, that divides a
 // plane of `wide` elements and the source's start, `sourceOffsetBytes` into its allocation.

@@ -55,6 +55,15 @@ constexpr std::int64_t kMinNarrowWide = 1024;
 // General tiles whose groups fill less than this of a tile lose to the movement kernel: a
 // (2, 471000, 3, 5) tile of 5 x 6 f32 moved 108 GB/s, PyTorch's strided kernel 2262 (H100).
 constexpr std::int64_t kMinGeneralTileBytes = 2048;
+// General tiles of 4- and 8-byte elements filled less than this lose to the movement kernel
+// where its walk reads the source's sectors again within kNearReuse elements of the destination
+// or reads sectors at most kDenseSourceStepBytes apart: (17, 5, 12, 17, 202) with (1, 0, 2, 4, 3)
+// in f32, tiles filled 0.42, moved 2686 GB/s through the walk and 1157 through tiles; (1000, 40,
+// 26, 16, 2) with (0, 4, 2, 1, 3) in f64, filled 0.63, 3890 against 2271; tiles filled 0.7 and
+// more won, or lost by less than 15 % (H200).
+constexpr double kMinWalkTileFill = 0.7;
+constexpr std::int64_t kNearReuse = 192;
+constexpr std::int64_t kDenseSourceStepBytes = 16;
 // General tiles write a column of the destination's innermost group at a time. Where that group
 // is this many bytes or fewer and the destination then runs along a dimension the source holds
 // at most this many bytes apart, the movement kernel's walk in destination order reads the
@@ -67,12 +76,24 @@ constexpr std::int64_t kShortColumnBytes = 16;
 // 273913, 49) reversed moved 506 GB/s in single bytes, 232 in shifted words (H100). Halves stay
 // single where rows start on no word: shifted words moved them at 0.70 to 1.04 of single halves.
 constexpr std::int64_t kMinShiftedColumn = 8;
-// The narrow kernel takes planes to channels last where it can read and write them in 4 bytes or
-// more at a time; in single bytes or pairs the strided walk, four moves a thread, is faster: 19
-// planes of u8 of an odd width moved 670 GB/s through it in single bytes, 1412 through the walk;
-// of an even width, in pairs, 1094 against 1326; in f16, 4 bytes at a time, 2157 against 2067
-// (H100).
-constexpr int kMinNarrowAccessBytes = 4;
+// The narrow kernel's vectors: planes to channels last go through it where a vector holds 4
+// elements or more, else through the movement kernel's walk (f32 planes of an odd width, in
+// single elements: 2363 GB/s against 4021 through the walk; f16 in pairs: 2246 against 3154; u8
+// in 4 bytes, 2090 against 2041). Channels last to planes go through it where a vector holds 2
+// elements or more or an 8-byte one; in single smaller elements, general tiles take 8 channels
+// or more in words or wide elements (f32, 8: 2879 against 3125), and the walk source rows of 8
+// bytes or fewer (u8, 2 channels: 985 against 2233; f16, 5: 1744 against 1453), f32 staying
+// narrow (H200).
+constexpr int kMinPlanarNarrowElements = 4;
+constexpr int kMinInterleavedNarrowElements = 2;
+// Channels last to planes need the narrow kernel's planar side to meet few enough words in a
+// bank (NarrowLaunch::bankWays, swizzled where it swizzles): f16 in 8-byte vectors of 16
+// channels, 32 a bank, moved 1706 GB/s through it and 2828 through general tiles; bytes store
+// their 16 a vector one at a time, and 16 channels swizzled, 8 a bank, moved 1723 against 2209
+// (H200).
+constexpr int kMaxInterleavedBankWays = 8;
+constexpr int kMaxInterleavedByteBankWays = 4;
+constexpr std::int64_t kMaxWalkedRowBytes = 8;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -273,6 +294,21 @@ std::int64_t tileCarriedBytes(const permute::GeneralTiling& g, int bytes) {
          std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
 }
 
+// The share of its tiles' elements a general tiling fills.
+double tileFill(const permute::GeneralTiling& g) {
+  return static_cast<double>(g.inExtent) / static_cast<double>(g.tilesIn() * g.tileIn) *
+         static_cast<double>(g.outExtent) / static_cast<double>(g.tilesOut() * g.tileOut);
+}
+
+// Whether the movement kernel's walk in destination order beats mostly empty general tiles of 4-
+// and 8-byte elements: where it comes back to the source's sectors within kNearReuse elements
+// (they are still in L1), or reads at least half of each sector it touches.
+bool walkBeatsSparseTiles(const permute::GeneralTiling& g, int bytes) {
+  if (bytes < 4 || tileFill(g) >= kMinWalkTileFill) return false;
+  const std::int64_t reuse = g.in[0].dstStride, sourceStep = g.out[0].srcStride * bytes;
+  return reuse <= kNearReuse || sourceStep <= kDenseSourceStepBytes;
+}
+
 // Whether general tiles' columns would be short while the destination goes on along a
 // dimension the source holds close together (kShortColumnBytes).
 bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTiling& g, int bytes) {
@@ -285,14 +321,26 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
   return sourceStride * bytes <= kShortColumnBytes;
 }
 
+// Whether the narrow kernel's planar side meets few enough words in a bank, for channels last
+// to `channels` planes in vectors of vectorBytes.
+bool interleavedNarrowBanksPay(std::int64_t channels, int vectorBytes, int bytes) {
+  permute::NarrowLaunch l;
+  l.narrow = channels;
+  l.vectorBytes = vectorBytes;
+  l.elementBytes = bytes;
+  return l.bankWays(l.swizzled()) <=
+         (bytes == 1 ? kMaxInterleavedByteBankWays : kMaxInterleavedBankWays);
+}
+
 // Transposes whose sides are both 32 or more (OneFlow's tile): cells where both sides are whole
 // cells, else pairs of halves, else cells shifted into place in general tiles (sides of 48 or
-// more, 8 MiB or more) or words for bytes, else the tiled kernel. A shorter side: general tiles
-// for channels last to planes of 8 or more in words or wide elements, else the narrow kernel where
-// its accesses pay, else the movement kernel. Any other permutation: general tiles where a tile
-// carries 2 KiB or more (rows of 2, 4 or 8 bytes that stay innermost as elements) unless its
-// columns are short over the source's runs; else the movement kernel. Measured on an H100
-// (docs/PERFORMANCE.md, permute, fourth, sixth, ninth and tenth passes).
+// more, 8 MiB or more) or words for bytes, else the tiled kernel. A shorter side: the narrow
+// kernel where its vectors hold enough elements, else general tiles for channels last to planes
+// of 8 or more in words or wide elements, else the movement kernel (f32 staying narrow). Any
+// other permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes
+// that stay innermost as elements) unless its columns are short over the source's runs or the
+// walk beats sparse tiles; else the movement kernel. Measured on an H100 and an H200
+// (docs/PERFORMANCE.md, permute, fourth, sixth, ninth, tenth and eleventh passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -305,18 +353,22 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
   if (!t)
     return tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
-                   !shortColumnsOverSourceRuns(s, g, bytes)
+                   !shortColumnsOverSourceRuns(s, g, bytes) && !walkBeatsSparseTiles(g, bytes)
                ? Kind::General
                : Kind::Movement;
   const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
-    const bool shortRows = t->cols < t->rows;
-    if (shortRows && t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
-    const bool narrowPays =
-        shortRows ||
-        permute::narrowVectorBytes(t->cols, bytes, sourceOffsetBytes) >= kMinNarrowAccessBytes;
-    return std::max(t->rows, t->cols) >= kMinNarrowWide && narrowPays ? Kind::Narrow
-                                                                      : Kind::Movement;
+    const std::int64_t wide = std::max(t->rows, t->cols);
+    const int perVector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes) / bytes;
+    const bool narrow = wide >= kMinNarrowWide;
+    if (t->rows <= t->cols)  // planes to channels last
+      return narrow && perVector >= kMinPlanarNarrowElements ? Kind::Narrow : Kind::Movement;
+    if (narrow && (perVector >= kMinInterleavedNarrowElements || bytes == 8) &&
+        interleavedNarrowBanksPay(t->cols, perVector * bytes, bytes))
+      return Kind::Narrow;
+    if (t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
+    return narrow && (bytes >= 4 || t->cols * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
+                                                                          : Kind::Movement;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   const bool pairs =
@@ -526,6 +578,8 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
+  derived.set("swizzled", l.swizzled() ? "yes" : "no");
+  derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled())));
   derived.set("movement_size_used", std::to_string(l.vectorBytes));
   derived.set("chunk_width", std::to_string(l.chunkWidth()));
   derived.set("index_bits", l.index32 ? "32" : "64");

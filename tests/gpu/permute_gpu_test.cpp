@@ -240,7 +240,7 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("200003,52", "1,0", "u8"), "general");  // sides of 48 or more
   EXPECT_EQ(chosen("16,3,512,512", "0,2,3,1"), "narrow");
   EXPECT_EQ(chosen("32,128,16,64", "0,2,1,3"), "movement");
-  EXPECT_EQ(chosen("16,64,64,8", "0,3,1,2", "u8"), "general");
+  EXPECT_EQ(chosen("16,64,64,8", "0,3,1,2", "u8"), "narrow");  // swizzled: 4 words a bank
   EXPECT_EQ(chosen("16,64,64,3", "0,3,1,2", "u8"), "narrow");
   EXPECT_EQ(chosen("512,512", "1,0", "u8"), "tiled_wide");
   EXPECT_EQ(chosen("516,512", "1,0", "u8"), "general");
@@ -248,10 +248,20 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // movement kernel where it could move only single bytes (an odd width).
   EXPECT_EQ(chosen("19,140000", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("19,140001", "1,0", "u8"), "movement");
+  EXPECT_EQ(chosen("5,3355443", "1,0"), "movement");  // single f32 elements
+  // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
+  // meets few words in a bank; general tiles for 16 channels of bytes (8 words a bank).
+  EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "general");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");
   EXPECT_EQ(chosen("5,2739,7,7", "2,3,1,0", "u8"), "general");
+  // Mostly empty general tiles of wide elements: the movement kernel's walk where it reads the
+  // source's sectors again soon or reads them densely; general tiles where they fill.
+  EXPECT_EQ(chosen("17,5,12,17,202", "1,0,2,4,3"), "movement");
+  EXPECT_EQ(chosen("1000,40,26,16,2", "0,4,2,1,3", "f64"), "movement");
+  EXPECT_EQ(chosen("54,8,19,5,405,2", "2,4,3,0,5,1", "f64"), "general");
   const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
   EXPECT_EQ(reversed.derived.get("chosen"), "general");
   EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");

@@ -1,6 +1,9 @@
 // The permute family's checks: what each variant rejects before anything runs, and why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/error.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/registry.h"
@@ -170,8 +173,43 @@ TEST(NarrowTranspose, AChunkIsAWholeNumberOfVectorsPerPlaneWithinTheBlocksShare)
   // 1024 vectors a block: 341 per plane of 4 elements.
   EXPECT_EQ(l.chunkWidth(), 1364);
   EXPECT_EQ(l.chunks(), 16 * 193);
-  EXPECT_EQ(l.sharedBytes(), 1364 * 3 * 4);
+  EXPECT_EQ(l.sharedBytes(), 16384);  // 1364 * 3 * 4 in whole 128-byte rows
   EXPECT_LE(l.sharedBytes(), 256 * 4 * 16);
+}
+
+TEST(NarrowTranspose, SwizzlingKeepsEachRowsVectorsInTheRow) {
+  for (const int perRow : {8, 16, 32, 64, 128}) {
+    std::vector<int> seen(4 * perRow, 0);
+    for (int v = 0; v < 4 * perRow; ++v) {
+      const int slot = permute::swizzledVector(v, perRow);
+      EXPECT_EQ(slot / perRow, v / perRow);
+      ++seen[static_cast<std::size_t>(slot)];
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 4 * perRow) << perRow;
+  }
+}
+
+TEST(NarrowTranspose, SwizzlesWherePlanesWouldMeetInOneBank) {
+  permute::NarrowLaunch l;
+  l.elementBytes = 4;
+  l.vectorBytes = 16;
+  l.narrow = 8;  // lanes 128 bytes apart: all in one bank
+  EXPECT_EQ(l.bankWays(false), 32);
+  EXPECT_EQ(l.bankWays(true), 4);
+  EXPECT_TRUE(l.swizzled());
+  l.narrow = 3;  // 48 bytes apart: 8 banks, which swizzling would halve
+  EXPECT_EQ(l.bankWays(false), 4);
+  EXPECT_FALSE(l.swizzled());
+  l.narrow = 16;
+  l.vectorBytes = 8;
+  EXPECT_EQ(l.bankWays(false), 32);
+  EXPECT_EQ(l.bankWays(true), 2);
+  EXPECT_TRUE(l.swizzled());
+  l.elementBytes = 2;  // 16-bit elements in 8-byte vectors: never
+  EXPECT_FALSE(l.swizzled());
+  l.vectorBytes = 4;
+  l.elementBytes = 4;
+  EXPECT_FALSE(l.swizzled());
 }
 
 }  // namespace
