@@ -3,7 +3,7 @@
 // the interleaved side moves whole vectors and the planar side gathers or scatters elements.
 // Where the planar side's lanes, a vector's elements times narrow apart, would meet in few banks
 // (8 or 24 planes of 16-byte vectors: all in one), the vectors are swizzled within each 128-byte
-// row of shared memory (NarrowLaunch::swizzled, swizzledVector).
+// row of shared memory (NarrowLaunch::swizzlePays, swizzledVector).
 #include <algorithm>
 #include <cstdint>
 #include <set>
@@ -131,7 +131,7 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restri
 
 template <typename T, typename Vec, typename Index>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const bool swizzled = l.swizzled();
+  const bool swizzled = l.swizzled;
   const auto kernel = l.planarSource ? swizzled ? narrowTransposeKernel<T, Vec, true, true, Index>
                                                 : narrowTransposeKernel<T, Vec, true, false, Index>
                       : swizzled ? narrowTransposeKernel<T, Vec, false, true, Index>

@@ -18,7 +18,8 @@ struct NarrowLaunch {
   std::int64_t wide = 0;     // elements per plane: the long side
   bool planarSource = true;  // planes -> interleaved; false: interleaved -> planes
   int elementBytes = 4;
-  int vectorBytes = 16;  // bytes per global access: divides wide * elementBytes
+  int vectorBytes = 16;   // bytes per global access: divides wide * elementBytes
+  bool swizzled = false;  // the chunk's vectors swizzled in shared memory (swizzledVector)
   int block = 256;
   bool index32 = true;
   int grid = 1;
@@ -38,15 +39,16 @@ struct NarrowLaunch {
   // each take an element of their vector, vectorBytes * narrow bytes apart, with the chunk's
   // vectors swizzled or not: 32 for 8 planes of 16-byte vectors unswizzled, 4 swizzled.
   int bankWays(bool swizzle) const;
-  // Whether the chunk's vectors are swizzled: where that takes a bank's words from 8 or more to
-  // half as many in 16-byte vectors (f32, 8 planes: 1668 -> 4070 GB/s; 3 planes: 4 -> 8, and
-  // 4108 -> 3905), from 16 or more to an eighth in 8-byte vectors of 4- and 8-byte elements
-  // (f32, 16 planes: 1697 -> 3318); never in narrower vectors or 8-byte ones of 16-bit elements,
-  // where its index arithmetic costs more than the conflicts (f16, 8 planes: 2219 -> 1844; H200).
-  bool swizzled() const {
+  // Whether swizzling the chunk's vectors pays: where it takes a bank's words from 8 or more to
+  // half as many in 16-byte vectors (f32, 8 planes: 1668 -> 4070 GB/s; 3 planes, 4 -> 8 words:
+  // 4108 -> 3905; H200), from 16 or more to an eighth in 8-byte ones (u8, 16 planes: 490 ->
+  // 2128; H100; f32, 12 planes, 8 -> 4 words: 3810 -> 3320; H200); never in narrower vectors,
+  // where its index arithmetic costs more than the conflicts save (f16 pairs, 8 planes: 2219 ->
+  // 1844; H200).
+  bool swizzlePays() const {
     const int ways = bankWays(false), swizzledWays = bankWays(true);
     if (vectorBytes == 16) return ways >= 8 && 2 * swizzledWays <= ways;
-    return vectorBytes == 8 && elementBytes >= 4 && ways >= 16 && 8 * swizzledWays <= ways;
+    return vectorBytes == 8 && ways >= 16 && 8 * swizzledWays <= ways;
   }
   // Whole 128-byte rows: swizzled vectors stay within theirs.
   std::int64_t sharedBytes() const {

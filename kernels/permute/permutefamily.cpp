@@ -79,21 +79,21 @@ constexpr std::int64_t kMinShiftedColumn = 8;
 // The narrow kernel's vectors: planes to channels last go through it where a vector holds 4
 // elements or more, else through the movement kernel's walk (f32 planes of an odd width, in
 // single elements: 2363 GB/s against 4021 through the walk; f16 in pairs: 2246 against 3154; u8
-// in 4 bytes, 2090 against 2041). Channels last to planes go through it where a vector holds 2
-// elements or more or an 8-byte one; in single smaller elements, general tiles take 8 channels
-// or more in words or wide elements (f32, 8: 2879 against 3125), and the walk source rows of 8
-// bytes or fewer (u8, 2 channels: 985 against 2233; f16, 5: 1744 against 1453), f32 staying
-// narrow (H200).
+// in 4 bytes, 2090 against 2041; H200). Channels last to planes go through it where a vector
+// holds 2 elements or more or an 8-byte one; in single smaller elements, general tiles take 8
+// channels or more in words or wide elements (f32, 8: 2879 against 3125), and the walk source
+// rows of 8 bytes or fewer (u8, 2 channels: 985 against 2233; f16, 5: 1744 against 1453), f32
+// staying narrow (H200).
 constexpr int kMinPlanarNarrowElements = 4;
 constexpr int kMinInterleavedNarrowElements = 2;
-// Channels last to planes need the narrow kernel's planar side to meet few enough words in a
-// bank (NarrowLaunch::bankWays, swizzled where it swizzles): f16 in 8-byte vectors of 16
-// channels, 32 a bank, moved 1706 GB/s through it and 2828 through general tiles; bytes store
-// their 16 a vector one at a time, and 16 channels swizzled, 8 a bank, moved 1723 against 2209
-// (H200).
-constexpr int kMaxInterleavedBankWays = 8;
-constexpr int kMaxInterleavedByteBankWays = 4;
 constexpr std::int64_t kMaxWalkedRowBytes = 8;
+// Either way the narrow kernel's planar side must meet few enough words in a bank
+// (NarrowLaunch::bankWays, swizzled where that pays), else general tiles take the transpose:
+// f16 in 4-byte vectors of 16 channels, 16 words a bank, moved 1706 GB/s through it and 2828
+// through general tiles (H200); bytes store their 16 a vector one at a time, and 16 planes of
+// them swizzled, 8 words a bank, moved 1715 against 2165 (H100).
+constexpr int kMaxNarrowBankWays = 8;
+constexpr int kMaxNarrowByteBankWays = 4;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -172,6 +172,16 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "threads",
                                 "threads per block; a block moves 4 vectors per thread of "
                                 "each chunk"));
+  if (kind == Kind::Narrow) {
+    ParamSpec swizzle = choiceParam(
+        "swizzle", ParamRole::Launch, {"on", "off"}, "auto", "",
+        "whether the chunk's vectors are swizzled within each 128-byte row of shared memory, so "
+        "that the planar side's lanes, narrow vectors apart, spread over the banks (bank_ways "
+        "says how many words a bank serves); auto swizzles where that cuts 8 or more to half or "
+        "less in 16-byte vectors, 16 or more to an eighth in 8-byte ones");
+    swizzle.allowsAuto = true;
+    specs.push_back(std::move(swizzle));
+  }
   if (kind == Kind::Movement || kind == Kind::Narrow) {
     ParamSpec movement = choiceParam(
         "movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "auto", "bytes",
@@ -321,15 +331,14 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
   return sourceStride * bytes <= kShortColumnBytes;
 }
 
-// Whether the narrow kernel's planar side meets few enough words in a bank, for channels last
-// to `channels` planes in vectors of vectorBytes.
-bool interleavedNarrowBanksPay(std::int64_t channels, int vectorBytes, int bytes) {
+// Whether the narrow kernel's planar side meets few enough words in a bank, for `planes` planes
+// in vectors of vectorBytes.
+bool narrowBanksPay(std::int64_t planes, int vectorBytes, int bytes) {
   permute::NarrowLaunch l;
-  l.narrow = channels;
+  l.narrow = planes;
   l.vectorBytes = vectorBytes;
   l.elementBytes = bytes;
-  return l.bankWays(l.swizzled()) <=
-         (bytes == 1 ? kMaxInterleavedByteBankWays : kMaxInterleavedBankWays);
+  return l.bankWays(l.swizzlePays()) <= (bytes == 1 ? kMaxNarrowByteBankWays : kMaxNarrowBankWays);
 }
 
 // Transposes whose sides are both 32 or more (OneFlow's tile): cells where both sides are whole
@@ -358,17 +367,20 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
                : Kind::Movement;
   const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
-    const std::int64_t wide = std::max(t->rows, t->cols);
+    const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
     const int perVector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes) / bytes;
     const bool narrow = wide >= kMinNarrowWide;
-    if (t->rows <= t->cols)  // planes to channels last
-      return narrow && perVector >= kMinPlanarNarrowElements ? Kind::Narrow : Kind::Movement;
-    if (narrow && (perVector >= kMinInterleavedNarrowElements || bytes == 8) &&
-        interleavedNarrowBanksPay(t->cols, perVector * bytes, bytes))
+    const bool banks = narrowBanksPay(planes, perVector * bytes, bytes);
+    const bool general = planes >= 8 && (words || bytes >= 4);
+    if (t->rows <= t->cols) {  // planes to channels last
+      if (!narrow || perVector < kMinPlanarNarrowElements) return Kind::Movement;
+      return banks ? Kind::Narrow : general ? Kind::General : Kind::Movement;
+    }
+    if (narrow && (perVector >= kMinInterleavedNarrowElements || bytes == 8) && banks)
       return Kind::Narrow;
-    if (t->cols >= 8 && (words || bytes >= 4)) return Kind::General;
-    return narrow && (bytes >= 4 || t->cols * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
-                                                                          : Kind::Movement;
+    if (general) return Kind::General;
+    return narrow && (bytes >= 4 || planes * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
+                                                                         : Kind::Movement;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   const bool pairs =
@@ -572,14 +584,16 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size"))
                          : permute::narrowVectorBytes(l.wide, bytes, offsetBytes(p));
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  l.swizzled =
+      p.has("swizzle") && !p.isAuto("swizzle") ? p.get("swizzle") == "on" : l.swizzlePays();
   l.index32 = s.elements() <= INT32_MAX;
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.chunks()) * l.block, l.block, kWaves, device);
   addGrid(derived, l.grid, l.block, device);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
-  derived.set("swizzled", l.swizzled() ? "yes" : "no");
-  derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled())));
+  derived.set("swizzled", l.swizzled ? "yes" : "no");
+  derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled)));
   derived.set("movement_size_used", std::to_string(l.vectorBytes));
   derived.set("chunk_width", std::to_string(l.chunkWidth()));
   derived.set("index_bits", l.index32 ? "32" : "64");
@@ -815,7 +829,12 @@ void registerPermuteFamily(Registry& registry) {
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "
       "with 16-byte accesses through shared memory: no access is scattered. Force "
-      "movement_size to the element size to see what the vectors are worth.");
+      "movement_size to the element size to see what the vectors are worth. The planar side's "
+      "lanes store their elements narrow vectors apart in shared memory: with 8 planes of 16-byte "
+      "vectors all 32 in one bank (bank_ways says how many words a bank serves), so there the "
+      "chunk's vectors are swizzled within each 128-byte row. Set swizzle off to see what the "
+      "conflicts cost, and on where auto leaves it off to see what the swizzle's arithmetic "
+      "costs.");
   add(Kind::General, "tiles for any permutation that moves the innermost dimension",
       "OneFlow and PyTorch tile only transposes of two axes; a full reversal or (0, 3, 1, 2) "
       "falls to a kernel that reads or writes one scattered element at a time. Here the "
@@ -836,13 +855,15 @@ void registerPermuteFamily(Registry& registry) {
       "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
       "and halves where the sides are whole cells, pairs for even 16-bit ones, cells shifted "
       "into place in general tiles where the sides are 48 or more long and the tensor 8 MiB or "
-      "more, else general tiles in words for bytes), for a shorter side the narrow kernel or, "
-      "from channels last with 8 or more channels, general tiles, and the movement kernel for "
-      "planes to channels last that the narrow kernel could move only in single bytes or "
-      "pairs; general tiles for any other permutation that moves the innermost dimension, the "
-      "movement kernel where it stays or where a tile's columns would hold 16 bytes or fewer "
-      "while the destination goes on along the source's rows. The result's chosen value says which "
-      "ran.");
+      "more, else general tiles in words for bytes), for a shorter side the narrow kernel where "
+      "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
+      "planar side meets few words in a bank (channels last to planes), else general tiles "
+      "from channels last with 8 or more channels, else the movement kernel; general tiles for "
+      "any other permutation that moves the innermost dimension, the movement kernel where it "
+      "stays, where a tile's columns would hold 16 bytes or fewer while the destination goes "
+      "on along the source's rows, or where tiles of 4- and 8-byte elements would be mostly "
+      "empty and its walk reads the source's sectors again soon or densely. The result's "
+      "chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -185,14 +185,15 @@ TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
 }
 
 // Transposes with a short side both ways round: planes of odd lengths that allow only narrow
-// vectors, batches, every block size and element size, and forced movement sizes.
+// vectors, batches, every block size and element size, forced movement sizes, and the chunk
+// swizzled or not.
 TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
   std::mt19937 rng(11);
-  const std::int64_t narrows[] = {2, 3, 4, 5, 7, 16, 31, 64};
+  const std::int64_t narrows[] = {2, 3, 4, 5, 7, 8, 16, 24, 64};
   const std::int64_t wides[] = {2, 33, 100, 257, 1000, 4099, 65536, 65539};
   int checked = 0;
   for (int trial = 0; trial < 32; ++trial) {
-    const std::int64_t narrow = narrows[std::uniform_int_distribution<int>(0, 7)(rng)];
+    const std::int64_t narrow = narrows[std::uniform_int_distribution<int>(0, 8)(rng)];
     const std::int64_t wide = wides[std::uniform_int_distribution<int>(0, 7)(rng)];
     const bool planar = trial % 2 == 0;
     const std::string sides = planar ? std::to_string(narrow) + "," + std::to_string(wide)
@@ -202,11 +203,13 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
     const std::string perm = batched ? "0,2,1" : "1,0";
     const char* block = trial % 3 == 0 ? "64" : trial % 3 == 1 ? "256" : "512";
     const char* offset = trial % 5 == 0 ? "1" : trial % 5 == 1 ? "2" : "0";
+    const char* swizzle = trial / 2 % 3 == 0 ? "on" : trial / 2 % 3 == 1 ? "off" : "auto";
     for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
       for (const char* movement : {"auto", "1", "2", "4", "8", "16"}) {
-        const RawParams params{{"shape", shape},   {"perm", perm},
-                               {"dtype", dtype},   {"block_size", block},
-                               {"offset", offset}, {"movement_size", movement}};
+        const RawParams params{{"shape", shape},    {"perm", perm},
+                               {"dtype", dtype},    {"block_size", block},
+                               {"offset", offset},  {"movement_size", movement},
+                               {"swizzle", swizzle}};
         try {
           Registry::instance().resolve("permute", "narrow", params);
         } catch (const Error&) {
@@ -215,7 +218,7 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
         const RunResult r = run("narrow", params);
         ASSERT_EQ(r.status, RunStatus::Ok)
             << "shape=" << shape << " " << dtype << " block=" << block << " offset=" << offset
-            << " m=" << movement << ": " << r.error;
+            << " m=" << movement << " swizzle=" << swizzle << ": " << r.error;
         ++checked;
       }
     }

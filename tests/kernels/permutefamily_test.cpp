@@ -196,20 +196,20 @@ TEST(NarrowTranspose, SwizzlesWherePlanesWouldMeetInOneBank) {
   l.narrow = 8;  // lanes 128 bytes apart: all in one bank
   EXPECT_EQ(l.bankWays(false), 32);
   EXPECT_EQ(l.bankWays(true), 4);
-  EXPECT_TRUE(l.swizzled());
-  l.narrow = 3;  // 48 bytes apart: 8 banks, which swizzling would halve
+  EXPECT_TRUE(l.swizzlePays());
+  l.narrow = 3;  // 48 bytes apart: 4 words a bank, which swizzling would double
   EXPECT_EQ(l.bankWays(false), 4);
-  EXPECT_FALSE(l.swizzled());
+  EXPECT_FALSE(l.swizzlePays());
   l.narrow = 16;
   l.vectorBytes = 8;
   EXPECT_EQ(l.bankWays(false), 32);
   EXPECT_EQ(l.bankWays(true), 2);
-  EXPECT_TRUE(l.swizzled());
-  l.elementBytes = 2;  // 16-bit elements in 8-byte vectors: never
-  EXPECT_FALSE(l.swizzled());
-  l.vectorBytes = 4;
+  EXPECT_TRUE(l.swizzlePays());
+  l.elementBytes = 1;
+  EXPECT_TRUE(l.swizzlePays());
+  l.vectorBytes = 4;  // never in 4-byte vectors
   l.elementBytes = 4;
-  EXPECT_FALSE(l.swizzled());
+  EXPECT_FALSE(l.swizzlePays());
 }
 
 }  // namespace
