@@ -44,14 +44,14 @@ __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wid
 }
 
 template <typename Vec, bool Swizzled, typename Index>
-__device__ __forceinline__ Index slotOf(Index v) {
-  return Swizzled ? swizzledVector(v, static_cast<Index>(128 / sizeof(Vec))) : v;
+__device__ __forceinline__ Index slotOf(Index v, int shift) {
+  return Swizzled ? swizzledVector(v, static_cast<Index>(128 / sizeof(Vec)), shift) : v;
 }
 
 // Where element q of the interleaved chunk lies in shared memory, in elements.
 template <typename Vec, int K, bool Swizzled, typename Index>
-__device__ __forceinline__ Index elementSlotOf(Index q) {
-  return Swizzled ? slotOf<Vec, true>(q / K) * K + q % K : q;
+__device__ __forceinline__ Index elementSlotOf(Index q, int shift) {
+  return Swizzled ? slotOf<Vec, true>(q / K, shift) * K + q % K : q;
 }
 
 // Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
@@ -72,7 +72,7 @@ __device__ __forceinline__ PlaneSpot<Index> planeSpot(Index i, Index perPlane) {
 template <typename T, typename Vec, bool PlanarSource, bool Swizzled, typename Index>
 __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
                                       Index narrow, Index wide, Index chunkWidth,
-                                      Index chunksPerMatrix, Index chunks) {
+                                      Index chunksPerMatrix, Index chunks, int swizzleShift) {
   using L = Lanes<T, Vec>;
   constexpr int K = L::kCount;
   extern __shared__ uint4 sharedChunk[];
@@ -103,24 +103,24 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restri
 #pragma unroll
           for (int e = 0; e < K; ++e) {
             const Index q = (s.column * K + e) * narrow + s.plane;
-            tile[elementSlotOf<Vec, K, Swizzled>(q)] = v[u].element[e];
+            tile[elementSlotOf<Vec, K, Swizzled>(q, swizzleShift)] = v[u].element[e];
           }
         } else {
-          tileVectors[slotOf<Vec, Swizzled>(i)] = v[u].vector;
+          tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)] = v[u].vector;
         }
       }
     }
     __syncthreads();
     for (Index i = threadIdx.x; i < vectors; i += blockDim.x) {
       if constexpr (PlanarSource) {
-        dst[interleaved(i)] = tileVectors[slotOf<Vec, Swizzled>(i)];
+        dst[interleaved(i)] = tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)];
       } else {
         const PlaneSpot<Index> s = planeSpot(i, perPlane);
         L out;
 #pragma unroll
         for (int e = 0; e < K; ++e) {
           const Index q = (s.column * K + e) * narrow + s.plane;
-          out.element[e] = tile[elementSlotOf<Vec, K, Swizzled>(q)];
+          out.element[e] = tile[elementSlotOf<Vec, K, Swizzled>(q, swizzleShift)];
         }
         dst[planar(i)] = out.vector;
       }
@@ -140,7 +140,8 @@ void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
   kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
       static_cast<const Vec*>(l.src), static_cast<Vec*>(l.dst), static_cast<Index>(l.narrow),
       static_cast<Index>(l.wide), static_cast<Index>(chunkWidth),
-      static_cast<Index>((l.wide + chunkWidth - 1) / chunkWidth), static_cast<Index>(l.chunks()));
+      static_cast<Index>((l.wide + chunkWidth - 1) / chunkWidth), static_cast<Index>(l.chunks()),
+      l.swizzleShift());
   KWB_CHECK_LAUNCH("narrowTransposeKernel");
 }
 
@@ -164,7 +165,7 @@ int NarrowLaunch::bankWays(bool swizzle) const {
   std::set<std::int64_t> words[32];
   for (std::int64_t lane = 0; lane < 32; ++lane) {
     std::int64_t q = lane * k * narrow;
-    if (swizzle) q = swizzledVector(q / k, perRow) * k + q % k;
+    if (swizzle) q = swizzledVector(q / k, perRow, swizzleShift()) * k + q % k;
     const std::int64_t word = q * elementBytes / 4;
     words[word % 32].insert(word);
   }

@@ -50,6 +50,14 @@ struct NarrowLaunch {
     if (vectorBytes == 16) return ways >= 8 && 2 * swizzledWays <= ways;
     return vectorBytes == 8 && ways >= 16 && 8 * swizzledWays <= ways;
   }
+  // The swizzle's shift: the factors of 2 narrow holds past a row's vectors (16 planes of
+  // 16-byte vectors: 1), so that lanes 2^shift rows apart take rows of their own numbers.
+  int swizzleShift() const {
+    const std::int64_t perRow = 128 / vectorBytes;
+    int shift = 0;
+    while (narrow % (perRow << (shift + 1)) == 0) ++shift;
+    return shift;
+  }
   // Whole 128-byte rows: swizzled vectors stay within theirs.
   std::int64_t sharedBytes() const {
     return (chunkWidth() * narrow * elementBytes + 127) / 128 * 128;
@@ -57,12 +65,14 @@ struct NarrowLaunch {
 };
 
 // Where vector v of a narrow transpose's interleaved chunk lies in shared memory when swizzled:
-// XORed with its 128-byte row's number within the row (perRow vectors a row), so that the planar
-// side's lanes, whose vectors lie narrow apart, spread over the banks, while each row still holds
-// the same vectors for the interleaved side.
+// XORed with its 128-byte row's number (perRow vectors a row) shifted right by `shift`, within
+// the row. The planar side's lanes lie narrow vectors apart; where narrow is a multiple of 8 or
+// 16, 2^shift rows apart (NarrowLaunch::swizzleShift), so the XOR takes a lane's number and
+// spreads them over the banks, while each row still holds the same vectors for the interleaved
+// side.
 template <typename Index>
-KWB_HOST_DEVICE Index swizzledVector(Index v, Index perRow) {
-  return v ^ ((v / perRow) & (perRow - 1));
+KWB_HOST_DEVICE Index swizzledVector(Index v, Index perRow, int shift) {
+  return v ^ ((v / perRow >> shift) & (perRow - 1));
 }
 
 // The widest access of at most `limit` bytes, and no narrower than an element, that divides a

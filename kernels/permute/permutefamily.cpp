@@ -93,6 +93,12 @@ constexpr std::int64_t kMaxWalkedRowBytes = 8;
 // through general tiles (H200); bytes store their 16 a vector one at a time, and 16 planes of
 // them swizzled, 8 words a bank, moved 1715 against 2165 (H100).
 constexpr int kMaxNarrowBankWays = 8;
+// A short side of 32 to kMaxNarrow also goes through the narrow kernel, in 16-byte vectors of
+// 2 bytes or wider, rather than tiles a partial tile of it: (48, 1398100) f32 moved 3914 GB/s
+// through it and 2607 through the tiled kernel, 16 halves 3603 against tiled_wide's 2322, 40
+// doubles 3983 against 3168; in 8 bytes or narrower it lost (f64, 64 channels to planes: 2861
+// against 3616), and bytes went both ways (48 of them, 2372 against 2148 and 2454 against 2651;
+// H200, H100 for bytes).
 constexpr int kMaxNarrowByteBankWays = 4;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
@@ -341,15 +347,16 @@ bool narrowBanksPay(std::int64_t planes, int vectorBytes, int bytes) {
   return l.bankWays(l.swizzlePays()) <= (bytes == 1 ? kMaxNarrowByteBankWays : kMaxNarrowBankWays);
 }
 
-// Transposes whose sides are both 32 or more (OneFlow's tile): cells where both sides are whole
-// cells, else pairs of halves, else cells shifted into place in general tiles (sides of 48 or
-// more, 8 MiB or more) or words for bytes, else the tiled kernel. A shorter side: the narrow
-// kernel where its vectors hold enough elements, else general tiles for channels last to planes
-// of 8 or more in words or wide elements, else the movement kernel (f32 staying narrow). Any
-// other permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes
-// that stay innermost as elements) unless its columns are short over the source's runs or the
-// walk beats sparse tiles; else the movement kernel. Measured on an H100 and an H200
-// (docs/PERFORMANCE.md, permute, fourth, sixth, ninth, tenth and eleventh passes).
+// Transposes whose sides are both 32 or more (OneFlow's tile): the narrow kernel where one is 64
+// or shorter and its 16-byte vectors pay, else cells where both sides are whole cells, else pairs
+// of halves, else cells shifted into place in general tiles (sides of 48 or more, 8 MiB or more) or
+// words for bytes, else the tiled kernel. A shorter side: the narrow kernel where its vectors hold
+// enough elements, else general tiles for channels last to planes of 8 or more in words or wide
+// elements, else the movement kernel (f32 staying narrow). Any other permutation: general tiles
+// where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes that stay innermost as elements)
+// unless its columns are short over the source's runs or the walk beats sparse tiles; else the
+// movement kernel. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute, fourth, sixth,
+// ninth, tenth and eleventh passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -381,6 +388,13 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
     if (general) return Kind::General;
     return narrow && (bytes >= 4 || planes * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
                                                                          : Kind::Movement;
+  }
+  if (bytes >= 2 && std::min(t->rows, t->cols) <= kMaxNarrow) {
+    const std::int64_t wide = std::max(t->rows, t->cols);
+    const int vector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes);
+    if (wide >= kMinNarrowWide && vector == 16 &&
+        narrowBanksPay(std::min(t->rows, t->cols), vector, bytes))
+      return Kind::Narrow;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   const bool pairs =

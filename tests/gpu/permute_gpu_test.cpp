@@ -253,9 +253,11 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("19,140001", "1,0", "u8"), "movement");
   EXPECT_EQ(chosen("5,3355443", "1,0"), "movement");  // single f32 elements
   // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
-  // meets few words in a bank; general tiles for 16 channels of bytes (8 words a bank).
+  // meets few words in a bank (16 channels of bytes swizzled: 4); general tiles where it would
+  // meet more (4-byte vectors of 16 halves: 16 words a bank).
   EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
-  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "general");
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");
+  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "general");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");

@@ -178,15 +178,16 @@ TEST(NarrowTranspose, AChunkIsAWholeNumberOfVectorsPerPlaneWithinTheBlocksShare)
 }
 
 TEST(NarrowTranspose, SwizzlingKeepsEachRowsVectorsInTheRow) {
-  for (const int perRow : {8, 16, 32, 64, 128}) {
-    std::vector<int> seen(4 * perRow, 0);
-    for (int v = 0; v < 4 * perRow; ++v) {
-      const int slot = permute::swizzledVector(v, perRow);
-      EXPECT_EQ(slot / perRow, v / perRow);
-      ++seen[static_cast<std::size_t>(slot)];
+  for (const int perRow : {8, 16, 32, 64, 128})
+    for (const int shift : {0, 1, 3}) {
+      std::vector<int> seen(16 * perRow, 0);
+      for (int v = 0; v < 16 * perRow; ++v) {
+        const int slot = permute::swizzledVector(v, perRow, shift);
+        EXPECT_EQ(slot / perRow, v / perRow);
+        ++seen[static_cast<std::size_t>(slot)];
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 16 * perRow) << perRow << " " << shift;
     }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 4 * perRow) << perRow;
-  }
 }
 
 TEST(NarrowTranspose, SwizzlesWherePlanesWouldMeetInOneBank) {
@@ -200,8 +201,15 @@ TEST(NarrowTranspose, SwizzlesWherePlanesWouldMeetInOneBank) {
   l.narrow = 3;  // 48 bytes apart: 4 words a bank, which swizzling would double
   EXPECT_EQ(l.bankWays(false), 4);
   EXPECT_FALSE(l.swizzlePays());
+  l.narrow = 16;  // two rows apart: the swizzle shifts a row's number one bit
+  EXPECT_EQ(l.swizzleShift(), 1);
+  EXPECT_EQ(l.bankWays(true), 4);
+  l.narrow = 48;
+  EXPECT_EQ(l.swizzleShift(), 1);
+  EXPECT_EQ(l.bankWays(true), 4);
   l.narrow = 16;
   l.vectorBytes = 8;
+  EXPECT_EQ(l.swizzleShift(), 0);
   EXPECT_EQ(l.bankWays(false), 32);
   EXPECT_EQ(l.bankWays(true), 2);
   EXPECT_TRUE(l.swizzlePays());
