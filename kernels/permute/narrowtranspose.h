@@ -55,7 +55,7 @@ struct NarrowLaunch {
   int swizzleShift() const {
     const std::int64_t perRow = 128 / vectorBytes;
     int shift = 0;
-    while (narrow % (perRow << (shift + 1)) == 0) ++shift;
+    while (narrow > 0 && narrow % (perRow << (shift + 1)) == 0) ++shift;
     return shift;
   }
   // Whole 128-byte rows: swizzled vectors stay within theirs.

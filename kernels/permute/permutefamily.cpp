@@ -93,13 +93,14 @@ constexpr std::int64_t kMaxWalkedRowBytes = 8;
 // through general tiles (H200); bytes store their 16 a vector one at a time, and 16 planes of
 // them swizzled, 8 words a bank, moved 1715 against 2165 (H100).
 constexpr int kMaxNarrowBankWays = 8;
-// A short side of 32 to kMaxNarrow also goes through the narrow kernel, in 16-byte vectors of
-// 2 bytes or wider, rather than tiles a partial tile of it: (48, 1398100) f32 moved 3914 GB/s
-// through it and 2607 through the tiled kernel, 16 halves 3603 against tiled_wide's 2322, 40
-// doubles 3983 against 3168; in 8 bytes or narrower it lost (f64, 64 channels to planes: 2861
+constexpr int kMaxNarrowByteBankWays = 4;
+// A short side of 32 to kMaxNarrow also goes through the narrow kernel where its vectors are
+// this wide and hold 2 bytes or wider, rather than through tiles: (48, 1398100) f32 moved 3914
+// GB/s through it and 2607 through the tiled kernel, 32 halves 3603 against tiled_wide's 2322,
+// 40 doubles 3983 against 3168; in 8-byte vectors it lost (f64, 64 channels to planes: 2861
 // against 3616), and bytes went both ways (48 of them, 2372 against 2148 and 2454 against 2651;
 // H200, H100 for bytes).
-constexpr int kMaxNarrowByteBankWays = 4;
+constexpr int kShortSideNarrowVectorBytes = 16;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -392,7 +393,7 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (bytes >= 2 && std::min(t->rows, t->cols) <= kMaxNarrow) {
     const std::int64_t wide = std::max(t->rows, t->cols);
     const int vector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes);
-    if (wide >= kMinNarrowWide && vector == 16 &&
+    if (wide >= kMinNarrowWide && vector == kShortSideNarrowVectorBytes &&
         narrowBanksPay(std::min(t->rows, t->cols), vector, bytes))
       return Kind::Narrow;
   }
@@ -866,8 +867,10 @@ void registerPermuteFamily(Registry& registry) {
       "shifts are worth. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
       "of their own.");
   add(Kind::Auto, "picks the kernel and says which",
-      "Tiles for transposes whose sides are at least 32 long (cells of 8-byte rows for bytes "
-      "and halves where the sides are whole cells, pairs for even 16-bit ones, cells shifted "
+      "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
+      "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
+      "for bytes and halves where the sides are whole cells, pairs for even 16-bit ones, cells "
+      "shifted "
       "into place in general tiles where the sides are 48 or more long and the tensor 8 MiB or "
       "more, else general tiles in words for bytes), for a shorter side the narrow kernel where "
       "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
