@@ -247,11 +247,16 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("16,64,64,3", "0,3,1,2", "u8"), "narrow");
   EXPECT_EQ(chosen("512,512", "1,0", "u8"), "tiled_wide");
   EXPECT_EQ(chosen("516,512", "1,0", "u8"), "general");
-  // Planes to channels last: the narrow kernel where it moves 4 bytes or more at a time, the
-  // movement kernel where it could move only single bytes (an odd width).
+  // Planes to channels last: the narrow kernel where its vectors hold 4 elements or more, the
+  // movement kernel where they would hold fewer (an odd width: single bytes, single floats).
   EXPECT_EQ(chosen("19,140000", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("19,140001", "1,0", "u8"), "movement");
-  EXPECT_EQ(chosen("5,3355443", "1,0"), "movement");  // single f32 elements
+  EXPECT_EQ(chosen("5,3355443", "1,0"), "movement");
+  // A short side of 32 to 64 in 16-byte vectors of 2 bytes or wider: the narrow kernel, not
+  // tiles; bytes keep their cells.
+  EXPECT_EQ(chosen("48,65536", "1,0"), "narrow");
+  EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
+  EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
   // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
   // meets few words in a bank (16 channels of bytes swizzled: 4); general tiles where it would
   // meet more (4-byte vectors of 16 halves: 16 words a bank).
