@@ -51,6 +51,14 @@ ParamSpec choiceParam(std::string name, ParamRole role, std::vector<std::string>
   return spec;
 }
 
+ParamSpec autoChoiceParam(std::string name, ParamRole role, std::vector<std::string> choices,
+                          std::string unit, std::string meaning) {
+  ParamSpec spec = choiceParam(std::move(name), role, std::move(choices), "auto", std::move(unit),
+                               std::move(meaning));
+  spec.allowsAuto = true;
+  return spec;
+}
+
 ParamSpec listParam(std::string name, ParamRole role, std::int64_t min, std::int64_t max,
                     std::size_t maxLength, std::string defaultValue, std::string unit,
                     std::string meaning) {

@@ -38,6 +38,9 @@ ParamSpec integerParam(std::string name, ParamRole role, std::int64_t min, std::
                        std::int64_t multipleOf = 1);
 ParamSpec choiceParam(std::string name, ParamRole role, std::vector<std::string> choices,
                       std::string defaultValue, std::string unit, std::string meaning);
+// A choice that defaults to auto: the workload picks one of the choices where none is given.
+ParamSpec autoChoiceParam(std::string name, ParamRole role, std::vector<std::string> choices,
+                          std::string unit, std::string meaning);
 ParamSpec listParam(std::string name, ParamRole role, std::int64_t min, std::int64_t max,
                     std::size_t maxLength, std::string defaultValue, std::string unit,
                     std::string meaning);

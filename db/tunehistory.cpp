@@ -86,8 +86,8 @@ RecordedSweep recordedSweep(RunStore& store, std::int64_t sweepId) {
     const std::string key = tunedValuesText(
         recorded.axes, [&](const std::string& param) { return run.result.param(param); });
     // Newest first: a point run twice keeps its newest run of the search, a confirmation run
-    // only where the search has none.
-    const auto [kept, inserted] = recorded.runs.try_emplace(key, run);
+    // only where the search has none. try_emplace leaves `run` as it was where the key is kept.
+    const auto [kept, inserted] = recorded.runs.try_emplace(key, std::move(run));
     if (!inserted && confirmation(kept->second) && !confirmation(run))
       kept->second = std::move(run);
   }

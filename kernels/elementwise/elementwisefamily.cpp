@@ -75,13 +75,10 @@ ParamSpec wavesParam() {
 }
 
 ParamSpec packParam() {
-  ParamSpec spec =
-      choiceParam("pack_size", ParamRole::Launch, {"1", "2", "4", "8"}, "auto", "elements",
-                  "elements per 16-byte-at-most access; auto is the widest (16 bytes), or 8 "
-                  "bytes of 16-bit data where 16-byte packs would not fill every SM's block "
-                  "slots");
-  spec.allowsAuto = true;
-  return spec;
+  return autoChoiceParam("pack_size", ParamRole::Launch, {"1", "2", "4", "8"}, "elements",
+                         "elements per 16-byte-at-most access; auto is the widest (16 bytes), or 8 "
+                         "bytes of 16-bit data where 16-byte packs would not fill every SM's "
+                         "block slots");
 }
 
 struct Types {
@@ -258,12 +255,10 @@ class ElementwiseVariant final : public Variant {
 };
 
 ParamSpec unrollParam() {
-  ParamSpec spec = choiceParam(
-      "unroll", ParamRole::Launch, {"1", "2", "4"}, "auto", "packs",
+  return autoChoiceParam(
+      "unroll", ParamRole::Launch, {"1", "2", "4"}, "packs",
       "packs each thread loads before it computes: loads in flight per thread; auto is the most "
       "that still gives every SM its full share of blocks, else 1");
-  spec.allowsAuto = true;
-  return spec;
 }
 
 VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves,

@@ -158,60 +158,47 @@ std::vector<ParamSpec> params(Kind kind) {
   if (kind == Kind::Naive || kind == Kind::Simplified || kind == Kind::Movement)
     specs.push_back(integerParam("block_size", ParamRole::Launch, 32, 1024, "256", "threads",
                                  "threads per block", 32));
-  if (kind == Kind::General)
+  if (kind == Kind::General) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512", "1024"},
                                 "256", "threads",
                                 "threads per block; a block moves a tile at once (tiles of "
                                 "8-byte cells take 256 threads for bytes, 512 for halves)"));
-  if (kind == Kind::General) {
-    ParamSpec access = choiceParam(
-        "access", ParamRole::Launch, {"elements", "words", "cells"}, "auto", "",
+    specs.push_back(autoChoiceParam(
+        "access", ParamRole::Launch, {"elements", "words", "cells"}, "",
         "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words or in 8 x 8-byte "
         "cells (either shifted into place where rows start on no word); auto takes cells where "
         "both groups are 64 or more long and rows start on words, else shifted cells where both "
         "are 48 or more long in tensors of 8 MiB or more, else aligned words, else shifted "
-        "words for bytes in columns of 8 or more");
-    access.allowsAuto = true;
-    specs.push_back(std::move(access));
+        "words for bytes in columns of 8 or more"));
   }
-  if (kind == Kind::Narrow)
+  if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
                                 "threads per block; a block moves 4 vectors per thread of "
                                 "each chunk"));
-  if (kind == Kind::Narrow) {
-    ParamSpec swizzle = choiceParam(
-        "swizzle", ParamRole::Launch, {"on", "off"}, "auto", "",
+    specs.push_back(autoChoiceParam(
+        "swizzle", ParamRole::Launch, {"on", "off"}, "",
         "whether the chunk's vectors are swizzled within each 128-byte row of shared memory, so "
         "that the planar side's lanes, narrow vectors apart, spread over the banks (bank_ways "
         "says how many words a bank serves); auto swizzles where that cuts 8 or more to half or "
-        "less in 16-byte vectors, 16 or more to an eighth in 8-byte ones");
-    swizzle.allowsAuto = true;
-    specs.push_back(std::move(swizzle));
+        "less in 16-byte vectors, 16 or more to an eighth in 8-byte ones"));
   }
-  if (kind == Kind::Movement || kind == Kind::Narrow) {
-    ParamSpec movement = choiceParam(
-        "movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "auto", "bytes",
+  if (kind == Kind::Movement || kind == Kind::Narrow)
+    specs.push_back(autoChoiceParam(
+        "movement_size", ParamRole::Launch, {"1", "2", "4", "8", "16"}, "bytes",
         kind == Kind::Movement
             ? "bytes moved per access when the innermost dimension stays innermost; auto is the "
               "widest the shape allows"
-            : "bytes per global access, on both sides; auto is the widest that divides a plane");
-    movement.allowsAuto = true;
-    specs.push_back(std::move(movement));
-  }
+            : "bytes per global access, on both sides; auto is the widest that divides a plane"));
   if (kind == Kind::TiledWide) {
-    ParamSpec across = choiceParam(
-        "cells_across", ParamRole::Launch, {"16", "32"}, "auto", "cells",
+    specs.push_back(autoChoiceParam(
+        "cells_across", ParamRole::Launch, {"16", "32"}, "cells",
         "cells along a tile's source rows, a thread each (a block is 16 rows of them): 32 make "
-        "each warp access 256 bytes of one row; auto is 32 for 16-bit elements, 16 for bytes");
-    across.allowsAuto = true;
-    specs.push_back(std::move(across));
-    ParamSpec stacked = choiceParam(
-        "cells_per_thread", ParamRole::Launch, {"1", "2", "4"}, "auto", "cells",
+        "each warp access 256 bytes of one row; auto is 32 for 16-bit elements, 16 for bytes"));
+    specs.push_back(autoChoiceParam(
+        "cells_per_thread", ParamRole::Launch, {"1", "2", "4"}, "cells",
         "cells a thread loads before it stores any, one above the other: more bytes in flight "
-        "and a taller tile, as long as the tile fits in 48 KiB of shared memory; auto is 2");
-    stacked.allowsAuto = true;
-    specs.push_back(std::move(stacked));
+        "and a taller tile, as long as the tile fits in 48 KiB of shared memory; auto is 2"));
   }
   if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
     specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "64",
