@@ -55,12 +55,15 @@ constexpr std::int64_t kMinNarrowWide = 1024;
 // General tiles whose groups fill less than this of a tile lose to the movement kernel: a
 // (2, 471000, 3, 5) tile of 5 x 6 f32 moved 108 GB/s, PyTorch's strided kernel 2262 (H100).
 constexpr std::int64_t kMinGeneralTileBytes = 2048;
-// General tiles of 4- and 8-byte elements filled less than this lose to the movement kernel
-// where its walk reads the source's sectors again within kNearReuse elements of the destination
-// or reads sectors at most kDenseSourceStepBytes apart: (17, 5, 12, 17, 202) with (1, 0, 2, 4, 3)
-// in f32, tiles filled 0.42, moved 2686 GB/s through the walk and 1157 through tiles; (1000, 40,
-// 26, 16, 2) with (0, 4, 2, 1, 3) in f64, filled 0.63, 3890 against 2271; tiles filled 0.7 and
-// more won, or lost by less than 15 % (H200).
+// General tiles of 2-, 4- and 8-byte elements filled less than this lose to the movement
+// kernel where its walk reads the source's sectors again within kNearReuse elements of the
+// destination or reads sectors at most kDenseSourceStepBytes apart: (17, 5, 12, 17, 202) with
+// (1, 0, 2, 4, 3) in f32, tiles filled 0.42, moved 2686 GB/s through the walk and 1157 through
+// tiles; (1000, 40, 26, 16, 2) with (0, 4, 2, 1, 3) in f64, filled 0.63, 3890 against 2271;
+// tiles filled 0.7 and more won, or lost by less than 15 % (H200). Halves likewise, but where
+// cells start on words: 23 of 25 random cases moved 1.06 to 3.1x ((1000, 21, 12, 518) with (2,
+// 0, 3, 1): 1058 -> 1956 GB/s), two lost 9 and 13 %; aligned cells of (4, 3, 7, 80, 1248) with
+// (3, 4, 2, 1, 0) moved 2238 against 888 (H100).
 constexpr double kMinWalkTileFill = 0.7;
 constexpr std::int64_t kNearReuse = 192;
 constexpr std::int64_t kDenseSourceStepBytes = 16;
@@ -168,8 +171,9 @@ std::vector<ParamSpec> params(Kind kind) {
         "how a tile moves 1- and 2-byte elements: one at a time, in 4-byte words or in 8 x 8-byte "
         "cells (either shifted into place where rows start on no word); auto takes cells where "
         "both groups are 64 or more long and rows start on words, else shifted cells where both "
-        "are 48 or more long in tensors of 8 MiB or more, else aligned words, else shifted "
-        "words for bytes in columns of 8 or more"));
+        "of their own groups are 48 or more long, one of them fills its side of the tile and the "
+        "tensor is 8 MiB or more, else aligned words, else shifted words for bytes in columns of "
+        "8 or more"));
   }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
@@ -298,17 +302,78 @@ std::int64_t tileCarriedBytes(const permute::GeneralTiling& g, int bytes) {
          std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
 }
 
+// Cells' tiles, larger than the elements' ones, with groups as long as their sides and filling
+// most of the tiles they cover: (72, 6, 10, 62137) with (2, 3, 1, 0) takes columns of 6 x 72
+// instead of 72 (811 -> 1783 GB/s, u8, H100).
+permute::GeneralTiling cellTiling(const Permutation& s, int bytes) {
+  const int in = permute::GeneralLaunch::cellTileIn(bytes);
+  const int out = permute::GeneralLaunch::cellTileOut(bytes);
+  permute::GeneralTiling g =
+      permute::generalTiling(s, permute::generalTileElements(bytes), in, out, kMinCellFill);
+  g.tileIn = in;
+  g.tileOut = out;
+  return g;
+}
+
+// Whether cells shifted into place pay (kMinShiftedCellGroup, kMinShiftedCellsBytes): judged on
+// their own tiling, whose groups may differ from the elements' (an in group grown past 256 bytes
+// may take the dimension the out group had grown into), and only where a group spans its side of
+// the tile.
+bool shiftedCellsPay(const Permutation& s, int bytes) {
+  if (bytes > 2 || s.elements() * bytes < kMinShiftedCellsBytes) return false;
+  const permute::GeneralTiling g = cellTiling(s, bytes);
+  return std::min(g.inExtent, g.outExtent) >= kMinShiftedCellGroup &&
+         (g.inExtent >= g.tileIn || g.outExtent >= g.tileOut);
+}
+
+enum class Access { Elements, Words, Cells };
+
+// Whether general tiles of bytes or halves fit cells of 8-byte rows that start on words, with
+// both groups filling a tile's side (kMinCellGroup).
+bool alignedCellsFit(const permute::GeneralTiling& g, int bytes, std::int64_t sourceOffsetBytes) {
+  return bytes <= 2 && std::min(g.inExtent, g.outExtent) >= kMinCellGroup &&
+         permute::generalCellsFit(g, bytes, sourceOffsetBytes);
+}
+
+// How auto has general tiles move their units: cells of 8-byte rows where both groups fill a
+// tile's side and rows start on words, else cells shifted into place where they pay (519, 4, 42,
+// 6, 5, 46 with (0, 5, 4, 3, 2, 1) in f16: 2588 GB/s against 2052 in aligned pairs, H100), else
+// aligned words, else words shifted into place for bytes in columns of two words or more
+// (kMinShiftedColumn), else elements.
+Access autoAccess(const Permutation& s, const permute::GeneralTiling& g, int bytes,
+                  std::int64_t sourceOffsetBytes) {
+  if (bytes >= 4) return Access::Elements;
+  if (alignedCellsFit(g, bytes, sourceOffsetBytes) || shiftedCellsPay(s, bytes))
+    return Access::Cells;
+  if (permute::generalWordsFit(g, bytes, sourceOffsetBytes)) return Access::Words;
+  return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
+}
+
+// Byte tiles shorter than a cells' tile both ways, each group 48 or more (kMinShiftedCellGroup),
+// take aligned words where they fit, else the movement kernel's walk, which finds each small
+// tile's bytes in L1: (2, 6339, 145, 73) with (1, 0, 3, 2) moved 1355 GB/s through it, 1020 in
+// shifted cells and 620 in shifted words; a batch of 84 x 100 1184 in aligned words and 766 in
+// shifted cells (H100).
+bool smallByteTiles(const Permutation& s) {
+  const permute::GeneralTiling g = cellTiling(s, 1);
+  return std::min(g.inExtent, g.outExtent) >= kMinShiftedCellGroup && g.inExtent < g.tileIn &&
+         g.outExtent < g.tileOut;
+}
+
 // The share of its tiles' elements a general tiling fills.
 double tileFill(const permute::GeneralTiling& g) {
   return static_cast<double>(g.inExtent) / static_cast<double>(g.tilesIn() * g.tileIn) *
          static_cast<double>(g.outExtent) / static_cast<double>(g.tilesOut() * g.tileOut);
 }
 
-// Whether the movement kernel's walk in destination order beats mostly empty general tiles of 4-
-// and 8-byte elements: where it comes back to the source's sectors within kNearReuse elements
-// (they are still in L1), or reads at least half of each sector it touches.
-bool walkBeatsSparseTiles(const permute::GeneralTiling& g, int bytes) {
-  if (bytes < 4 || tileFill(g) >= kMinWalkTileFill) return false;
+// Whether the movement kernel's walk in destination order beats mostly empty general tiles of
+// elements, words or shifted cells (kMinWalkTileFill): where it comes back to the source's sectors
+// within kNearReuse elements (they are still in L1), or reads at least half of each sector it
+// touches.
+bool walkBeatsSparseTiles(const permute::GeneralTiling& g, int bytes,
+                          std::int64_t sourceOffsetBytes) {
+  if (bytes < 2 || tileFill(g) >= kMinWalkTileFill || alignedCellsFit(g, bytes, sourceOffsetBytes))
+    return false;
   const std::int64_t reuse = g.in[0].dstStride, sourceStep = g.out[0].srcStride * bytes;
   return reuse <= kNearReuse || sourceStep <= kDenseSourceStepBytes;
 }
@@ -335,16 +400,16 @@ bool narrowBanksPay(std::int64_t planes, int vectorBytes, int bytes) {
   return l.bankWays(l.swizzlePays()) <= (bytes == 1 ? kMaxNarrowByteBankWays : kMaxNarrowBankWays);
 }
 
-// Transposes whose sides are both 32 or more (OneFlow's tile): the narrow kernel where one is 64
-// or shorter and its 16-byte vectors pay, else cells where both sides are whole cells, else pairs
-// of halves, else cells shifted into place in general tiles (sides of 48 or more, 8 MiB or more) or
-// words for bytes, else the tiled kernel. A shorter side: the narrow kernel where its vectors hold
-// enough elements, else general tiles for channels last to planes of 8 or more in words or wide
-// elements, else the movement kernel (f32 staying narrow). Any other permutation: general tiles
-// where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes that stay innermost as elements)
-// unless its columns are short over the source's runs or the walk beats sparse tiles; else the
-// movement kernel. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute, fourth, sixth,
-// ninth, tenth and eleventh passes).
+// Byte tiles short both ways without aligned words: the movement kernel. Transposes whose sides
+// are both 32 or more (OneFlow's tile): the narrow kernel where one is 64 or shorter and its
+// 16-byte vectors pay, else cells where both sides are whole cells, else pairs of halves, else
+// cells shifted into place where they pay or words for bytes, else the tiled kernel. A shorter
+// side: the narrow kernel where its vectors hold enough elements, else general tiles for channels
+// last to planes of 8 or more in words or wide elements, else the movement kernel. Any other
+// permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes staying
+// innermost as elements) unless its columns are short over the source's runs or the walk beats
+// sparse tiles; else the movement kernel. Measured on an H100 and an H200 (docs/PERFORMANCE.md,
+// permute, fourth, sixth and ninth to twelfth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -355,12 +420,14 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   }
   const permute::GeneralTiling g = tilingOf(s, bytes);
   const auto t = asBatchTranspose(s);
+  const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
+  if (bytes == 1 && !words && smallByteTiles(s)) return Kind::Movement;
   if (!t)
     return tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
-                   !shortColumnsOverSourceRuns(s, g, bytes) && !walkBeatsSparseTiles(g, bytes)
+                   !shortColumnsOverSourceRuns(s, g, bytes) &&
+                   !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
                ? Kind::General
                : Kind::Movement;
-  const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
   if (std::min(t->rows, t->cols) < kMinTiledSide) {
     const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
     const int perVector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes) / bytes;
@@ -388,9 +455,7 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
   if (pairs) return Kind::TiledPairs;
-  const bool shiftedCells = bytes <= 2 && std::min(t->rows, t->cols) >= kMinShiftedCellGroup &&
-                            s.elements() * bytes >= kMinShiftedCellsBytes;
-  return shiftedCells || (bytes == 1 && words) ? Kind::General : Kind::Tiled;
+  return shiftedCellsPay(s, bytes) || (bytes == 1 && words) ? Kind::General : Kind::Tiled;
 }
 
 void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
@@ -499,27 +564,14 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
   return {simplified, elementBytes, false};
 }
 
-enum class Access { Elements, Words, Cells };
-
-// How general tiles move their units: as given, else cells of 8-byte rows where both groups fill
-// a tile's side and rows start on words, else cells shifted into place where both groups span 48
-// or more in tensors of 8 MiB or more (519, 4, 42, 6, 5, 46 with (0, 5, 4, 3, 2, 1) in f16: 2588
-// GB/s against 2052 in aligned pairs, H100), else aligned words, else words shifted into place for
-// bytes in columns of two words or more (kMinShiftedColumn), else elements.
-Access generalAccess(const ParamSet& p, const permute::GeneralTiling& g, int bytes) {
+// How general tiles move their units: as given, else as auto takes them.
+Access generalAccess(const ParamSet& p, const Permutation& s, const permute::GeneralTiling& g,
+                     int bytes) {
   if (p.has("access") && !p.isAuto("access")) {
     const std::string given = p.get("access");
     return given == "cells" ? Access::Cells : given == "words" ? Access::Words : Access::Elements;
   }
-  if (bytes >= 4) return Access::Elements;
-  const std::int64_t shorter = std::min(g.inExtent, g.outExtent);
-  if (shorter >= kMinCellGroup && permute::generalCellsFit(g, bytes, offsetBytes(p)))
-    return Access::Cells;
-  if (shorter >= kMinShiftedCellGroup &&
-      g.inExtent * g.outExtent * g.batchExtent * bytes >= kMinShiftedCellsBytes)
-    return Access::Cells;
-  if (permute::generalWordsFit(g, bytes, offsetBytes(p))) return Access::Words;
-  return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
+  return autoAccess(s, g, bytes, offsetBytes(p));
 }
 
 PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified, int elementBytes,
@@ -531,19 +583,9 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   permute::GeneralLaunch l;
   l.tiling = tilingOf(s, bytes);
   l.elementBytes = bytes;
-  const Access access = generalAccess(p, l.tiling, bytes);
+  const Access access = generalAccess(p, s, l.tiling, bytes);
   l.cells = access == Access::Cells;
-  if (l.cells) {
-    // Groups as long as the cells' tile, which is larger than the elements' tile, and filling
-    // most of the tiles they cover: (72, 6, 10, 62137) with (2, 3, 1, 0) takes columns of 6 x
-    // 72 instead of 72 (811 -> 1783 GB/s, u8, H100).
-    const int in = permute::GeneralLaunch::cellTileIn(bytes);
-    const int out = permute::GeneralLaunch::cellTileOut(bytes);
-    l.tiling =
-        permute::generalTiling(s, permute::generalTileElements(bytes), in, out, kMinCellFill);
-    l.tiling.tileIn = in;
-    l.tiling.tileOut = out;
-  }
+  if (l.cells) l.tiling = cellTiling(s, bytes);
   // Words aligned where the groups are whole words and the source starts on one, else shifted
   // into place, in tiles at least a word along each side.
   l.words = access == Access::Words && permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
@@ -858,15 +900,18 @@ void registerPermuteFamily(Registry& registry) {
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
       "for bytes and halves where the sides are whole cells, pairs for even 16-bit ones, cells "
       "shifted "
-      "into place in general tiles where the sides are 48 or more long and the tensor 8 MiB or "
-      "more, else general tiles in words for bytes), for a shorter side the narrow kernel where "
+      "into place in general tiles where the sides are 48 or more long, one fills its side of "
+      "the tile and the tensor is 8 MiB or more, else general tiles in words for bytes), the "
+      "movement kernel for byte tiles shorter than a tile of cells both ways whose rows start on "
+      "no word, for a shorter side the narrow kernel where "
       "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
       "planar side meets few words in a bank (channels last to planes), else general tiles "
       "from channels last with 8 or more channels, else the movement kernel; general tiles for "
       "any other permutation that moves the innermost dimension, the movement kernel where it "
       "stays, where a tile's columns would hold 16 bytes or fewer while the destination goes "
-      "on along the source's rows, or where tiles of 4- and 8-byte elements would be mostly "
-      "empty and its walk reads the source's sectors again soon or densely. The result's "
+      "on along the source's rows, or where tiles of 2-, 4- and 8-byte elements would be mostly "
+      "empty (but for aligned cells) and its walk reads the source's sectors again soon or "
+      "densely. The result's "
       "chosen value says which ran.");
 }
 

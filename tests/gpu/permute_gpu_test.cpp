@@ -272,6 +272,18 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("17,5,12,17,202", "1,0,2,4,3"), "movement");
   EXPECT_EQ(chosen("1000,40,26,16,2", "0,4,2,1,3", "f64"), "movement");
   EXPECT_EQ(chosen("54,8,19,5,405,2", "2,4,3,0,5,1", "f64"), "general");
+  // Halves likewise, but where aligned cells fit.
+  EXPECT_EQ(chosen("100,21,12,518", "2,0,3,1", "f16"), "movement");
+  EXPECT_EQ(chosen("4,3,7,80,1248", "3,4,2,1,0", "f16"), "general");
+  // Byte tiles shorter than a cells' tile both ways: aligned words, else the walk.
+  EXPECT_EQ(chosen("100,84,100", "0,2,1", "u8"), "general");
+  EXPECT_EQ(chosen("100,84,101", "0,2,1", "u8"), "movement");
+  EXPECT_EQ(chosen("2,100,145,73", "1,0,3,2", "u8"), "movement");
+  // Shifted cells judged on their own groups: the in group grown to 256 bytes takes the
+  // dimension the out group had, leaving it 23 bytes long, so shifted words.
+  const RunResult shortOut =
+      run("auto", {{"shape", "76,23,123,78"}, {"perm", "0,3,2,1"}, {"dtype", "u8"}});
+  EXPECT_EQ(shortOut.derived.get("access_bytes"), "4");
   const RunResult reversed = run("auto", {{"shape", "3,256,256"}, {"perm", "2,1,0"}});
   EXPECT_EQ(reversed.derived.get("chosen"), "general");
   EXPECT_EQ(reversed.derived.get("groups"), "in 256 | out 3 x 256 | batch 1");
