@@ -92,6 +92,46 @@ __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ 
   }
 }
 
+// The same walk, but each of a warp's lanes finds where one destination row (a run along the
+// destination's innermost dimension, w.dst[Rank - 2] units long) starts in the source, once,
+// and each unit takes its row's start from that lane by a shuffle: a division and a shuffle a
+// unit instead of a division per dimension. A warp moves 32 x kUnroll consecutive units, lane
+// after lane, which span 32 rows at most (kMinWalkRow).
+template <int Rank, typename T, typename Index>
+__global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Walk<Index, Rank> w,
+                              Index count) {
+  constexpr Index stretch = 32 * kUnroll;
+  const Divider<Index> row = w.dst[Rank - 2];
+  const Index lane = threadIdx.x % 32;
+  const Index lastRow = row.divide(count - 1);
+  const Index step = static_cast<Index>(gridDim.x) * (blockDim.x / 32) * stretch;
+  for (Index first = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * stretch;
+       first < count; first += step) {
+    const Index firstRow = row.divide(first);
+    Index rest = (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor;
+    Index start = 0;
+#pragma unroll
+    for (int d = 0; d < Rank - 1; ++d) {
+      const Index q = w.dst[d].divide(rest);
+      rest -= q * w.dst[d].divisor;
+      start += q * w.src[d];
+    }
+    T v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const Index i = first + lane + u * 32;
+      const Index r = row.divide(i);
+      const Index from = __shfl_sync(0xffffffffu, start, static_cast<int>((r - firstRow) % 32));
+      if (i < count) v[u] = src[from + (i - r * row.divisor) * w.src[Rank - 1]];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const Index i = first + lane + u * 32;
+      if (i < count) dst[i] = v[u];
+    }
+  }
+}
+
 // The first version anyone writes: the rank known only at run time, 64-bit arithmetic over every
 // dimension the user gave, one element per thread.
 template <typename T>
@@ -120,7 +160,25 @@ void launchNaive(const PermuteLaunch& l, cudaStream_t stream) {
 }
 
 template <int Rank, typename T>
+void launchRowWalk(const PermuteLaunch& l, cudaStream_t stream) {
+  const auto* src = static_cast<const T*>(l.src);
+  auto* dst = static_cast<T*>(l.dst);
+  if (l.index32)
+    rowWalkKernel<Rank, T, std::uint32_t>
+        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint32_t, Rank>(l.plan),
+                                         static_cast<std::uint32_t>(l.plan.elements()));
+  else
+    rowWalkKernel<Rank, T, std::uint64_t>
+        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint64_t, Rank>(l.plan),
+                                         static_cast<std::uint64_t>(l.plan.elements()));
+  KWB_CHECK_LAUNCH("rowWalkKernel");
+}
+
+template <int Rank, typename T>
 void launchStrided(const PermuteLaunch& l, cudaStream_t stream) {
+  if constexpr (Rank >= 2) {
+    if (l.walk == PermuteWalk::Rows) return launchRowWalk<Rank, T>(l, stream);
+  }
   const auto* src = static_cast<const T*>(l.src);
   auto* dst = static_cast<T*>(l.dst);
   // Unsigned: the grid-stride loop's last step may pass 2^31 without wrapping.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include <cuda_runtime.h>
 
 #include "kernels/permute/permuteplan.h"
@@ -9,11 +11,16 @@ namespace kwb::permute {
 enum class PermuteWalk {
   Naive,    // the permutation as given, one element per thread, 64-bit index arithmetic
   Strided,  // a simplified permutation in units of `unitBytes`, grid-stride, 32-bit where it fits
+  Rows,     // the same, each row of the destination's innermost dimension located once
 };
 
 // Moves each thread of the strided walk keeps in flight: its loads all issued before its first
 // store.
 inline constexpr int kStridedUnroll = 4;
+
+// The row walk hands each lane of a warp one row's source offset, so a warp's 32 x kStridedUnroll
+// units must span 32 rows at most: rows of this many units or more.
+inline constexpr std::int64_t kMinWalkRow = (32 * kStridedUnroll - 1) / 30 + 1;
 
 // One launch of a permute kernel: `plan` counts in units of unitBytes (1, 2, 4, 8 or 16).
 struct PermuteLaunch {

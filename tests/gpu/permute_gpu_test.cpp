@@ -104,6 +104,41 @@ TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSi
   EXPECT_GT(general, 40);
 }
 
+// The movement kernel's row walk against its walk by units, where rows are long enough for it:
+// rows of exactly 5 units, tails of a warp's stretch, every element size and offset.
+TEST_F(PermuteGpu, MovementWalksRowsAsItWalksUnits) {
+  std::mt19937 rng(11);
+  int rows = 0;
+  const auto check = [&](const std::string& shape, const std::string& perm,
+                         const std::string& offset) {
+    for (const char* dtype : {"u8", "f16", "f32", "f64"})
+      for (const char* walk : {"units", "rows"}) {
+        const RawParams params{
+            {"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}, {"walk", walk}};
+        try {
+          Registry::instance().resolve("permute", "movement", params);
+        } catch (const Error&) {
+          continue;  // rows shorter than a warp's lanes can hand out, said before running
+        }
+        const RunResult r = run("movement", params);
+        const std::string what = shape + " " + perm + " " + dtype + " offset " + offset;
+        ASSERT_EQ(r.status, RunStatus::Ok) << what << " walk=" << walk << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << what << " walk=" << walk;
+        EXPECT_EQ(r.derived.get("walk"), walk) << what;
+        rows += std::string(walk) == "rows";
+      }
+  };
+  check("7,5,3", "2,1,0", "0");
+  check("3,2,4,2151,13", "3,2,0,1,4", "1");
+  check("6,4,2151,13", "2,1,0,3", "0");
+  check("12,2663,12,7", "1,3,2,0", "3");
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto [shape, perm, offset] = randomCase(rng);
+    check(shape, perm, offset);
+  }
+  EXPECT_GT(rows, 40);
+}
+
 // Transposes of every kind the tiled kernels take: sides shorter than a tile, odd sides, batches,
 // every tile size, rows per block and padding, in every element size, and pairs where even.
 TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
@@ -433,6 +468,11 @@ TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
       run("narrow", {{"shape", "3,715827883"}, {"perm", "1,0"}, {"dtype", "u8"}});
   ASSERT_EQ(narrow.status, RunStatus::Ok) << narrow.error;
   EXPECT_EQ(narrow.derived.get("index_bits"), "64");
+  const RunResult rows =
+      run("movement",
+          {{"shape", "1024,2,1048583"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"walk", "rows"}});
+  ASSERT_EQ(rows.status, RunStatus::Ok) << rows.error;
+  EXPECT_EQ(rows.derived.get("index_bits"), "64");
   const RunResult general =
       run("general", {{"shape", "2,3,357913942"}, {"perm", "2,1,0"}, {"dtype", "u8"}});
   ASSERT_EQ(general.status, RunStatus::Ok) << general.error;
