@@ -307,6 +307,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("17,5,12,17,202", "1,0,2,4,3"), "movement");
   EXPECT_EQ(chosen("1000,40,26,16,2", "0,4,2,1,3", "f64"), "movement");
   EXPECT_EQ(chosen("54,8,19,5,405,2", "2,4,3,0,5,1", "f64"), "general");
+  // Or where the destination, until it comes back, spans few of the source's sectors.
+  EXPECT_EQ(chosen("4,571,18,24,3", "1,0,4,3,2", "f16"), "movement");
   // Halves likewise, but where aligned cells fit.
   EXPECT_EQ(chosen("100,21,12,518", "2,0,3,1", "f16"), "movement");
   EXPECT_EQ(chosen("4,3,7,80,1248", "3,4,2,1,0", "f16"), "general");
