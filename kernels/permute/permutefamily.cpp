@@ -61,12 +61,12 @@ constexpr std::int64_t kMinGeneralTileBytes = 2048;
 // (1, 0, 2, 4, 3) in f32, tiles filled 0.42, moved 2686 GB/s through the walk and 1157 through
 // tiles; (1000, 40, 26, 16, 2) with (0, 4, 2, 1, 3) in f64, filled 0.63, 3890 against 2271;
 // tiles filled 0.7 and more won, or lost by less than 15 % (H200). Halves likewise, but where
-// cells start on words: 23 of 25 random cases moved 1.06 to 3.1x ((1000, 21, 12, 518) with (2,
+// cells start on words: 22 of 24 random cases moved 1.05 to 3.1x ((1000, 21, 12, 518) with (2,
 // 0, 3, 1): 1058 -> 1956 GB/s), two lost 9 and 13 %; aligned cells of (4, 3, 7, 80, 1248) with
-// (3, 4, 2, 1, 0) moved 2238 against 888 (H100). The walk comes back to a sector within fewer
-// sectors than that where the destination's elements up to its return span a short stretch of
-// the source: (45, 571, 18, 24, 3) with (1, 0, 4, 3, 2) in f16 returns within 432 elements that
-// span 81 sectors, and moved 2249 GB/s through the walk, 871 through tiles (H100).
+// (3, 4, 2, 1, 0) moved 2238 against 888 (H100). Where the destination's elements up to the
+// walk's return span fewer sectors of the source than elements, the sectors count: (45, 571, 18,
+// 24, 3) with (1, 0, 4, 3, 2) in f16 returns after 432 elements that span 81 sectors, and moved
+// 2249 GB/s through the walk, 871 through tiles (H100).
 constexpr double kMinWalkTileFill = 0.7;
 constexpr std::int64_t kNearReuse = 192;
 constexpr std::int64_t kSectorBytes = 32;
