@@ -378,10 +378,6 @@ double tileFill(const permute::GeneralTiling& g) {
          static_cast<double>(g.outExtent) / static_cast<double>(g.tilesOut() * g.tileOut);
 }
 
-// Whether the movement kernel's walk in destination order beats mostly empty general tiles of
-// elements, words or shifted cells (kMinWalkTileFill): where it comes back to the source's sectors
-// within kNearReuse elements or sectors (they are still in L1), or reads at least half of each
-// sector it touches.
 // The source elements spanned by the destination's first `window` elements: the dimensions the
 // destination runs along inside it, each at its source stride.
 std::int64_t sourceSpanWithin(const permute::GeneralTiling& g, std::int64_t window) {
@@ -396,6 +392,10 @@ std::int64_t sourceSpanWithin(const permute::GeneralTiling& g, std::int64_t wind
   return span;
 }
 
+// Whether the movement kernel's walk in destination order beats mostly empty general tiles of
+// elements, words or shifted cells (kMinWalkTileFill): where it comes back to the source's sectors
+// within kNearReuse elements or sectors (they are still in L1), or reads at least half of each
+// sector it touches.
 bool walkBeatsSparseTiles(const permute::GeneralTiling& g, int bytes,
                           std::int64_t sourceOffsetBytes) {
   if (bytes < 2 || tileFill(g) >= kMinWalkTileFill || alignedCellsFit(g, bytes, sourceOffsetBytes))
