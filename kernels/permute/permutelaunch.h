@@ -19,10 +19,9 @@ enum class PermuteWalk {
 inline constexpr int kStridedUnroll = 4;
 
 // The row walk hands each lane of a warp one row's source offset, so a warp's 32 x kStridedUnroll
-// consecutive units must span 32 rows at most: rows that the stretch's last 127 units cross into
-// 31 times at most, this many units or more.
+// consecutive units may cross 31 row ends at most: rows of (32 x kStridedUnroll - 1) / 31 units,
+// rounded up, or more (5).
 inline constexpr std::int64_t kMinWalkRow = (32 * kStridedUnroll - 1 + 30) / 31;
-static_assert(kMinWalkRow == 5);
 
 // One launch of a permute kernel: `plan` counts in units of unitBytes (1, 2, 4, 8 or 16).
 struct PermuteLaunch {
