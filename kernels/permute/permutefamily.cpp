@@ -328,9 +328,9 @@ permute::GeneralTiling cellTiling(const Permutation& s, int bytes) {
 }
 
 // Whether cells shifted into place pay (kMinShiftedCellGroup, kMinShiftedCellsBytes): judged on
-// their own tiling, whose groups may differ from the elements' (an in group grown past 256 bytes
-// may take the dimension the out group had grown into), and only where a group spans its side of
-// the tile.
+// their own tiling, whose groups may differ from the elements' (an in group grown toward a cells'
+// tile's 128 bytes may take the dimension the out group had grown into), and only where a group
+// spans its side of the tile.
 bool shiftedCellsPay(const Permutation& s, int bytes) {
   if (bytes > 2 || s.elements() * bytes < kMinShiftedCellsBytes) return false;
   const permute::GeneralTiling g = cellTiling(s, bytes);

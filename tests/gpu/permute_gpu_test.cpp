@@ -316,8 +316,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("100,84,100", "0,2,1", "u8"), "general");
   EXPECT_EQ(chosen("100,84,101", "0,2,1", "u8"), "movement");
   EXPECT_EQ(chosen("2,100,145,73", "1,0,3,2", "u8"), "movement");
-  // Shifted cells judged on their own groups: the in group grown to 256 bytes takes the
-  // dimension the out group had, leaving it 23 bytes long, so shifted words.
+  // Shifted cells judged on their own groups: the in group, grown toward the tile's 128 bytes,
+  // takes the dimension the out group had, leaving it 23 bytes long, so shifted words.
   const RunResult shortOut =
       run("auto", {{"shape", "76,23,123,78"}, {"perm", "0,3,2,1"}, {"dtype", "u8"}});
   EXPECT_EQ(shortOut.derived.get("access_bytes"), "4");
