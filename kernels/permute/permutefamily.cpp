@@ -520,10 +520,10 @@ MovementPlan movementPlan(const ParamSet& p, const Permutation& s, int bytes) {
 }
 
 // The row walk where the units are bytes or halves and the destination has 4 dimensions or more:
-// there the walk by units spends most of its time dividing, and the row walk moved 1.04 to 1.30x
-// of it on 12 of 13 random cases, 0.98 on the 13th ((6, 4, 215092, 13) with (2, 1, 0, 3) in u8:
-// 1340 -> 1498 GB/s; (5, 23310, 3, 96, 3) with (2, 1, 4, 3, 0) in f16: 2117 -> 2761); with 3
-// dimensions it lost 2 to 13 %, in units of 4 bytes or more 1 to 10 % (H200).
+// there the walk by units spends most of its time dividing, and the row walk moved 1.00 to 1.34x
+// of it on 13 random cases ((24, 5, 2301, 162, 3) with (2, 0, 1, 4, 3) in u8: 1392 -> 1859 GB/s;
+// (5, 23310, 3, 96, 3) with (2, 1, 4, 3, 0) in f16: 2084 -> 2435); with 3 dimensions it went
+// both ways (0.94 to 1.09), in units of 8 and 16 bytes it lost 1 % (H100).
 constexpr int kMaxRowWalkUnitBytes = 2;
 constexpr std::size_t kMinRowWalkRank = 4;
 bool rowWalkPays(const MovementPlan& m) {

@@ -97,6 +97,28 @@ __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ 
 // and each unit takes its row's start from that lane by a shuffle: a division and a shuffle a
 // unit instead of a division per dimension. A warp moves 32 x kUnroll consecutive units, lane
 // after lane, which span 32 rows at most (kMinWalkRow).
+// One warp's stretch of the row walk; `Whole` where every unit of it lies before `count`, so that
+// no unit is checked and its stores take offsets from one address.
+template <bool Whole, int Rank, typename T, typename Index>
+__device__ __forceinline__ void rowWalkStretch(const T* __restrict__ src, T* __restrict__ dst,
+                                               const Walk<Index, Rank>& w, Index first,
+                                               Index firstRow, Index start, Index lane,
+                                               Index count) {
+  const Divider<Index> row = w.dst[Rank - 2];
+  T v[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const Index i = first + lane + u * 32;
+    const Index r = row.divide(i);
+    const Index from = __shfl_sync(0xffffffffu, start, static_cast<int>((r - firstRow) % 32));
+    if (Whole || i < count) v[u] = src[from + (i - r * row.divisor) * w.src[Rank - 1]];
+  }
+  T* out = dst + (first + lane);
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u)
+    if (Whole || first + lane + u * 32 < count) out[u * 32] = v[u];
+}
+
 template <int Rank, typename T, typename Index>
 __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Walk<Index, Rank> w,
                               Index count) {
@@ -116,19 +138,10 @@ __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Wa
       rest -= q * w.dst[d].divisor;
       start += q * w.src[d];
     }
-    T v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index i = first + lane + u * 32;
-      const Index r = row.divide(i);
-      const Index from = __shfl_sync(0xffffffffu, start, static_cast<int>((r - firstRow) % 32));
-      if (i < count) v[u] = src[from + (i - r * row.divisor) * w.src[Rank - 1]];
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index i = first + lane + u * 32;
-      if (i < count) dst[i] = v[u];
-    }
+    if (count - first >= stretch)
+      rowWalkStretch<true>(src, dst, w, first, firstRow, start, lane, count);
+    else
+      rowWalkStretch<false>(src, dst, w, first, firstRow, start, lane, count);
   }
 }
 
