@@ -92,11 +92,6 @@ __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ 
   }
 }
 
-// The same walk, but each of a warp's lanes finds where one destination row (a run along the
-// destination's innermost dimension, w.dst[Rank - 2] units long) starts in the source, once,
-// and each unit takes its row's start from that lane by a shuffle: a division and a shuffle a
-// unit instead of a division per dimension. A warp moves 32 x kUnroll consecutive units, lane
-// after lane, which span 32 rows at most (kMinWalkRow).
 // One warp's stretch of the row walk; `Whole` where every unit of it lies before `count`, so that
 // no unit is checked and its stores take offsets from one address.
 template <bool Whole, int Rank, typename T, typename Index>
@@ -119,6 +114,11 @@ __device__ __forceinline__ void rowWalkStretch(const T* __restrict__ src, T* __r
     if (Whole || first + lane + u * 32 < count) out[u * 32] = v[u];
 }
 
+// The same walk, but each of a warp's lanes finds where one destination row (a run along the
+// destination's innermost dimension, w.dst[Rank - 2] units long) starts in the source, once,
+// and each unit takes its row's start from that lane by a shuffle: a division and a shuffle a
+// unit instead of a division per dimension. A warp moves 32 x kUnroll consecutive units, lane
+// after lane, which span 32 rows at most (kMinWalkRow).
 template <int Rank, typename T, typename Index>
 __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Walk<Index, Rank> w,
                               Index count) {
