@@ -99,6 +99,17 @@ TEST(PermuteFamily, MovementSizesTheShapeForbidsAreRejectedWithTheWidestAllowed)
            "movement_size", "the innermost dimension moves"));
 }
 
+// A row walk needs rows of 5 units or more, counted in the units the movement takes: rows of 12
+// bytes are 3 units of 4 bytes, 6 of 2.
+TEST(PermuteFamily, TheRowWalkTakesRowsOfFiveUnitsOrMore) {
+  RawParams rows{{"shape", "32,128,16,6"}, {"perm", "0,2,1,3"}, {"dtype", "f16"}, {"walk", "rows"}};
+  EXPECT_TRUE(says(verdict("movement", rows), "walk", "rows of 3 units"));
+  rows["movement_size"] = "2";
+  EXPECT_TRUE(says(verdict("movement", rows), "accepted", ""));
+  EXPECT_TRUE(says(verdict("movement", {{"shape", "6,4,3"}, {"perm", "0,2,1"}, {"walk", "rows"}}),
+                   "walk", "shorter than the 5"));
+}
+
 TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
   const RawParams rows{{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}, {"dtype", "f32"}};
   RawParams p = rows;
