@@ -291,6 +291,9 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // tiles; bytes keep their cells.
   EXPECT_EQ(chosen("48,65536", "1,0"), "narrow");
   EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
+  // 32 to 47 planes of single elements to channels last: the walk; the other way, tiles.
+  EXPECT_EQ(chosen("5,37,5667", "0,2,1"), "movement");
+  EXPECT_EQ(chosen("5,5667,37", "0,2,1"), "tiled");
   EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
   // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
   // meets few words in a bank (16 channels of bytes swizzled: 4); general tiles where it would
