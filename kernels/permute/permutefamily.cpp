@@ -436,15 +436,15 @@ bool narrowBanksPay(std::int64_t planes, int vectorBytes, int bytes) {
 }
 
 // Byte tiles short both ways without aligned words: the movement kernel. Transposes whose sides
-// are both 32 or more (OneFlow's tile): the narrow kernel where one is 64 or shorter and its
-// 16-byte vectors pay, else cells where both sides are whole cells, else pairs of halves, else
-// cells shifted into place where they pay or words for bytes, else the tiled kernel. A shorter
-// side: the narrow kernel where its vectors hold enough elements, else general tiles for channels
-// last to planes of 8 or more in words or wide elements, else the movement kernel. Any other
-// permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes staying
-// innermost as elements) unless its columns are short over the source's runs or the walk beats
-// sparse tiles; else the movement kernel. Measured on an H100 and an H200 (docs/PERFORMANCE.md,
-// permute, fourth, sixth and ninth to twelfth passes).
+// are both 32 or more (OneFlow's tile): the walk for 47 planes or fewer of single elements to
+// channels last, the narrow kernel where a side is 64 or shorter and its 16-byte vectors pay, else
+// cells where both sides are whole cells, else pairs of halves, else shifted cells where they pay
+// or words for bytes, else the tiled kernel. A shorter side: the narrow kernel where its vectors
+// hold enough elements, else general tiles for channels last to 8 planes or more in words or wide
+// elements, else the walk. Any other permutation: general tiles where a tile carries 2 KiB or more
+// (rows of 2, 4 or 8 bytes staying innermost as elements) unless its columns are short over the
+// source's runs or the walk beats sparse tiles, else the walk. Measured on an H100 and an H200
+// (docs/PERFORMANCE.md, permute, fourth, sixth and ninth to twelfth passes).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
@@ -985,7 +985,8 @@ void registerPermuteFamily(Registry& registry) {
       "into place in general tiles where the sides are 48 or more long, one fills its side of "
       "the tile and the tensor is 8 MiB or more, else general tiles in words for bytes), the "
       "movement kernel for byte tiles shorter than a tile of cells both ways whose rows start on "
-      "no word, for a shorter side the narrow kernel where "
+      "no word and for 32 to 47 planes of single elements to channels last, for a shorter side "
+      "the narrow kernel where "
       "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
       "planar side meets few words in a bank (channels last to planes), else general tiles "
       "from channels last with 8 or more channels, else the movement kernel; general tiles for "
