@@ -110,7 +110,7 @@ constexpr int kMaxNarrowByteBankWays = 4;
 constexpr int kShortSideNarrowVectorBytes = 16;
 // Planes of 32 up to this many to channels last whose planes take vectors of one element go
 // through the movement kernel's walk, as shorter ones do, rather than through tiles: batches of
-// 5 transposes of 33, 37, 40 and 47 planes of an odd width (2231 to 101653 elements), every
+// 5 transposes of 33, 37, 40 and 47 planes of an odd width (2231 to 406721 elements), every
 // element size, 4 and 64 MiB, moved 1.01 to 1.88x through the walk (40 planes of f32, 64 MiB:
 // 2116 -> 2443 GB/s; 33 of u8: 604 -> 1135); channels last to planes lost through it (0.40 to
 // 0.97, but for 33 of u8 at 4 MiB) and keep tiles (H100). Planes under kMinNarrowWide elements
