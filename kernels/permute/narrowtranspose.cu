@@ -51,7 +51,9 @@ __device__ __forceinline__ Index slotOf(Index v, int shift) {
 // Where element q of the interleaved chunk lies in shared memory, in elements.
 template <typename Vec, int K, bool Swizzled, typename Index>
 __device__ __forceinline__ Index elementSlotOf(Index q, int shift) {
-  return Swizzled ? slotOf<Vec, true>(q / K, shift) * K + q % K : q;
+  return Swizzled ? swizzledElement(q, static_cast<Index>(K), static_cast<Index>(128 / sizeof(Vec)),
+                                    shift)
+                  : q;
 }
 
 // Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
@@ -165,7 +167,7 @@ int NarrowLaunch::bankWays(bool swizzle) const {
   std::set<std::int64_t> words[32];
   for (std::int64_t lane = 0; lane < 32; ++lane) {
     std::int64_t q = lane * k * narrow;
-    if (swizzle) q = swizzledVector(q / k, perRow, swizzleShift()) * k + q % k;
+    if (swizzle) q = swizzledElement(q, k, perRow, swizzleShift());
     const std::int64_t word = q * elementBytes / 4;
     words[word % 32].insert(word);
   }

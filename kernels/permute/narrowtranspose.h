@@ -75,6 +75,13 @@ KWB_HOST_DEVICE Index swizzledVector(Index v, Index perRow, int shift) {
   return v ^ ((v / perRow >> shift) & (perRow - 1));
 }
 
+// Where element q of the interleaved chunk lies in shared memory, in elements, when its vectors of
+// k elements are swizzled.
+template <typename Index>
+KWB_HOST_DEVICE Index swizzledElement(Index q, Index k, Index perRow, int shift) {
+  return swizzledVector(q / k, perRow, shift) * k + q % k;
+}
+
 // The widest access of at most `limit` bytes, and no narrower than an element, that divides a
 // plane of `wide` elements and the source's start, `sourceOffsetBytes` into its allocation.
 int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes = 0,

@@ -172,38 +172,31 @@ void launchNaive(const PermuteLaunch& l, cudaStream_t stream) {
   KWB_CHECK_LAUNCH("naivePermuteKernel");
 }
 
-template <int Rank, typename T>
-void launchRowWalk(const PermuteLaunch& l, cudaStream_t stream) {
-  const auto* src = static_cast<const T*>(l.src);
-  auto* dst = static_cast<T*>(l.dst);
-  if (l.index32)
-    rowWalkKernel<Rank, T, std::uint32_t>
-        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint32_t, Rank>(l.plan),
-                                         static_cast<std::uint32_t>(l.plan.elements()));
+// The strided walk by units, or by rows where the launch says so (a row needs 2 dimensions).
+template <int Rank, typename T, typename Index>
+void launchWalk(const PermuteLaunch& l, cudaStream_t stream) {
+  const bool rows = Rank >= 2 && l.walk == PermuteWalk::Rows;
+  const auto kernel = [&] {
+    if constexpr (Rank >= 2)
+      if (rows) return rowWalkKernel<Rank, T, Index>;
+    return stridedPermuteKernel<Rank, T, Index>;
+  }();
+  kernel<<<l.grid, l.block, 0, stream>>>(static_cast<const T*>(l.src), static_cast<T*>(l.dst),
+                                         walkOf<Index, Rank>(l.plan),
+                                         static_cast<Index>(l.plan.elements()));
+  if (rows)
+    KWB_CHECK_LAUNCH("rowWalkKernel");
   else
-    rowWalkKernel<Rank, T, std::uint64_t>
-        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint64_t, Rank>(l.plan),
-                                         static_cast<std::uint64_t>(l.plan.elements()));
-  KWB_CHECK_LAUNCH("rowWalkKernel");
+    KWB_CHECK_LAUNCH("stridedPermuteKernel");
 }
 
+// Unsigned: the grid-stride loop's last step may pass 2^31 without wrapping.
 template <int Rank, typename T>
 void launchStrided(const PermuteLaunch& l, cudaStream_t stream) {
-  if constexpr (Rank >= 2) {
-    if (l.walk == PermuteWalk::Rows) return launchRowWalk<Rank, T>(l, stream);
-  }
-  const auto* src = static_cast<const T*>(l.src);
-  auto* dst = static_cast<T*>(l.dst);
-  // Unsigned: the grid-stride loop's last step may pass 2^31 without wrapping.
   if (l.index32)
-    stridedPermuteKernel<Rank, T, std::uint32_t>
-        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint32_t, Rank>(l.plan),
-                                         static_cast<std::uint32_t>(l.plan.elements()));
+    launchWalk<Rank, T, std::uint32_t>(l, stream);
   else
-    stridedPermuteKernel<Rank, T, std::uint64_t>
-        <<<l.grid, l.block, 0, stream>>>(src, dst, walkOf<std::uint64_t, Rank>(l.plan),
-                                         static_cast<std::uint64_t>(l.plan.elements()));
-  KWB_CHECK_LAUNCH("stridedPermuteKernel");
+    launchWalk<Rank, T, std::uint64_t>(l, stream);
 }
 
 template <typename T, int Rank = 1>
