@@ -25,6 +25,11 @@ struct TiledLaunch {
   bool cells = false;
   int cellsAcross = 16;    // 16 or 32
   int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
+  // Each destination row's stores shifted to start on the destination's tile-wide boundaries,
+  // for destination rows that do not (not pairs or cells): a block reads kAlignedTall tiles down
+  // a column and the tile above them.
+  bool alignedStores = false;
+  static constexpr int kAlignedTall = 4;
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;
@@ -35,8 +40,13 @@ struct TiledLaunch {
     return cells ? cell::kThreadRows * cellsPerThread * cell::side(elementBytes) : tile;
   }
   std::int64_t tiles() const {
-    return batch * ((rows + tileRows() - 1) / tileRows()) * ((cols + tile - 1) / tile);
+    const std::int64_t tall = alignedStores ? (alignedSteps() + kAlignedTall - 1) / kAlignedTall
+                                            : (rows + tileRows() - 1) / tileRows();
+    return batch * tall * ((cols + tile - 1) / tile);
   }
+  // Aligned stores: the tile-wide windows of a destination row, the one ending in each tile of a
+  // column, and one more for the rows a shift carries past its last tile.
+  std::int64_t alignedSteps() const { return (rows + 2 * tile - 2) / tile; }
   int threadsPerBlock() const {
     return cells ? cellsAcross * cell::kThreadRows : (pairs ? tile / 2 : tile) * rowsPerBlock;
   }

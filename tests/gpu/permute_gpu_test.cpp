@@ -140,7 +140,8 @@ TEST_F(PermuteGpu, MovementWalksRowsAsItWalksUnits) {
 }
 
 // Transposes of every kind the tiled kernels take: sides shorter than a tile, odd sides, batches,
-// every tile size, rows per block and padding, in every element size, and pairs where even.
+// every tile size, rows per block and padding, in every element size, pairs where even, and
+// stores aligned on the destination (columns of tiles of up to three segments).
 TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
   std::mt19937 rng(9);
   const std::int64_t sides[] = {1, 2, 15, 31, 32, 33, 64, 100, 257};
@@ -156,14 +157,16 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
     const char* rowsPerBlock = trial % 4 == 0 ? "1" : trial % 4 == 1 ? "4" : "8";
     for (const char* padding : {"on", "off"}) {
       for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
-        for (const char* variant : {"tiled", "tiled_half2"}) {
-          const RawParams params{{"shape", shape},
-                                 {"perm", perm},
-                                 {"dtype", dtype},
-                                 {"tile_size", tile},
-                                 {"rows_per_block", rowsPerBlock},
-                                 {"padding", padding},
-                                 {"offset", trial % 5 == 0 ? "3" : "0"}};
+        for (const auto& [variant, stores] :
+             {std::pair{"tiled", "tile"}, {"tiled", "aligned"}, {"tiled_half2", ""}}) {
+          RawParams params{{"shape", shape},
+                           {"perm", perm},
+                           {"dtype", dtype},
+                           {"tile_size", tile},
+                           {"rows_per_block", rowsPerBlock},
+                           {"padding", padding},
+                           {"offset", trial % 5 == 0 ? "3" : "0"}};
+          if (*stores) params["stores"] = stores;
           try {
             Registry::instance().resolve("permute", variant, params);
           } catch (const Error&) {
@@ -172,14 +175,17 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
           const RunResult r = run(variant, params);
           ASSERT_EQ(r.status, RunStatus::Ok)
               << variant << " shape=" << shape << " perm=" << perm << " " << dtype
-              << " tile=" << tile << " rows=" << rowsPerBlock << " padding=" << padding << ": "
-              << r.error;
+              << " tile=" << tile << " rows=" << rowsPerBlock << " padding=" << padding
+              << " stores=" << stores << ": " << r.error;
+          if (*stores) {
+            EXPECT_EQ(r.derived.get("stores"), stores);
+          }
           ++checked;
         }
       }
     }
   }
-  EXPECT_GT(checked, 150);
+  EXPECT_GT(checked, 250);
 }
 
 // Cells a thread that fit with the trial's cells across: 1 and 2, and 4 for 16-bit elements 16
@@ -259,6 +265,26 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
     }
   }
   EXPECT_GT(checked, 200);
+}
+
+// Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
+// elements, 16 for 8-byte ones), unless the source's rows or columns are too few to fill them or
+// the tall tiles fill no wave of the device (the aligned shapes fill one on GPUs up to 250 SMs).
+TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
+  const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
+    const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
+    EXPECT_EQ(r.status, RunStatus::Ok) << shape << " " << dtype << ": " << r.error;
+    EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype;
+    EXPECT_EQ(r.derived.get("chosen"), "tiled") << shape << " " << dtype;
+    return r.derived.get("stores");
+  };
+  EXPECT_EQ(stores("929,8195", "1,0", "f32"), "aligned");
+  EXPECT_EQ(stores("3,929,3075", "0,2,1", "f32"), "aligned");
+  EXPECT_EQ(stores("407,8195", "1,0", "f64"), "aligned");
+  EXPECT_EQ(stores("928,8195", "1,0", "f32"), "tile");     // whole sectors
+  EXPECT_EQ(stores("100,65539", "1,0", "f32"), "tile");    // tall tiles 3.2 times the rows
+  EXPECT_EQ(stores("1097,955", "1,0", "f32"), "tile");     // under a wave of blocks
+  EXPECT_EQ(stores("5,5667,37", "0,2,1", "f32"), "tile");  // 37 columns in tiles of 32
 }
 
 TEST_F(PermuteGpu, AutoSaysWhatItChose) {
@@ -478,6 +504,13 @@ TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
           {{"shape", "1024,2,1048583"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"walk", "rows"}});
   ASSERT_EQ(rows.status, RunStatus::Ok) << rows.error;
   EXPECT_EQ(rows.derived.get("index_bits"), "64");
+  const RunResult aligned = run("tiled", {{"shape", "2049,1048577"},
+                                          {"perm", "1,0"},
+                                          {"dtype", "u8"},
+                                          {"tile_size", "32"},
+                                          {"stores", "aligned"}});
+  ASSERT_EQ(aligned.status, RunStatus::Ok) << aligned.error;
+  EXPECT_EQ(aligned.derived.get("index_bits"), "64");
   const RunResult general =
       run("general", {{"shape", "2,3,357913942"}, {"perm", "2,1,0"}, {"dtype", "u8"}});
   ASSERT_EQ(general.status, RunStatus::Ok) << general.error;

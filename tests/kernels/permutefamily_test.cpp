@@ -110,6 +110,13 @@ TEST(PermuteFamily, TheRowWalkTakesRowsOfFiveUnitsOrMore) {
                    "walk", "shorter than the 5"));
 }
 
+TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32) {
+  RawParams p{{"shape", "929,1031"}, {"perm", "1,0"}, {"stores", "aligned"}};
+  EXPECT_TRUE(says(verdict("tiled", p), "stores", "tiles of 16 or 32; tile_size is 64"));
+  p["tile_size"] = "32";
+  EXPECT_TRUE(says(verdict("tiled", p), "accepted", ""));
+}
+
 TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
   const RawParams rows{{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}, {"dtype", "f32"}};
   RawParams p = rows;
