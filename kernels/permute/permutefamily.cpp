@@ -650,7 +650,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
     l.cellsPerThread = shape.perThread;
     l.tile = l.cellsAcross * permute::cell::side(bytes);
   }
-  l.index32 = s.elements() <= INT32_MAX && !l.alignedStores;
+  l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),
                         l.threadsPerBlock(), kWaves, device);

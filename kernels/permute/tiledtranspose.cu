@@ -275,22 +275,31 @@ void launchCells(const TiledLaunch& l, cudaStream_t stream) {
                                        " a thread");
 }
 
-// Aligned stores index in 64 bits: with 32-bit indices ptxas gives the kernel 40 registers, 6
-// blocks of 256 threads an SM, with 64-bit ones 32, all 8.
-template <int Tile, bool Pad>
+template <int Tile, bool Pad, typename Index>
 void launchAligned(const TiledLaunch& l, cudaStream_t stream) {
-  using Index = std::int64_t;
   withUnit<8>(l.elementBytes, "tiled transpose", [&](auto element) {
     using T = decltype(element);
     const auto shift =
         static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / sizeof(T)) % Tile);
     tiledTransposeAlignedKernel<T, Tile, Pad, Index>
         <<<l.grid, dim3(l.tile, l.rowsPerBlock), 0, stream>>>(
-            static_cast<const T*>(l.src), static_cast<T*>(l.dst), l.rows, l.cols,
-            (l.alignedSteps() + TiledLaunch::kAlignedTall - 1) / TiledLaunch::kAlignedTall,
-            (l.cols + l.tile - 1) / l.tile, l.tiles(), shift);
+            static_cast<const T*>(l.src), static_cast<T*>(l.dst), static_cast<Index>(l.rows),
+            static_cast<Index>(l.cols),
+            static_cast<Index>((l.alignedSteps() + TiledLaunch::kAlignedTall - 1) /
+                               TiledLaunch::kAlignedTall),
+            static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()),
+            shift);
     KWB_CHECK_LAUNCH("tiledTransposeAlignedKernel");
   });
+}
+
+template <int Tile>
+void launchAlignedTile(const TiledLaunch& l, cudaStream_t stream) {
+  if (l.padding)
+    return l.index32 ? launchAligned<Tile, true, std::int32_t>(l, stream)
+                     : launchAligned<Tile, true, std::int64_t>(l, stream);
+  return l.index32 ? launchAligned<Tile, false, std::int32_t>(l, stream)
+                   : launchAligned<Tile, false, std::int64_t>(l, stream);
 }
 
 template <int Tile, bool Pad, typename Index>
@@ -319,10 +328,8 @@ void launchTile(const TiledLaunch& l, cudaStream_t stream) {
 
 void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
   if (l.alignedStores) {
-    if (l.tile == 16)
-      return l.padding ? launchAligned<16, true>(l, stream) : launchAligned<16, false>(l, stream);
-    if (l.tile == 32)
-      return l.padding ? launchAligned<32, true>(l, stream) : launchAligned<32, false>(l, stream);
+    if (l.tile == 16) return launchAlignedTile<16>(l, stream);
+    if (l.tile == 32) return launchAlignedTile<32>(l, stream);
     throw Error(ErrorKind::Internal, "tiled transpose: aligned stores take tiles of 16 or 32");
   }
   if (l.cells)
