@@ -238,6 +238,16 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "a spare column in the shared tile, so that reading it by "
                                 "column does not hit one memory bank 32 times"));
   }
+  if (kind == Kind::TiledWide)
+    specs.push_back(autoChoiceParam(
+        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
+        "where a block's stores start: tile writes each destination row's words of the tile, "
+        "which straddle a 32-byte sector at each end when destination rows do not start on one; "
+        "aligned reads four windows of 16 words (128 bytes) of 64 destination rows and the "
+        "window above them, and writes each destination row's words from 128-byte boundaries "
+        "(cells_across and cells_per_thread do not apply). auto is aligned where destination "
+        "rows are not whole sectors, the source's rows and columns fill the tall tiles and they "
+        "fill a wave of the device"));
   if (kind == Kind::Tiled)
     specs.push_back(autoChoiceParam(
         "stores", ParamRole::Launch, {"tile", "aligned"}, "",
@@ -309,23 +319,26 @@ int alignedTile(int bytes) {
   return bytes >= 8 ? 16 : 32;
 }
 
-// Source rows aligned stores read for each one the transpose has: each column of tiles in
-// kAlignedTall tiles and the one above them, the last filled as the rows allow.
+// What aligned stores read for each unit a destination row has (elements, or words of cells):
+// each column of tiles in kAlignedTall windows and the one above them, the last filled as the
+// rows allow.
 double alignedReads(const permute::TiledLaunch& l) {
-  const std::int64_t tall = (l.alignedSteps() + l.kAlignedTall - 1) / l.kAlignedTall;
-  return static_cast<double>(tall * (l.kAlignedTall + 1) * l.tile) / static_cast<double>(l.rows);
+  const std::int64_t window = l.cells ? l.kAlignedCellWords : l.tile;
+  const std::int64_t units = l.cells ? l.rows / permute::cell::side(l.elementBytes) : l.rows;
+  return static_cast<double>(l.tallRows() * (l.kAlignedTall + 1) * window) /
+         static_cast<double>(units);
 }
 
 // Aligned stores where the destination's rows (the source's columns) are not whole sectors, for
-// 4- and 8-byte elements, unless the source has too few rows to fill the tall tiles, too few
-// columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or the
-// tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
+// 4- and 8-byte elements and cells, unless the source has too few rows to fill the tall tiles,
+// too few columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or
+// the tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
 bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device) {
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
-  return l.elementBytes >= 4 && l.rows * l.elementBytes % kSectorBytes != 0 &&
-         tile <= kMaxAlignedTile && alignedReads(l) <= kMaxAlignedReads &&
+  return (l.cells || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
+         l.rows * l.elementBytes % kSectorBytes != 0 && alignedReads(l) <= kMaxAlignedReads &&
          static_cast<double>(l.cols) / static_cast<double>(across) >= kMinAlignedColumnFill &&
          l.tiles() * l.threadsPerBlock() >=
              static_cast<std::int64_t>(device.smCount) * device.maxThreadsPerSm;
@@ -645,10 +658,15 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
     derived.set("stores", l.alignedStores ? "aligned" : "tile");
   }
   if (l.cells) {
+    const bool given = p.has("stores") && !p.isAuto("stores");
+    l.alignedStores = given ? p.get("stores") == "aligned"
+                            : alignedStoresPay(l, permute::TiledLaunch::kAlignedCellRows, device);
+    derived.set("stores", l.alignedStores ? "aligned" : "tile");
     const CellShape shape = cellShapeOf(p, bytes);
     l.cellsAcross = shape.across;
     l.cellsPerThread = shape.perThread;
-    l.tile = l.cellsAcross * permute::cell::side(bytes);
+    l.tile = l.alignedStores ? permute::TiledLaunch::kAlignedCellRows
+                             : l.cellsAcross * permute::cell::side(bytes);
   }
   l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
@@ -661,8 +679,10 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   if (l.cells) {
     const std::string side = std::to_string(permute::cell::side(bytes));
     derived.set("cell", side + " x " + side);
-    derived.set("cells_across_used", std::to_string(l.cellsAcross));
-    derived.set("cells_per_thread_used", std::to_string(l.cellsPerThread));
+    if (!l.alignedStores) {
+      derived.set("cells_across_used", std::to_string(l.cellsAcross));
+      derived.set("cells_per_thread_used", std::to_string(l.cellsPerThread));
+    }
   }
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchTiledTranspose);

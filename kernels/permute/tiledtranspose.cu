@@ -240,6 +240,63 @@ __global__ void __launch_bounds__(A* cell::kThreadRows)
   }
 }
 
+// Cells with aligned stores, for destination rows that start on a word but not on a sector: the
+// aligned kernel above in 8-byte words, each cell transposed in registers on the way in. A block
+// takes 64 destination rows; a tile is kAlignedTall windows of 16 words (128 bytes) of each, and
+// the window above them. The tile's columns are the destination rows, each cell's rows rotated
+// by its place across so that a half-warp's 8-byte writes fall in distinct banks.
+constexpr int kCellRowsOut = TiledLaunch::kAlignedCellRows,
+              kCellWindow = TiledLaunch::kAlignedCellWords;
+
+template <int E, typename Index>
+__global__ void __launch_bounds__(256)
+    tiledTransposeAlignedCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst,
+                                     Index rows, Index cols, Index tallRows, Index tileCols,
+                                     Index tiles, Index dstShift) {
+  constexpr int kSide = 8 / E, kAcross = kCellRowsOut / kSide;
+  constexpr int kTall = TiledLaunch::kAlignedTall, kWords = (kTall + 1) * kCellWindow;
+  constexpr int kRotate = kCellWindow / kSide;  // cells across whose columns share a bank
+  __shared__ uint2 tall[kWords][kCellRowsOut + 1];
+  const Index rowWords = cols / kSide, outRowWords = rows / kSide;  // whole cells
+  for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols);
+    const Index base = s.offset / kSide;
+    const Index top = (s.tileRow * kTall - 1) * kCellWindow;  // the cell row at the tile's top
+    for (int c = threadIdx.x; c < kWords * kAcross; c += blockDim.x) {
+      const int word = c / kAcross, across = c - word * kAcross;
+      const Index cellRow = top + word, column = s.tileCol * kAcross + across;
+      if (cellRow < 0 || cellRow >= outRowWords || column >= rowWords) continue;
+      uint2 cell[kSide];
+#pragma unroll
+      for (int k = 0; k < kSide; ++k)
+        cell[k] = src[base + (cellRow * kSide + k) * rowWords + column];
+      transposeInRows<kSide / 2>(cell);
+      const int rotate = (across / kRotate) & (kSide - 1);
+#pragma unroll
+      for (int k = 0; k < kSide; ++k) tall[word][across * kSide + (k ^ rotate)] = cell[k];
+    }
+    __syncthreads();
+    const int lane = threadIdx.x % kCellWindow;
+    for (int q = threadIdx.x / kCellWindow; q < kCellRowsOut; q += blockDim.x / kCellWindow) {
+      const Index y = s.tileCol * kCellRowsOut + q;  // the destination row
+      if (y >= cols) break;
+      const Index rowStart = base + y * outRowWords;
+      uint2* row = dst + rowStart;
+      const int r0 =
+          kCellWindow + lane - static_cast<int>((dstShift + rowStart) & (kCellWindow - 1));
+      const int across = q / kSide;
+      const int column = across * kSide + ((q % kSide) ^ ((across / kRotate) & (kSide - 1)));
+#pragma unroll
+      for (int w = 0; w < kTall; ++w) {
+        const int r = r0 + w * kCellWindow;
+        const Index outWord = top + r;
+        if (outWord >= 0 && outWord < outRowWords) row[outWord] = tall[r][column];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 template <typename Index, typename Kernel, typename T>
 void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream) {
   const dim3 block =
@@ -284,9 +341,7 @@ void launchAligned(const TiledLaunch& l, cudaStream_t stream) {
     tiledTransposeAlignedKernel<T, Tile, Pad, Index>
         <<<l.grid, dim3(l.tile, l.rowsPerBlock), 0, stream>>>(
             static_cast<const T*>(l.src), static_cast<T*>(l.dst), static_cast<Index>(l.rows),
-            static_cast<Index>(l.cols),
-            static_cast<Index>((l.alignedSteps() + TiledLaunch::kAlignedTall - 1) /
-                               TiledLaunch::kAlignedTall),
+            static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
             static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()),
             shift);
     KWB_CHECK_LAUNCH("tiledTransposeAlignedKernel");
@@ -324,9 +379,29 @@ void launchTile(const TiledLaunch& l, cudaStream_t stream) {
                    : launchTyped<Tile, false, std::int64_t>(l, stream);
 }
 
+template <typename Index>
+void launchAlignedCells(const TiledLaunch& l, cudaStream_t stream) {
+  const auto shift =
+      static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / 8) % kCellWindow);
+  const auto with = [&](auto kernel) {
+    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(
+        static_cast<const uint2*>(l.src), static_cast<uint2*>(l.dst), static_cast<Index>(l.rows),
+        static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
+        static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()), shift);
+    KWB_CHECK_LAUNCH("tiledTransposeAlignedCellsKernel");
+  };
+  if (l.elementBytes == 1) return with(tiledTransposeAlignedCellsKernel<1, Index>);
+  if (l.elementBytes == 2) return with(tiledTransposeAlignedCellsKernel<2, Index>);
+  throw Error(ErrorKind::Internal, "tiled transpose: no aligned cells of " +
+                                       std::to_string(l.elementBytes) + "-byte elements");
+}
+
 }  // namespace
 
 void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
+  if (l.alignedStores && l.cells)
+    return l.index32 ? launchAlignedCells<std::int32_t>(l, stream)
+                     : launchAlignedCells<std::int64_t>(l, stream);
   if (l.alignedStores) {
     if (l.tile == 16) return launchAlignedTile<16>(l, stream);
     if (l.tile == 32) return launchAlignedTile<32>(l, stream);

@@ -25,11 +25,12 @@ struct TiledLaunch {
   bool cells = false;
   int cellsAcross = 16;    // 16 or 32
   int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
-  // Each destination row's stores shifted to start on the destination's tile-wide boundaries,
-  // for destination rows that do not (not pairs or cells): a block reads kAlignedTall tiles down
-  // a column and the tile above them.
+  // Each destination row's stores shifted to start on the destination's window boundaries, for
+  // destination rows that do not (not pairs): a block reads kAlignedTall windows' worth of rows
+  // down a column and one window above them. A window is a tile's width of elements, or with
+  // cells 16 8-byte words; aligned cells take tiles of kAlignedCellRows destination rows.
   bool alignedStores = false;
-  static constexpr int kAlignedTall = 4;
+  static constexpr int kAlignedTall = 4, kAlignedCellWords = 16, kAlignedCellRows = 64;
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;
@@ -39,16 +40,22 @@ struct TiledLaunch {
   int tileRows() const {
     return cells ? cell::kThreadRows * cellsPerThread * cell::side(elementBytes) : tile;
   }
-  std::int64_t tiles() const {
-    const std::int64_t tall = alignedStores ? (alignedSteps() + kAlignedTall - 1) / kAlignedTall
-                                            : (rows + tileRows() - 1) / tileRows();
-    return batch * tall * ((cols + tile - 1) / tile);
+  // Tall tiles down a column with aligned stores, else tiles.
+  std::int64_t tallRows() const {
+    return alignedStores ? (alignedSteps() + kAlignedTall - 1) / kAlignedTall
+                         : (rows + tileRows() - 1) / tileRows();
   }
-  // Aligned stores: the tile-wide windows of a destination row, the one ending in each tile of a
-  // column, and one more for the rows a shift carries past its last tile.
-  std::int64_t alignedSteps() const { return (rows + 2 * tile - 2) / tile; }
+  std::int64_t tiles() const { return batch * tallRows() * ((cols + tile - 1) / tile); }
+  // Aligned stores: the windows of a destination row, the one ending in each tile of a column,
+  // and one more for what a shift carries past its last tile.
+  std::int64_t alignedSteps() const {
+    const std::int64_t units = cells ? rows / cell::side(elementBytes) : rows;
+    const std::int64_t window = cells ? kAlignedCellWords : tile;
+    return (units + 2 * window - 2) / window;
+  }
   int threadsPerBlock() const {
-    return cells ? cellsAcross * cell::kThreadRows : (pairs ? tile / 2 : tile) * rowsPerBlock;
+    if (cells) return alignedStores ? 256 : cellsAcross * cell::kThreadRows;
+    return (pairs ? tile / 2 : tile) * rowsPerBlock;
   }
 };
 

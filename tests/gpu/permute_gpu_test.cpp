@@ -198,31 +198,37 @@ const char* cellsPerThread(const std::string& dtype, int trial) {
 
 // Cells of 8-byte rows: sides of one cell up to several tiles with partial ones, batches, u8, f16
 // and bf16, 16 and 32 cells across, one, two and four cells a thread, sources 8 bytes into their
-// buffer.
+// buffer, stores on the tile and aligned (up to three tall tiles down a column).
 TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
   std::mt19937 rng(13);
-  const std::int64_t cells[] = {1, 2, 5, 15, 16, 17, 33, 40};
+  const std::int64_t cells[] = {1, 2, 5, 15, 16, 17, 33, 40, 100, 130};
   int checked = 0;
   for (int trial = 0; trial < 24; ++trial) {
     for (const char* dtype : {"u8", "f16", "bf16"}) {
       const std::int64_t side = std::string(dtype) == "u8" ? 8 : 4;
-      const std::int64_t rows = side * cells[std::uniform_int_distribution<int>(0, 7)(rng)];
-      const std::int64_t cols = side * cells[std::uniform_int_distribution<int>(0, 7)(rng)];
+      const std::int64_t rows = side * cells[std::uniform_int_distribution<int>(0, 9)(rng)];
+      const std::int64_t cols = side * cells[std::uniform_int_distribution<int>(0, 9)(rng)];
       const bool batched = trial % 2 == 1;
-      const RawParams params{
-          {"shape", (batched ? "3," : "") + std::to_string(rows) + "," + std::to_string(cols)},
-          {"perm", batched ? "0,2,1" : "1,0"},
-          {"dtype", dtype},
-          {"offset", trial % 3 == 0 ? std::to_string(side) : "0"},
-          {"cells_across", trial % 2 == 0 ? "16" : "32"},
-          {"cells_per_thread", cellsPerThread(dtype, trial)}};
-      const RunResult r = run("tiled_wide", params);
-      ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
-      EXPECT_EQ(r.verification.relError, 0.0);
-      ++checked;
+      for (const char* stores : {"tile", "aligned"}) {
+        const RawParams params{
+            {"shape", (batched ? "3," : "") + std::to_string(rows) + "," + std::to_string(cols)},
+            {"perm", batched ? "0,2,1" : "1,0"},
+            {"dtype", dtype},
+            {"offset", trial % 3 == 0 ? std::to_string(side) : "0"},
+            {"cells_across", trial % 2 == 0 ? "16" : "32"},
+            {"cells_per_thread", cellsPerThread(dtype, trial)},
+            {"stores", stores}};
+        const RunResult r = run("tiled_wide", params);
+        ASSERT_EQ(r.status, RunStatus::Ok)
+            << params.at("shape") << " " << dtype << " stores=" << stores << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0)
+            << params.at("shape") << " " << dtype << " " << stores;
+        EXPECT_EQ(r.derived.get("stores"), stores);
+        ++checked;
+      }
     }
   }
-  EXPECT_EQ(checked, 72);
+  EXPECT_EQ(checked, 144);
 }
 
 // Transposes with a short side both ways round: planes of odd lengths that allow only narrow
@@ -268,8 +274,9 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 }
 
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
-// elements, 16 for 8-byte ones), unless the source's rows or columns are too few to fill them or
-// the tall tiles fill no wave of the device (the aligned shapes fill one on GPUs up to 250 SMs).
+// elements, 16 for 8-byte ones, cells of 64 destination rows), unless the source's rows or columns
+// are too few to fill them or the tall tiles fill no wave of the device (the aligned shapes fill
+// one on GPUs up to 250 SMs).
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
     const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
@@ -281,9 +288,13 @@ TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   EXPECT_EQ(stores("929,8195", "1,0", "f32"), "aligned");
   EXPECT_EQ(stores("3,929,3075", "0,2,1", "f32"), "aligned");
   EXPECT_EQ(stores("407,8195", "1,0", "f64"), "aligned");
-  EXPECT_EQ(stores("928,8195", "1,0", "f32"), "tile");     // whole sectors
-  EXPECT_EQ(stores("100,65539", "1,0", "f32"), "tile");    // tall tiles 3.2 times the rows
-  EXPECT_EQ(stores("1097,955", "1,0", "f32"), "tile");     // under a wave of blocks
+  EXPECT_EQ(stores("928,8195", "1,0", "f32"), "tile");   // whole sectors
+  EXPECT_EQ(stores("100,65539", "1,0", "f32"), "tile");  // tall tiles 3.2 times the rows
+  EXPECT_EQ(stores("1097,955", "1,0", "f32"), "tile");   // under a wave of blocks
+  const RunResult cells = run("auto", {{"shape", "4104,8192"}, {"perm", "1,0"}, {"dtype", "u8"}});
+  EXPECT_EQ(cells.derived.get("chosen"), "tiled_wide");
+  EXPECT_EQ(cells.derived.get("stores"), "aligned");
+  EXPECT_EQ(cells.verification.relError, 0.0);
   EXPECT_EQ(stores("5,5667,37", "0,2,1", "f32"), "tile");  // 37 columns in tiles of 32
 }
 
