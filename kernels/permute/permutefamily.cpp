@@ -1024,7 +1024,8 @@ void registerPermuteFamily(Registry& registry) {
       "with byte permutes and stores 8 destination rows of 8 bytes: every access of a warp is "
       "256 bytes, two rows of 128 with 16 cells across, one row with 32, on both sides. Compare "
       "it with tiled and tiled_half2 on the same transpose, and sweep cells_across and "
-      "cells_per_thread; both sides must be whole cells.");
+      "cells_per_thread; both sides must be whole cells. Where the destination's rows do not "
+      "start on 32-byte sectors (8196 x 8192 f16), compare stores=tile with stores=aligned.");
   add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "
