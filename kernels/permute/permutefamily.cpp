@@ -238,6 +238,16 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "a spare column in the shared tile, so that reading it by "
                                 "column does not hit one memory bank 32 times"));
   }
+  if (kind == Kind::TiledPairs)
+    specs.push_back(autoChoiceParam(
+        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
+        "where a block's stores start: tile writes each destination row's pairs of the tile, "
+        "which straddle a 32-byte sector at each end when destination rows do not start on one; "
+        "aligned reads four windows of 32 pairs (128 bytes) of 64 destination rows and the "
+        "window above them, and writes each destination row's pairs from 128-byte boundaries "
+        "(tile_size, rows_per_block and padding do not apply). auto is aligned where destination "
+        "rows are not whole sectors, the source's rows and columns fill the tall tiles and they "
+        "fill a wave of the device"));
   if (kind == Kind::TiledWide)
     specs.push_back(autoChoiceParam(
         "stores", ParamRole::Launch, {"tile", "aligned"}, "",
@@ -323,21 +333,19 @@ int alignedTile(int bytes) {
 // each column of tiles in kAlignedTall windows and the one above them, the last filled as the
 // rows allow.
 double alignedReads(const permute::TiledLaunch& l) {
-  const std::int64_t window = l.cells ? l.kAlignedCellWords : l.tile;
-  const std::int64_t units = l.cells ? l.rows / permute::cell::side(l.elementBytes) : l.rows;
-  return static_cast<double>(l.tallRows() * (l.kAlignedTall + 1) * window) /
-         static_cast<double>(units);
+  return static_cast<double>(l.tallRows() * (l.kAlignedTall + 1) * l.alignedWindow()) /
+         static_cast<double>(l.alignedUnits());
 }
 
 // Aligned stores where the destination's rows (the source's columns) are not whole sectors, for
-// 4- and 8-byte elements and cells, unless the source has too few rows to fill the tall tiles,
-// too few columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or
-// the tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
+// 4- and 8-byte elements, cells and pairs, unless the source has too few rows to fill the tall
+// tiles, too few columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %),
+// or the tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
 bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device) {
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
-  return (l.cells || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
+  return (l.cells || l.pairs || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
          l.rows * l.elementBytes % kSectorBytes != 0 && alignedReads(l) <= kMaxAlignedReads &&
          static_cast<double>(l.cols) / static_cast<double>(across) >= kMinAlignedColumnFill &&
          l.tiles() * l.threadsPerBlock() >=
@@ -657,11 +665,14 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
     l.alignedStores = given ? p.get("stores") == "aligned" : alignedStoresPay(l, l.tile, device);
     derived.set("stores", l.alignedStores ? "aligned" : "tile");
   }
-  if (l.cells) {
+  if (l.cells || l.pairs) {
     const bool given = p.has("stores") && !p.isAuto("stores");
     l.alignedStores = given ? p.get("stores") == "aligned"
                             : alignedStoresPay(l, permute::TiledLaunch::kAlignedCellRows, device);
     derived.set("stores", l.alignedStores ? "aligned" : "tile");
+    if (l.pairs && l.alignedStores) l.tile = permute::TiledLaunch::kAlignedCellRows;
+  }
+  if (l.cells) {
     const CellShape shape = cellShapeOf(p, bytes);
     l.cellsAcross = shape.across;
     l.cellsPerThread = shape.perThread;
@@ -847,7 +858,8 @@ class PermuteVariant final : public Variant {
     if (p.getInt("rows_per_block") > p.getInt("tile_size"))
       throw paramError("rows_per_block", p.get("rows_per_block") + " rows for a tile of " +
                                              p.get("tile_size") + "; allowed: at most tile_size");
-    if (p.has("stores") && p.get("stores") == "aligned" && p.getInt("tile_size") > kMaxAlignedTile)
+    if (kind_ == Kind::Tiled && p.get("stores") == "aligned" &&
+        p.getInt("tile_size") > kMaxAlignedTile)
       throw paramError("stores",
                        "aligned stores take tiles of 16 or 32; tile_size is " + p.get("tile_size"));
     if (kind_ != Kind::TiledPairs) return;
@@ -1017,7 +1029,8 @@ void registerPermuteFamily(Registry& registry) {
   add(Kind::TiledPairs, "tiled transposes moving 16-bit elements in pairs",
       "For f16 and bf16 each thread loads and stores two neighbouring elements as one 4-byte "
       "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
-      "even.");
+      "even. Where the destination's rows do not start on 32-byte sectors (8194 x 8192), "
+      "compare stores=tile with stores=aligned.");
   add(Kind::TiledWide, "tiled transposes of bytes and halves in 8 x 8-byte cells",
       "A u8 transpose through tiles of single bytes moves 32 bytes per warp access. Here each "
       "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16), transposes it in registers "

@@ -241,54 +241,63 @@ __global__ void __launch_bounds__(A* cell::kThreadRows)
 }
 
 // Cells with aligned stores, for destination rows that start on a word but not on a sector: the
-// aligned kernel above in 8-byte words, each cell transposed in registers on the way in. A block
-// takes 64 destination rows; a tile is kAlignedTall windows of 16 words (128 bytes) of each, and
-// the window above them. The tile's columns are the destination rows, each cell's rows rotated
-// by its place across so that a half-warp's 8-byte writes fall in distinct banks.
-constexpr int kCellRowsOut = TiledLaunch::kAlignedCellRows,
-              kCellWindow = TiledLaunch::kAlignedCellWords;
+// aligned kernel above in words, each cell transposed in registers on the way in: 8-byte words
+// of 8 x 8 bytes or 4 x 4 halves, or 4-byte words of 2 x 2 halves (pairs). A block takes 64
+// destination rows; a tile is kAlignedTall windows of 128 bytes of each, and the window above
+// them. The tile's columns are the destination rows, each cell's rows rotated by its place
+// across so that the writes of the lanes sharing a bank phase fall in distinct banks.
+template <typename Word>
+__device__ __forceinline__ void transposeCell(Word (&cell)[2]) {
+  const Word upper = cell[0], lower = cell[1];  // pairs: rows of two halves
+  cell[0] = __byte_perm(upper, lower, 0x5410);
+  cell[1] = __byte_perm(upper, lower, 0x7632);
+}
+template <int N>
+__device__ __forceinline__ void transposeCell(uint2 (&cell)[N]) {
+  transposeInRows<N / 2>(cell);
+}
 
-template <int E, typename Index>
+template <typename Word, int Side, typename Index>
 __global__ void __launch_bounds__(256)
-    tiledTransposeAlignedCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst,
+    tiledTransposeAlignedCellsKernel(const Word* __restrict__ src, Word* __restrict__ dst,
                                      Index rows, Index cols, Index tallRows, Index tileCols,
                                      Index tiles, Index dstShift) {
-  constexpr int kSide = 8 / E, kAcross = kCellRowsOut / kSide;
-  constexpr int kTall = TiledLaunch::kAlignedTall, kWords = (kTall + 1) * kCellWindow;
-  constexpr int kRotate = kCellWindow / kSide;  // cells across whose columns share a bank
-  __shared__ uint2 tall[kWords][kCellRowsOut + 1];
-  const Index rowWords = cols / kSide, outRowWords = rows / kSide;  // whole cells
+  constexpr int kRowsOut = TiledLaunch::kAlignedCellRows, kAcross = kRowsOut / Side;
+  constexpr int kWindow = TiledLaunch::kAlignedWindowBytes / sizeof(Word);
+  constexpr int kTall = TiledLaunch::kAlignedTall, kWords = (kTall + 1) * kWindow;
+  // Cells across whose columns share a bank in one phase (16 lanes of 8 bytes, 32 of 4).
+  constexpr int kRotate = kWindow / Side;
+  __shared__ Word tall[kWords][kRowsOut + 1];
+  const Index rowWords = cols / Side, outRowWords = rows / Side;  // whole cells
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols);
-    const Index base = s.offset / kSide;
-    const Index top = (s.tileRow * kTall - 1) * kCellWindow;  // the cell row at the tile's top
+    const Index base = s.offset / Side;
+    const Index top = (s.tileRow * kTall - 1) * kWindow;  // the cell row at the tile's top
     for (int c = threadIdx.x; c < kWords * kAcross; c += blockDim.x) {
       const int word = c / kAcross, across = c - word * kAcross;
       const Index cellRow = top + word, column = s.tileCol * kAcross + across;
       if (cellRow < 0 || cellRow >= outRowWords || column >= rowWords) continue;
-      uint2 cell[kSide];
+      Word cell[Side];
 #pragma unroll
-      for (int k = 0; k < kSide; ++k)
-        cell[k] = src[base + (cellRow * kSide + k) * rowWords + column];
-      transposeInRows<kSide / 2>(cell);
-      const int rotate = (across / kRotate) & (kSide - 1);
+      for (int k = 0; k < Side; ++k) cell[k] = src[base + (cellRow * Side + k) * rowWords + column];
+      transposeCell(cell);
+      const int rotate = (across / kRotate) & (Side - 1);
 #pragma unroll
-      for (int k = 0; k < kSide; ++k) tall[word][across * kSide + (k ^ rotate)] = cell[k];
+      for (int k = 0; k < Side; ++k) tall[word][across * Side + (k ^ rotate)] = cell[k];
     }
     __syncthreads();
-    const int lane = threadIdx.x % kCellWindow;
-    for (int q = threadIdx.x / kCellWindow; q < kCellRowsOut; q += blockDim.x / kCellWindow) {
-      const Index y = s.tileCol * kCellRowsOut + q;  // the destination row
+    const int lane = threadIdx.x % kWindow;
+    for (int q = threadIdx.x / kWindow; q < kRowsOut; q += blockDim.x / kWindow) {
+      const Index y = s.tileCol * kRowsOut + q;  // the destination row
       if (y >= cols) break;
       const Index rowStart = base + y * outRowWords;
-      uint2* row = dst + rowStart;
-      const int r0 =
-          kCellWindow + lane - static_cast<int>((dstShift + rowStart) & (kCellWindow - 1));
-      const int across = q / kSide;
-      const int column = across * kSide + ((q % kSide) ^ ((across / kRotate) & (kSide - 1)));
+      Word* row = dst + rowStart;
+      const int r0 = kWindow + lane - static_cast<int>((dstShift + rowStart) & (kWindow - 1));
+      const int across = q / Side;
+      const int column = across * Side + ((q % Side) ^ ((across / kRotate) & (Side - 1)));
 #pragma unroll
       for (int w = 0; w < kTall; ++w) {
-        const int r = r0 + w * kCellWindow;
+        const int r = r0 + w * kWindow;
         const Index outWord = top + r;
         if (outWord >= 0 && outWord < outRowWords) row[outWord] = tall[r][column];
       }
@@ -381,17 +390,21 @@ void launchTile(const TiledLaunch& l, cudaStream_t stream) {
 
 template <typename Index>
 void launchAlignedCells(const TiledLaunch& l, cudaStream_t stream) {
-  const auto shift =
-      static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / 8) % kCellWindow);
-  const auto with = [&](auto kernel) {
+  const auto with = [&](auto kernel, auto word) {
+    using Word = decltype(word);
+    constexpr int kWindow = TiledLaunch::kAlignedWindowBytes / sizeof(Word);
+    const auto shift =
+        static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / sizeof(Word)) % kWindow);
     kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(
-        static_cast<const uint2*>(l.src), static_cast<uint2*>(l.dst), static_cast<Index>(l.rows),
+        static_cast<const Word*>(l.src), static_cast<Word*>(l.dst), static_cast<Index>(l.rows),
         static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
         static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()), shift);
     KWB_CHECK_LAUNCH("tiledTransposeAlignedCellsKernel");
   };
-  if (l.elementBytes == 1) return with(tiledTransposeAlignedCellsKernel<1, Index>);
-  if (l.elementBytes == 2) return with(tiledTransposeAlignedCellsKernel<2, Index>);
+  if (l.pairs)
+    return with(tiledTransposeAlignedCellsKernel<std::uint32_t, 2, Index>, std::uint32_t{});
+  if (l.elementBytes == 1) return with(tiledTransposeAlignedCellsKernel<uint2, 8, Index>, uint2{});
+  if (l.elementBytes == 2) return with(tiledTransposeAlignedCellsKernel<uint2, 4, Index>, uint2{});
   throw Error(ErrorKind::Internal, "tiled transpose: no aligned cells of " +
                                        std::to_string(l.elementBytes) + "-byte elements");
 }
@@ -399,7 +412,7 @@ void launchAlignedCells(const TiledLaunch& l, cudaStream_t stream) {
 }  // namespace
 
 void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
-  if (l.alignedStores && l.cells)
+  if (l.alignedStores && (l.cells || l.pairs))
     return l.index32 ? launchAlignedCells<std::int32_t>(l, stream)
                      : launchAlignedCells<std::int64_t>(l, stream);
   if (l.alignedStores) {

@@ -26,11 +26,12 @@ struct TiledLaunch {
   int cellsAcross = 16;    // 16 or 32
   int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
   // Each destination row's stores shifted to start on the destination's window boundaries, for
-  // destination rows that do not (not pairs): a block reads kAlignedTall windows' worth of rows
-  // down a column and one window above them. A window is a tile's width of elements, or with
-  // cells 16 8-byte words; aligned cells take tiles of kAlignedCellRows destination rows.
+  // destination rows that do not: a block reads kAlignedTall windows' worth of rows down a column
+  // and one window above them. A window is a tile's width of elements, or with cells and pairs
+  // 128 bytes of their words (8 bytes a cell's row, 4 a pair); those take tiles of
+  // kAlignedCellRows destination rows.
   bool alignedStores = false;
-  static constexpr int kAlignedTall = 4, kAlignedCellWords = 16, kAlignedCellRows = 64;
+  static constexpr int kAlignedTall = 4, kAlignedWindowBytes = 128, kAlignedCellRows = 64;
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;
@@ -49,12 +50,19 @@ struct TiledLaunch {
   // Aligned stores: the windows of a destination row, the one ending in each tile of a column,
   // and one more for what a shift carries past its last tile.
   std::int64_t alignedSteps() const {
-    const std::int64_t units = cells ? rows / cell::side(elementBytes) : rows;
-    const std::int64_t window = cells ? kAlignedCellWords : tile;
-    return (units + 2 * window - 2) / window;
+    return (alignedUnits() + 2 * alignedWindow() - 2) / alignedWindow();
+  }
+  // A destination row's units with aligned stores (elements, or words of cells and pairs), and
+  // their window.
+  std::int64_t alignedUnits() const {
+    return cells ? rows / cell::side(elementBytes) : pairs ? rows / 2 : rows;
+  }
+  int alignedWindow() const {
+    return cells ? kAlignedWindowBytes / 8 : pairs ? kAlignedWindowBytes / 4 : tile;
   }
   int threadsPerBlock() const {
-    if (cells) return alignedStores ? 256 : cellsAcross * cell::kThreadRows;
+    if ((cells || pairs) && alignedStores) return 256;
+    if (cells) return cellsAcross * cell::kThreadRows;
     return (pairs ? tile / 2 : tile) * rowsPerBlock;
   }
 };

@@ -157,8 +157,10 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
     const char* rowsPerBlock = trial % 4 == 0 ? "1" : trial % 4 == 1 ? "4" : "8";
     for (const char* padding : {"on", "off"}) {
       for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
-        for (const auto& [variant, stores] :
-             {std::pair{"tiled", "tile"}, {"tiled", "aligned"}, {"tiled_half2", ""}}) {
+        for (const auto& [variant, stores] : {std::pair{"tiled", "tile"},
+                                              {"tiled", "aligned"},
+                                              {"tiled_half2", "tile"},
+                                              {"tiled_half2", "aligned"}}) {
           RawParams params{{"shape", shape},
                            {"perm", perm},
                            {"dtype", dtype},
@@ -166,7 +168,7 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
                            {"rows_per_block", rowsPerBlock},
                            {"padding", padding},
                            {"offset", trial % 5 == 0 ? "3" : "0"}};
-          if (*stores) params["stores"] = stores;
+          params["stores"] = stores;
           try {
             Registry::instance().resolve("permute", variant, params);
           } catch (const Error&) {
@@ -177,9 +179,7 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
               << variant << " shape=" << shape << " perm=" << perm << " " << dtype
               << " tile=" << tile << " rows=" << rowsPerBlock << " padding=" << padding
               << " stores=" << stores << ": " << r.error;
-          if (*stores) {
-            EXPECT_EQ(r.derived.get("stores"), stores);
-          }
+          EXPECT_EQ(r.derived.get("stores"), stores);
           ++checked;
         }
       }
@@ -274,9 +274,9 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 }
 
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
-// elements, 16 for 8-byte ones, cells of 64 destination rows), unless the source's rows or columns
-// are too few to fill them or the tall tiles fill no wave of the device (the aligned shapes fill
-// one on GPUs up to 250 SMs).
+// elements, 16 for 8-byte ones, cells and pairs of 64 destination rows), unless the source's rows
+// or columns are too few to fill them or the tall tiles fill no wave of the device (the aligned
+// shapes fill one on GPUs up to 250 SMs).
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
     const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
@@ -295,6 +295,10 @@ TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   EXPECT_EQ(cells.derived.get("chosen"), "tiled_wide");
   EXPECT_EQ(cells.derived.get("stores"), "aligned");
   EXPECT_EQ(cells.verification.relError, 0.0);
+  const RunResult pairs = run("auto", {{"shape", "4098,8194"}, {"perm", "1,0"}, {"dtype", "f16"}});
+  EXPECT_EQ(pairs.derived.get("chosen"), "tiled_half2");
+  EXPECT_EQ(pairs.derived.get("stores"), "aligned");
+  EXPECT_EQ(pairs.verification.relError, 0.0);
   EXPECT_EQ(stores("5,5667,37", "0,2,1", "f32"), "tile");  // 37 columns in tiles of 32
 }
 

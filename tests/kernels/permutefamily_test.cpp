@@ -110,11 +110,14 @@ TEST(PermuteFamily, TheRowWalkTakesRowsOfFiveUnitsOrMore) {
                    "walk", "shorter than the 5"));
 }
 
-TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32) {
+TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32OrTheirOwn) {
   RawParams p{{"shape", "929,1031"}, {"perm", "1,0"}, {"stores", "aligned"}};
   EXPECT_TRUE(says(verdict("tiled", p), "stores", "tiles of 16 or 32; tile_size is 64"));
   p["tile_size"] = "32";
   EXPECT_TRUE(says(verdict("tiled", p), "accepted", ""));
+  const RawParams pairs{
+      {"shape", "930,1032"}, {"perm", "1,0"}, {"dtype", "f16"}, {"stores", "aligned"}};
+  EXPECT_TRUE(says(verdict("tiled_half2", pairs), "accepted", ""));  // their own tiles
 }
 
 TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
