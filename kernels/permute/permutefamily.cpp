@@ -149,6 +149,34 @@ std::string kindName(Kind kind) {
   return "auto";
 }
 
+// The tiled kernels' `stores`: the same choice in each, over its own units and tiles.
+ParamSpec storesParam(Kind kind) {
+  const bool tiled = kind == Kind::Tiled;
+  const std::string units = tiled ? "elements" : kind == Kind::TiledPairs ? "pairs" : "words";
+  const std::string windows =
+      tiled ? "four tiles down a column and the tile above them, and writes each destination "
+              "row's windows from tile-wide boundaries of the destination (tiles of 16 or 32)"
+            : "four windows of " + std::string(kind == Kind::TiledPairs ? "32 pairs" : "16 words") +
+                  " (128 bytes) of 64 destination rows and the window above them, and writes "
+                  "each destination row's " +
+                  units + " from 128-byte boundaries (" +
+                  (kind == Kind::TiledPairs ? "tile_size, rows_per_block and padding"
+                                            : "cells_across and cells_per_thread") +
+                  " do not apply)";
+  const std::string when =
+      tiled ? "auto, with tiles of 16 or 32 (the auto variant then takes 32 for 4-byte elements, "
+              "16 for 8-byte ones), is aligned for 4- and 8-byte elements"
+            : "auto is aligned";
+  return autoChoiceParam(
+      "stores", ParamRole::Launch, {"tile", "aligned"}, "",
+      "where a block's stores start: tile writes each destination row's " + units +
+          " of the tile, which straddle a 32-byte sector at each end when destination rows do "
+          "not start on one; aligned reads " +
+          windows + ". " + when +
+          " where destination rows are not whole sectors, the source's rows and columns fill "
+          "the tall tiles and they fill a wave of the device");
+}
+
 std::vector<ParamSpec> params(Kind kind) {
   // The narrow kernel's own example: NCHW to NHWC with 3 channels; the general one's: a full
   // reversal, whose destination's innermost dimension is 3 long.
@@ -238,37 +266,8 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "a spare column in the shared tile, so that reading it by "
                                 "column does not hit one memory bank 32 times"));
   }
-  if (kind == Kind::TiledPairs)
-    specs.push_back(autoChoiceParam(
-        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
-        "where a block's stores start: tile writes each destination row's pairs of the tile, "
-        "which straddle a 32-byte sector at each end when destination rows do not start on one; "
-        "aligned reads four windows of 32 pairs (128 bytes) of 64 destination rows and the "
-        "window above them, and writes each destination row's pairs from 128-byte boundaries "
-        "(tile_size, rows_per_block and padding do not apply). auto is aligned where destination "
-        "rows are not whole sectors, the source's rows and columns fill the tall tiles and they "
-        "fill a wave of the device"));
-  if (kind == Kind::TiledWide)
-    specs.push_back(autoChoiceParam(
-        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
-        "where a block's stores start: tile writes each destination row's words of the tile, "
-        "which straddle a 32-byte sector at each end when destination rows do not start on one; "
-        "aligned reads four windows of 16 words (128 bytes) of 64 destination rows and the "
-        "window above them, and writes each destination row's words from 128-byte boundaries "
-        "(cells_across and cells_per_thread do not apply). auto is aligned where destination "
-        "rows are not whole sectors, the source's rows and columns fill the tall tiles and they "
-        "fill a wave of the device"));
-  if (kind == Kind::Tiled)
-    specs.push_back(autoChoiceParam(
-        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
-        "where a block's stores start: tile writes each destination row's part of the tile, "
-        "which straddles a 32-byte sector at each end when destination rows do not start on "
-        "one; aligned reads four tiles down a column and the tile above them, and writes each "
-        "destination row's windows from tile-wide boundaries of the destination (tiles of 16 or "
-        "32). auto, with tiles of 16 or 32 (the auto variant then takes 32 for 4-byte elements, "
-        "16 for 8-byte ones), is aligned for 4- and 8-byte elements where destination rows are "
-        "not whole sectors, the source's rows and columns fill the tall tiles and they fill a "
-        "wave of the device"));
+  if (kind == Kind::Tiled || kind == Kind::TiledPairs || kind == Kind::TiledWide)
+    specs.push_back(storesParam(kind));
   return specs;
 }
 
@@ -658,27 +657,25 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   l.padding = !p.has("padding") || p.get("padding") == "on";
   l.pairs = kind == Kind::TiledPairs;
   l.cells = kind == Kind::TiledWide;
-  if (kind == Kind::Tiled) {
-    const bool given = p.has("stores") && !p.isAuto("stores");
-    if (!given && !p.has("tile_size") && alignedStoresPay(l, alignedTile(bytes), device))
-      l.tile = alignedTile(bytes);
-    l.alignedStores = given ? p.get("stores") == "aligned" : alignedStoresPay(l, l.tile, device);
-    derived.set("stores", l.alignedStores ? "aligned" : "tile");
-  }
-  if (l.cells || l.pairs) {
-    const bool given = p.has("stores") && !p.isAuto("stores");
-    l.alignedStores = given ? p.get("stores") == "aligned"
-                            : alignedStoresPay(l, permute::TiledLaunch::kAlignedCellRows, device);
-    derived.set("stores", l.alignedStores ? "aligned" : "tile");
-    if (l.pairs && l.alignedStores) l.tile = permute::TiledLaunch::kAlignedCellRows;
-  }
+  // Aligned stores: the tiled kernel's own tiles of 16 or 32 (auto's where tile_size is not
+  // given), cells' and pairs' tiles of kAlignedCellRows destination rows.
+  const bool given = p.has("stores") && !p.isAuto("stores");
+  const int alignedTileSize =
+      kind == Kind::Tiled ? alignedTile(bytes) : permute::TiledLaunch::kAlignedCellRows;
+  if (kind == Kind::Tiled && !given && !p.has("tile_size") &&
+      alignedStoresPay(l, alignedTileSize, device))
+    l.tile = alignedTileSize;
+  l.alignedStores =
+      given ? p.get("stores") == "aligned"
+            : alignedStoresPay(l, kind == Kind::Tiled ? l.tile : alignedTileSize, device);
+  derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.cells) {
     const CellShape shape = cellShapeOf(p, bytes);
     l.cellsAcross = shape.across;
     l.cellsPerThread = shape.perThread;
-    l.tile = l.alignedStores ? permute::TiledLaunch::kAlignedCellRows
-                             : l.cellsAcross * permute::cell::side(bytes);
+    l.tile = l.cellsAcross * permute::cell::side(bytes);
   }
+  if (kind != Kind::Tiled && l.alignedStores) l.tile = alignedTileSize;
   l.index32 = s.elements() <= INT32_MAX;
   // One tile per block is the work: as many blocks as tiles, up to the waves' limit.
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),

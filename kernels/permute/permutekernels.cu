@@ -63,6 +63,19 @@ Walk<Index, Rank> walkOf(const Permutation& p) {
 
 constexpr int kUnroll = kStridedUnroll;
 
+// Where destination unit `i` lies in the source: its offset divided by every destination stride.
+template <int Rank, typename Index>
+__device__ __forceinline__ Index sourceOffset(const Walk<Index, Rank>& w, Index i) {
+  Index from = 0;
+#pragma unroll
+  for (int d = 0; d < Rank - 1; ++d) {
+    const Index q = w.dst[d].divide(i);
+    i -= q * w.dst[d].divisor;
+    from += q * w.src[d];
+  }
+  return from + i * w.src[Rank - 1];
+}
+
 template <int Rank, typename T, typename Index>
 __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ dst,
                                      Walk<Index, Rank> w, Index count) {
@@ -74,15 +87,7 @@ __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ 
     for (int u = 0; u < kUnroll; ++u) {
       const Index i = base + u * blockDim.x;
       if (i >= count) break;
-      Index rest = i;
-      Index from = 0;
-#pragma unroll
-      for (int d = 0; d < Rank - 1; ++d) {
-        const Index q = w.dst[d].divide(rest);
-        rest -= q * w.dst[d].divisor;
-        from += q * w.src[d];
-      }
-      v[u] = src[from + rest * w.src[Rank - 1]];
+      v[u] = src[sourceOffset(w, i)];
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -130,14 +135,8 @@ __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Wa
   for (Index first = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * stretch;
        first < count; first += step) {
     const Index firstRow = row.divide(first);
-    Index rest = (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor;
-    Index start = 0;
-#pragma unroll
-    for (int d = 0; d < Rank - 1; ++d) {
-      const Index q = w.dst[d].divide(rest);
-      rest -= q * w.dst[d].divisor;
-      start += q * w.src[d];
-    }
+    const Index start =
+        sourceOffset(w, (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor);
     if (count - first >= stretch)
       rowWalkStretch<true>(src, dst, w, first, firstRow, start, lane, count);
     else

@@ -70,6 +70,22 @@ __global__ void tiledTransposeKernel(const T* __restrict__ src, T* __restrict__ 
   }
 }
 
+// Aligned stores' last step: one destination row's kAlignedTall windows of Window units from a
+// tall tile, `at(r)` the row's unit at place r of the tile, whose top is unit `top` of the row.
+// The row's shift is worked out once: each lane's unit of the window above, past the shift.
+template <int Window, typename T, typename Index, typename At>
+__device__ __forceinline__ void storeAlignedRow(T* dst, Index rowStart, Index dstShift, int lane,
+                                                Index top, Index units, At at) {
+  T* row = dst + rowStart;
+  const int r0 = Window + lane - static_cast<int>((dstShift + rowStart) & (Window - 1));
+#pragma unroll
+  for (int w = 0; w < TiledLaunch::kAlignedTall; ++w) {
+    const int r = r0 + w * Window;
+    const Index out = top + r;
+    if (out >= 0 && out < units) row[out] = at(r);
+  }
+}
+
 // Tiles whose stores start on tile-wide boundaries of the destination. Where destination rows
 // (the source's columns) do not start on 32-byte sectors, each warp's store of its part of a
 // tile row touches a sector more than it fills, and every sector at a tile's edge is written
@@ -109,15 +125,8 @@ __global__ void tiledTransposeAlignedKernel(const T* __restrict__ src, T* __rest
     for (int i = threadIdx.y; i < Tile; i += step) {
       const Index y = s.tileCol * Tile + i;
       if (y >= cols) break;
-      const Index rowStart = s.offset + y * rows;
-      T* row = dst + rowStart;
-      const int r0 = Tile + tx - static_cast<int>((dstShift + rowStart) & (Tile - 1));
-#pragma unroll
-      for (int w = 0; w < kTall; ++w) {
-        const int r = r0 + w * Tile;
-        const Index outX = top + r;
-        if (outX >= 0 && outX < rows) row[outX] = tall[r][i];
-      }
+      storeAlignedRow<Tile>(dst, s.offset + y * rows, dstShift, tx, top, rows,
+                            [&](int r) { return tall[r][i]; });
     }
     __syncthreads();
   }
@@ -290,32 +299,33 @@ __global__ void __launch_bounds__(256)
     for (int q = threadIdx.x / kWindow; q < kRowsOut; q += blockDim.x / kWindow) {
       const Index y = s.tileCol * kRowsOut + q;  // the destination row
       if (y >= cols) break;
-      const Index rowStart = base + y * outRowWords;
-      Word* row = dst + rowStart;
-      const int r0 = kWindow + lane - static_cast<int>((dstShift + rowStart) & (kWindow - 1));
       const int across = q / Side;
       const int column = across * Side + ((q % Side) ^ ((across / kRotate) & (Side - 1)));
-#pragma unroll
-      for (int w = 0; w < kTall; ++w) {
-        const int r = r0 + w * kWindow;
-        const Index outWord = top + r;
-        if (outWord >= 0 && outWord < outRowWords) row[outWord] = tall[r][column];
-      }
+      storeAlignedRow<kWindow>(dst, base + y * outRowWords, dstShift, lane, top, outRowWords,
+                               [&](int r) { return tall[r][column]; });
     }
     __syncthreads();
   }
 }
 
-template <typename Index, typename Kernel, typename T>
-void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream) {
-  const dim3 block =
-      l.cells ? dim3(l.threadsPerBlock()) : dim3(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
-  const Index tileRows = static_cast<Index>((l.rows + l.tileRows() - 1) / l.tileRows());
-  const Index tileCols = static_cast<Index>((l.cols + l.tile - 1) / l.tile);
+// Launches a tiled kernel on `l`'s tiles, with `extra` arguments after the tiles' count.
+template <typename Index, typename Kernel, typename T, typename... Extra>
+void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream,
+                Extra... extra) {
+  const dim3 block = l.cells || (l.pairs && l.alignedStores)
+                         ? dim3(l.threadsPerBlock())
+                         : dim3(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
   kernel<<<l.grid, block, 0, stream>>>(src, dst, static_cast<Index>(l.rows),
-                                       static_cast<Index>(l.cols), tileRows, tileCols,
-                                       static_cast<Index>(l.tiles()));
+                                       static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
+                                       static_cast<Index>((l.cols + l.tile - 1) / l.tile),
+                                       static_cast<Index>(l.tiles()), extra...);
   KWB_CHECK_LAUNCH("tiledTransposeKernel");
+}
+
+// Aligned stores' shift: how many units of `Word` into its window the destination starts.
+template <typename Word, typename Index>
+Index windowShift(const TiledLaunch& l, int window) {
+  return static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / sizeof(Word)) % window);
 }
 
 template <typename Index>
@@ -345,15 +355,9 @@ template <int Tile, bool Pad, typename Index>
 void launchAligned(const TiledLaunch& l, cudaStream_t stream) {
   withUnit<8>(l.elementBytes, "tiled transpose", [&](auto element) {
     using T = decltype(element);
-    const auto shift =
-        static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / sizeof(T)) % Tile);
-    tiledTransposeAlignedKernel<T, Tile, Pad, Index>
-        <<<l.grid, dim3(l.tile, l.rowsPerBlock), 0, stream>>>(
-            static_cast<const T*>(l.src), static_cast<T*>(l.dst), static_cast<Index>(l.rows),
-            static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
-            static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()),
-            shift);
-    KWB_CHECK_LAUNCH("tiledTransposeAlignedKernel");
+    launchWith<Index>(tiledTransposeAlignedKernel<T, Tile, Pad, Index>, l,
+                      static_cast<const T*>(l.src), static_cast<T*>(l.dst), stream,
+                      windowShift<T, Index>(l, Tile));
   });
 }
 
@@ -392,14 +396,8 @@ template <typename Index>
 void launchAlignedCells(const TiledLaunch& l, cudaStream_t stream) {
   const auto with = [&](auto kernel, auto word) {
     using Word = decltype(word);
-    constexpr int kWindow = TiledLaunch::kAlignedWindowBytes / sizeof(Word);
-    const auto shift =
-        static_cast<Index>((reinterpret_cast<std::uintptr_t>(l.dst) / sizeof(Word)) % kWindow);
-    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(
-        static_cast<const Word*>(l.src), static_cast<Word*>(l.dst), static_cast<Index>(l.rows),
-        static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
-        static_cast<Index>((l.cols + l.tile - 1) / l.tile), static_cast<Index>(l.tiles()), shift);
-    KWB_CHECK_LAUNCH("tiledTransposeAlignedCellsKernel");
+    launchWith<Index>(kernel, l, static_cast<const Word*>(l.src), static_cast<Word*>(l.dst), stream,
+                      windowShift<Word, Index>(l, TiledLaunch::kAlignedWindowBytes / sizeof(Word)));
   };
   if (l.pairs)
     return with(tiledTransposeAlignedCellsKernel<std::uint32_t, 2, Index>, std::uint32_t{});
