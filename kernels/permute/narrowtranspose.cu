@@ -25,8 +25,9 @@ union Lanes {
   T element[kCount];
 };
 
-// Where a chunk lies: `planar` is its first element in plane 0, `interleaved` the first of its
-// interleaved run, `width` its elements per plane (a whole number of vectors).
+// Where a chunk lies, in elements from the vectors holding each tensor's first element: `planar`
+// its first element in plane 0, `interleaved` the first of its interleaved run, `width` its
+// elements per plane (a whole number of vectors but in a plane's last chunk).
 template <typename Index>
 struct Chunk {
   Index planar;
@@ -36,11 +37,13 @@ struct Chunk {
 
 template <typename Index>
 __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wide, Index chunkWidth,
-                                                Index chunksPerMatrix) {
+                                                Index chunksPerMatrix, int planarHead,
+                                                int interleavedHead) {
   const Index matrix = c / chunksPerMatrix;
   const Index start = (c - matrix * chunksPerMatrix) * chunkWidth;
   const Index base = matrix * narrow * wide;
-  return {base + start, base + start * narrow, min(chunkWidth, wide - start)};
+  return {base + start + planarHead, base + start * narrow + interleavedHead,
+          min(chunkWidth, wide - start)};
 }
 
 template <typename Vec, bool Swizzled, typename Index>
@@ -48,7 +51,7 @@ __device__ __forceinline__ Index slotOf(Index v, int shift) {
   return Swizzled ? swizzledVector(v, static_cast<Index>(128 / sizeof(Vec)), shift) : v;
 }
 
-// Where element q of the interleaved chunk lies in shared memory, in elements.
+// Where element q of the chunk's shared vectors lies in shared memory, in elements.
 template <typename Vec, int K, bool Swizzled, typename Index>
 __device__ __forceinline__ Index elementSlotOf(Index q, int shift) {
   return Swizzled ? swizzledElement(q, static_cast<Index>(K), static_cast<Index>(128 / sizeof(Vec)),
@@ -56,94 +59,174 @@ __device__ __forceinline__ Index elementSlotOf(Index q, int shift) {
                   : q;
 }
 
-// Vector i of a chunk's planar side: plane i / perPlane, vectors i % perPlane into its run.
+// Source vector `at`, whose elements from `end` on (in elements from the source's first vector)
+// lie past the tensor, and perhaps past its allocation: those are not read, the rest one at a
+// time, where the vector holds the tensor's end.
+template <typename T, typename Vec, typename Index>
+__device__ __forceinline__ Vec loadVector(const Vec* src, Index at, Index end) {
+  using L = Lanes<T, Vec>;
+  if (at < end / L::kCount) return src[at];
+  L v;
+  v.vector = Vec{};
+  const T* elements = reinterpret_cast<const T*>(src + at);
+#pragma unroll
+  for (int e = 0; e < L::kCount; ++e)
+    if (e < end - at * L::kCount) v.element[e] = elements[e];
+  return v.vector;
+}
+
+// Vector i of a chunk's planar side: its plane, its place in the planar tensor, and the plane's
+// column its first element holds (negative where the vector starts before the plane's run).
 template <typename Index>
-struct PlaneSpot {
+struct PlaneVector {
   Index plane;
+  Index at;
   Index column;
 };
 
-template <typename Index>
-__device__ __forceinline__ PlaneSpot<Index> planeSpot(Index i, Index perPlane) {
-  const Index plane = i / perPlane;
-  return {plane, i - plane * perPlane};
+template <int K, typename Index>
+__device__ __forceinline__ PlaneVector<Index> planeVector(Index i, Index perPlane, Index first,
+                                                          Index wide) {
+  const Index plane = i / perPlane, j = i - plane * perPlane;
+  const Index start = first + plane * wide;
+  return {plane, start / K + j, j * K - start % K};
 }
 
-// Planes to interleaved (PlanarSource) or back. Loads go through registers kInFlight at a time;
-// the planar side scatters or gathers its K elements a vector in the interleaved tile.
-template <typename T, typename Vec, bool PlanarSource, bool Swizzled, typename Index>
-__global__ void narrowTransposeKernel(const Vec* __restrict__ src, Vec* __restrict__ dst,
-                                      Index narrow, Index wide, Index chunkWidth,
-                                      Index chunksPerMatrix, Index chunks, int swizzleShift) {
+// Planes to interleaved (PlanarSource) or back, in vectors from vector boundaries of both tensors.
+// Shifted: a plane's run or the interleaved run may start or end inside a vector, and takes that
+// vector whole on loads and in part on stores (perPlane counts a vector more where a plane's run
+// may start off one); else every run is whole vectors and no access is checked. Shared memory
+// holds the interleaved run `lead` elements into its first vector, as the destination or source
+// holds it, so the interleaved side moves whole vectors; the planar side scatters or gathers its
+// K elements a vector there. Loads go through registers kInFlight at a time.
+template <typename T, typename Vec, bool PlanarSource, bool Swizzled, bool Shifted, typename Index>
+__global__ void narrowTransposeKernel(const Vec* __restrict__ src, int srcHead,
+                                      Vec* __restrict__ dst, int dstHead, Index narrow, Index wide,
+                                      Index chunkWidth, Index chunksPerMatrix, Index chunks,
+                                      Index srcEnd, int planeSlack, int swizzleShift) {
   using L = Lanes<T, Vec>;
   constexpr int K = L::kCount;
   extern __shared__ uint4 sharedChunk[];
-  T* tile = reinterpret_cast<T*>(sharedChunk);  // [width][narrow]
+  T* tile = reinterpret_cast<T*>(sharedChunk);
   Vec* tileVectors = reinterpret_cast<Vec*>(sharedChunk);
+  T* dstElements = reinterpret_cast<T*>(dst);
+  const int planarHead = PlanarSource ? srcHead : dstHead;
+  const int interleavedHead = PlanarSource ? dstHead : srcHead;
   for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const Chunk<Index> chunk = chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix);
-    const Index perPlane = chunk.width / K;
-    const Index vectors = perPlane * narrow;
-    const auto planar = [&](Index i) {
-      const PlaneSpot<Index> s = planeSpot(i, perPlane);
-      return (chunk.planar + s.plane * wide) / K + s.column;
+    const Chunk<Index> chunk =
+        chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix, planarHead, interleavedHead);
+    const Index width = chunk.width, lead = Shifted ? chunk.interleaved % K : 0;
+    const Index run = width * narrow, firstVector = chunk.interleaved / K;
+    const Index interleavedVectors = (lead + run + K - 1) / K;
+    const Index perPlane = (width + planeSlack + K - 1) / K;
+    const Index planarVectors = perPlane * narrow;
+    const auto spot = [&](Index i) { return planeVector<K>(i, perPlane, chunk.planar, wide); };
+    const auto slot = [&](Index column, Index plane) {
+      return elementSlotOf<Vec, K, Swizzled>(column * narrow + plane + lead, swizzleShift);
     };
-    const auto interleaved = [&](Index i) { return chunk.interleaved / K + i; };
-    for (Index i0 = threadIdx.x; i0 < vectors; i0 += kInFlight * blockDim.x) {
-      L v[kInFlight];
+    if constexpr (PlanarSource) {
+      for (Index i0 = threadIdx.x; i0 < planarVectors; i0 += kInFlight * blockDim.x) {
+        L v[kInFlight];
 #pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const Index i = i0 + u * blockDim.x;
-        if (i < vectors) v[u].vector = src[PlanarSource ? planar(i) : interleaved(i)];
-      }
+        for (int u = 0; u < kInFlight; ++u) {
+          const Index i = i0 + u * blockDim.x;
+          if (i >= planarVectors) break;
+          const PlaneVector<Index> p = spot(i);
+          if (!Shifted)
+            v[u].vector = src[p.at];
+          else if (p.column < width)
+            v[u].vector = loadVector<T>(src, p.at, srcEnd);
+        }
+        // Each vector's place again rather than kept: registers for more blocks an SM.
 #pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const Index i = i0 + u * blockDim.x;
-        if (i >= vectors) break;
-        if constexpr (PlanarSource) {
-          const PlaneSpot<Index> s = planeSpot(i, perPlane);
+        for (int u = 0; u < kInFlight; ++u) {
+          const Index i = i0 + u * blockDim.x;
+          if (i >= planarVectors) break;
+          const PlaneVector<Index> p = spot(i);
+          if (Shifted && p.column >= width) continue;
+          const bool whole = !Shifted || (p.column >= 0 && p.column + K <= width);
 #pragma unroll
           for (int e = 0; e < K; ++e) {
-            const Index q = (s.column * K + e) * narrow + s.plane;
-            tile[elementSlotOf<Vec, K, Swizzled>(q, swizzleShift)] = v[u].element[e];
+            const Index column = p.column + e;
+            if (whole || (column >= 0 && column < width))
+              tile[slot(column, p.plane)] = v[u].element[e];
           }
-        } else {
-          tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)] = v[u].vector;
+        }
+      }
+    } else {
+      for (Index i0 = threadIdx.x; i0 < interleavedVectors; i0 += kInFlight * blockDim.x) {
+        Vec v[kInFlight];
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u) {
+          const Index i = i0 + u * blockDim.x;
+          if (i < interleavedVectors)
+            v[u] = Shifted ? loadVector<T>(src, firstVector + i, srcEnd) : src[firstVector + i];
+        }
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u) {
+          const Index i = i0 + u * blockDim.x;
+          if (i < interleavedVectors) tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)] = v[u];
         }
       }
     }
     __syncthreads();
-    for (Index i = threadIdx.x; i < vectors; i += blockDim.x) {
-      if constexpr (PlanarSource) {
-        dst[interleaved(i)] = tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)];
-      } else {
-        const PlaneSpot<Index> s = planeSpot(i, perPlane);
+    if constexpr (PlanarSource) {
+      for (Index i = threadIdx.x; i < interleavedVectors; i += blockDim.x) {
         L out;
+        out.vector = tileVectors[slotOf<Vec, Swizzled>(i, swizzleShift)];
+        const Index q0 = i * K;
+        if (!Shifted || (q0 >= lead && q0 + K <= lead + run)) {
+          dst[firstVector + i] = out.vector;
+        } else {
 #pragma unroll
-        for (int e = 0; e < K; ++e) {
-          const Index q = (s.column * K + e) * narrow + s.plane;
-          out.element[e] = tile[elementSlotOf<Vec, K, Swizzled>(q, swizzleShift)];
+          for (int e = 0; e < K; ++e)
+            if (q0 + e >= lead && q0 + e < lead + run)
+              dstElements[(firstVector + i) * K + e] = out.element[e];
         }
-        dst[planar(i)] = out.vector;
+      }
+    } else {
+      for (Index i = threadIdx.x; i < planarVectors; i += blockDim.x) {
+        const PlaneVector<Index> p = spot(i);
+        if (Shifted && p.column >= width) continue;
+        L out;
+        if (!Shifted || (p.column >= 0 && p.column + K <= width)) {
+#pragma unroll
+          for (int e = 0; e < K; ++e) out.element[e] = tile[slot(p.column + e, p.plane)];
+          dst[p.at] = out.vector;
+        } else {
+#pragma unroll
+          for (int e = 0; e < K; ++e) {
+            const Index column = p.column + e;
+            if (column >= 0 && column < width)
+              dstElements[p.at * K + e] = tile[slot(column, p.plane)];
+          }
+        }
       }
     }
     __syncthreads();
   }
 }
 
-template <typename T, typename Vec, typename Index>
+// The vector holding a tensor's first element, `head` elements before it.
+template <typename Vec, typename Void>
+Vec* vectorStart(Void* p, int head, int elementBytes) {
+  return reinterpret_cast<Vec*>(reinterpret_cast<std::uintptr_t>(p) -
+                                static_cast<std::uintptr_t>(head) * elementBytes);
+}
+
+template <typename T, typename Vec, bool PlanarSource, bool Shifted, typename Index>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const bool swizzled = l.swizzled;
-  const auto kernel = l.planarSource ? swizzled ? narrowTransposeKernel<T, Vec, true, true, Index>
-                                                : narrowTransposeKernel<T, Vec, true, false, Index>
-                      : swizzled ? narrowTransposeKernel<T, Vec, false, true, Index>
-                                     : narrowTransposeKernel<T, Vec, false, false, Index>;
+  const auto kernel = l.swizzled
+                          ? narrowTransposeKernel<T, Vec, PlanarSource, true, Shifted, Index>
+                          : narrowTransposeKernel<T, Vec, PlanarSource, false, Shifted, Index>;
   const std::int64_t chunkWidth = l.chunkWidth();
   kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
-      static_cast<const Vec*>(l.src), static_cast<Vec*>(l.dst), static_cast<Index>(l.narrow),
-      static_cast<Index>(l.wide), static_cast<Index>(chunkWidth),
+      vectorStart<const Vec>(l.src, l.sourceHead, l.elementBytes), l.sourceHead,
+      vectorStart<Vec>(l.dst, l.destinationHead, l.elementBytes), l.destinationHead,
+      static_cast<Index>(l.narrow), static_cast<Index>(l.wide), static_cast<Index>(chunkWidth),
       static_cast<Index>((l.wide + chunkWidth - 1) / chunkWidth), static_cast<Index>(l.chunks()),
-      l.swizzleShift());
+      static_cast<Index>(l.sourceHead + l.batch * l.narrow * l.wide),
+      l.planesShifted() ? static_cast<int>(l.elementsPerVector()) - 1 : 0, l.swizzleShift());
   KWB_CHECK_LAUNCH("narrowTransposeKernel");
 }
 
@@ -153,7 +236,14 @@ void launchIndexed(const NarrowLaunch& l, cudaStream_t stream) {
     withUnit(l.vectorBytes, "narrow transpose", [&](auto vector) {
       using T = decltype(element);
       using Vec = decltype(vector);
-      if constexpr (sizeof(Vec) >= sizeof(T)) launchTyped<T, Vec, Index>(l, stream);
+      if constexpr (sizeof(Vec) >= sizeof(T)) {
+        if (l.planarSource)
+          l.shifted() ? launchTyped<T, Vec, true, true, Index>(l, stream)
+                      : launchTyped<T, Vec, true, false, Index>(l, stream);
+        else
+          l.shifted() ? launchTyped<T, Vec, false, true, Index>(l, stream)
+                      : launchTyped<T, Vec, false, false, Index>(l, stream);
+      }
     });
   });
 }
@@ -184,9 +274,12 @@ int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOf
   return elementBytes;
 }
 
-void launchNarrowTranspose(const NarrowLaunch& l, cudaStream_t stream) {
+void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream) {
+  NarrowLaunch l = launch;
   if (l.vectorBytes < l.elementBytes)
     throw Error(ErrorKind::Internal, "narrow transpose: vectors narrower than an element");
+  l.sourceHead = NarrowLaunch::headOf(l.src, l.vectorBytes, l.elementBytes);
+  l.destinationHead = NarrowLaunch::headOf(l.dst, l.vectorBytes, l.elementBytes);
   return l.index32 ? launchIndexed<std::int32_t>(l, stream)
                    : launchIndexed<std::int64_t>(l, stream);
 }

@@ -11,28 +11,46 @@ namespace kwb::permute {
 // Batched transposes with one narrow side, as NCHW <-> NHWC with few channels: `narrow` planes
 // of `wide` elements each, read or written interleaved (wide x narrow). A square tile would be
 // mostly empty; instead a block moves every plane's run of `chunkWidth` elements, which is one
-// contiguous run of the interleaved side, both through shared memory in accesses of vectorBytes.
+// contiguous run of the interleaved side, both through shared memory in accesses of vectorBytes
+// from vector boundaries of the tensors: runs that start or end inside a vector (planes of an odd
+// width, a source at any offset) take that vector whole on loads, in part on stores.
 struct NarrowLaunch {
   std::int64_t batch = 1;
   std::int64_t narrow = 0;   // planes: the short side
   std::int64_t wide = 0;     // elements per plane: the long side
   bool planarSource = true;  // planes -> interleaved; false: interleaved -> planes
   int elementBytes = 4;
-  int vectorBytes = 16;   // bytes per global access: divides wide * elementBytes
+  int vectorBytes = 16;   // bytes per global access
   bool swizzled = false;  // the chunk's vectors swizzled in shared memory (swizzledVector)
   int block = 256;
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;
   void* dst = nullptr;
+  // Elements the source and the destination start into their first vector.
+  int sourceHead = 0;
+  int destinationHead = 0;
 
   // Vector accesses each thread has in flight: a block's chunk is block * this many vectors.
   static constexpr int kVectorsPerThread = 4;
 
+  static int headOf(const void* p, int vectorBytes, int elementBytes) {
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % vectorBytes) / elementBytes;
+  }
   std::int64_t elementsPerVector() const { return vectorBytes / elementBytes; }
-  // Elements of each plane one block moves at once: a whole number of vectors.
+  int planarHead() const { return planarSource ? sourceHead : destinationHead; }
+  // Whether a plane's run may start inside a vector: each then spans one vector more.
+  bool planesShifted() const { return wide % elementsPerVector() != 0 || planarHead() != 0; }
+  // Whether any run, a plane's or the interleaved one, may start inside a vector.
+  bool shifted() const {
+    const int interleavedHead = planarSource ? destinationHead : sourceHead;
+    return planesShifted() || interleavedHead != 0 ||
+           (batch > 1 && narrow * wide % elementsPerVector() != 0);
+  }
+  // Elements of each plane one block moves at once: a whole number of vectors, one fewer where
+  // the planes are shifted, so that the vectors spanning them still fit the block's loads.
   std::int64_t chunkWidth() const {
-    return elementsPerVector() * (block * kVectorsPerThread / narrow);
+    return elementsPerVector() * (block * kVectorsPerThread / narrow - (planesShifted() ? 1 : 0));
   }
   std::int64_t chunks() const { return batch * ((wide + chunkWidth() - 1) / chunkWidth()); }
   // The most 4-byte words of shared memory one bank serves at once where the planar side's lanes
@@ -58,9 +76,10 @@ struct NarrowLaunch {
     while (narrow > 0 && narrow % (perRow << (shift + 1)) == 0) ++shift;
     return shift;
   }
-  // Whole 128-byte rows: swizzled vectors stay within theirs.
+  // The interleaved run as its vectors hold it, a vector more than the chunk where it may start
+  // inside one, in whole 128-byte rows: swizzled vectors stay within theirs.
   std::int64_t sharedBytes() const {
-    return (chunkWidth() * narrow * elementBytes + 127) / 128 * 128;
+    return (chunkWidth() * narrow * elementBytes + (shifted() ? vectorBytes : 0) + 127) / 128 * 128;
   }
 };
 
@@ -83,7 +102,8 @@ KWB_HOST_DEVICE Index swizzledElement(Index q, Index k, Index perRow, int shift)
 }
 
 // The widest access of at most `limit` bytes, and no narrower than an element, that divides a
-// plane of `wide` elements and the source's start, `sourceOffsetBytes` into its allocation.
+// plane of `wide` elements and the source's start, `sourceOffsetBytes` into its allocation: the
+// widest whose runs all start on vectors.
 int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes = 0,
                       int limit = 16);
 

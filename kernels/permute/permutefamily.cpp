@@ -86,38 +86,55 @@ constexpr std::int64_t kShortColumnBytes = 16;
 // 273913, 49) reversed moved 506 GB/s in single bytes, 232 in shifted words (H100). Halves stay
 // single where rows start on no word: shifted words moved them at 0.70 to 1.04 of single halves.
 constexpr std::int64_t kMinShiftedColumn = 8;
-// The narrow kernel's vectors: planes to channels last go through it where a vector holds 4
-// elements or more, else through the movement kernel's walk (f32 planes of an odd width, in
-// single elements: 2363 GB/s against 4021 through the walk; f16 in pairs: 2246 against 3154; u8
-// in 4 bytes, 2090 against 2041; H200). Channels last to planes go through it where a vector
-// holds 2 elements or more or an 8-byte one; in single smaller elements, general tiles take 8
-// channels or more in words or wide elements (f32, 8: 2879 against 3125), and the walk source
-// rows of 8 bytes or fewer (u8, 2 channels: 985 against 2233; f16, 5: 1744 against 1453), f32
-// staying narrow (H200).
+// The narrow kernel's accesses by default: 16 bytes from 16-byte boundaries, where planes of an
+// odd width or an offset source start runs inside them, shifted into place. Its transposes moved
+// 1.04 to 2.4x faster so than in the widest whole vectors the planes allowed (14128181 x 19 u8:
+// 2333 GB/s against 990 in single bytes; 22369621 x 6 f16 2885 against 1864 in single halves;
+// 13421773 x 5 f32 2973 against 2812), and as fast where those were 16 bytes wide (within 1 %;
+// H100). In 16-byte vectors, swizzled where that pays, the planar side meets 4 words a bank or
+// fewer for 2 to 64 planes of any element size.
+constexpr int kNarrowVectorBytes = 16;
+constexpr int kNarrowBlock = 256;
+// Where the narrow kernel takes a transpose by the planes' whole vectors (the widest that divides
+// a plane and the source's start): planes to channels last where such a vector holds 4 elements
+// or more, else the movement kernel's walk (f32 planes of an odd width, in single elements: 2363
+// GB/s against 4021 through the walk; f16 in pairs: 2246 against 3154; u8 in 4 bytes, 2090
+// against 2041; H200). Channels last to planes where it holds 2 elements or more or an 8-byte
+// one; in single smaller elements, general tiles take 8 channels or more in words or wide
+// elements (f32, 8: 2879 against 3125), and the walk source rows of 8 bytes or fewer (u8, 2
+// channels: 985 against 2233; f16, 5: 1744 against 1453), f32 staying narrow (H200).
 constexpr int kMinPlanarNarrowElements = 4;
 constexpr int kMinInterleavedNarrowElements = 2;
 constexpr std::int64_t kMaxWalkedRowBytes = 8;
-// Either way the narrow kernel's planar side must meet few enough words in a bank
-// (NarrowLaunch::bankWays, swizzled where that pays), else general tiles take the transpose:
-// f16 in 4-byte vectors of 16 channels, 16 words a bank, moved 1706 GB/s through it and 2828
-// through general tiles (H200); bytes store their 16 a vector one at a time, and 16 planes of
-// them swizzled, 8 words a bank, moved 1715 against 2165 (H100).
-constexpr int kMaxNarrowBankWays = 8;
-constexpr int kMaxNarrowByteBankWays = 4;
-// A short side of 32 to kMaxNarrow also goes through the narrow kernel where its vectors are
-// this wide and hold 2 bytes or wider, rather than through tiles: (48, 1398100) f32 moved 3914
+// Where the planes' whole vectors are narrower, the narrow kernel shifts 16-byte ones into place
+// where its chunks fill this many waves of the device's block slots: planes to channels last of
+// an odd width, 64 MiB and more, moved 1.0 to 2.3x faster than through the walk or tiles (19 x
+// 14128181 u8: 2794 GB/s against 1412 through the walk; 5 x 33 x 406721 u8 2608 against 1136; 56
+// x 1198373 f32 2867 against the tiles' 2343; 3 x 11184810 f32 3067 against 3069), but smaller
+// ones that filled a wave or less lost (24 x 174762 f32, 16 MiB, one wave: 2444 against 2595; 5 x
+// 37 x 5667 f32, 4 MiB: 1260 against 1417). Channels last to 32 to 64 planes likewise for bytes
+// and halves where plain tiles would take them (2033103 x 33 u8: 1934 against 615; 1677721 x 40
+// f16: 2044 against 1427), not where shifted cells would (4194303 x 64 u8: 1196 against 2132)
+// nor for wider elements (1398101 x 48 f32: 2230 against the tiles' 2692; H100).
+constexpr double kMinShiftedNarrowWaves = 2;
+// Channels last to this many planes or more of bytes or halves that are not whole 16-byte vectors
+// go through general tiles: the narrow kernel's planar side gathers a vector's 8 or 16 elements
+// one at a time (2097154 x 16 f16: 2466 GB/s shifted, 2567 in general tiles; 4194305 x 16 u8 1532
+// against 1651; H100).
+constexpr std::int64_t kMinCellsOverNarrowPlanes = 16;
+// A short side of 32 to kMaxNarrow also goes through the narrow kernel where its planes are whole
+// 16-byte vectors of 2 bytes or wider, rather than through tiles: (48, 1398100) f32 moved 3914
 // GB/s through it and 2607 through the tiled kernel, 32 halves 3603 against tiled_wide's 2322,
 // 40 doubles 3983 against 3168; in 8-byte vectors it lost (f64, 64 channels to planes: 2861
 // against 3616), and bytes went both ways (48 of them, 2372 against 2148 and 2454 against 2651;
 // H200, H100 for bytes).
-constexpr int kShortSideNarrowVectorBytes = 16;
-// Planes of 32 up to this many to channels last whose planes take vectors of one element go
-// through the movement kernel's walk, as shorter ones do, rather than through tiles: batches of
-// 5 transposes of 33, 37, 40 and 47 planes of an odd width (2231 to 406721 elements), every
-// element size, 4 and 64 MiB, moved 1.01 to 1.88x through the walk (40 planes of f32, 64 MiB:
-// 2116 -> 2443 GB/s; 33 of u8: 604 -> 1135); channels last to planes lost through it (0.40 to
-// 0.97, but for 33 of u8 at 4 MiB) and keep tiles (H100). Planes under kMinNarrowWide elements
-// wide were not measured and keep tiles.
+// Planes of 32 up to this many to channels last whose planes take whole vectors of one element
+// and whose chunks do not fill the device go through the movement kernel's walk, as shorter ones
+// do, rather than through tiles: batches of 5 transposes of 33, 37, 40 and 47 planes of an odd
+// width (2231 to 406721 elements), every element size, 4 and 64 MiB, moved 1.01 to 1.88x through
+// the walk (40 planes of f32, 64 MiB: 2116 -> 2443 GB/s; 33 of u8: 604 -> 1135); channels last
+// to planes lost through it (0.40 to 0.97, but for 33 of u8 at 4 MiB) and keep tiles (H100).
+// Planes under kMinNarrowWide elements wide were not measured and keep tiles.
 constexpr std::int64_t kMaxWalkedPlanes = 47;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
@@ -244,7 +261,9 @@ std::vector<ParamSpec> params(Kind kind) {
         kind == Kind::Movement
             ? "bytes moved per access when the innermost dimension stays innermost; auto is the "
               "widest the shape allows"
-            : "bytes per global access, on both sides; auto is the widest that divides a plane"));
+            : "bytes per global access, on both sides, from boundaries of that many bytes: a "
+              "run that starts or ends inside an access (planes of an odd width, an offset "
+              "source) takes it whole on loads and in part on stores; auto is 16"));
   if (kind == Kind::TiledWide) {
     specs.push_back(autoChoiceParam(
         "cells_across", ParamRole::Launch, {"16", "32"}, "cells",
@@ -487,27 +506,38 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const permute::GeneralTili
   return sourceStride * bytes <= kShortColumnBytes;
 }
 
-// Whether the narrow kernel's planar side meets few enough words in a bank, for `planes` planes
-// in vectors of vectorBytes.
-bool narrowBanksPay(std::int64_t planes, int vectorBytes, int bytes) {
+// Waves of the device's block slots the narrow kernel's chunks fill in its default launch.
+double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes,
+                   const DeviceInfo& device) {
   permute::NarrowLaunch l;
-  l.narrow = planes;
-  l.vectorBytes = vectorBytes;
+  l.batch = t.batch;
+  l.planarSource = t.rows <= t.cols;
+  l.narrow = std::min(t.rows, t.cols);
+  l.wide = std::max(t.rows, t.cols);
   l.elementBytes = bytes;
-  return l.bankWays(l.swizzlePays()) <= (bytes == 1 ? kMaxNarrowByteBankWays : kMaxNarrowBankWays);
+  l.vectorBytes = kNarrowVectorBytes;
+  l.sourceHead = static_cast<int>(sourceOffsetBytes % kNarrowVectorBytes) / bytes;
+  l.block = kNarrowBlock;
+  return static_cast<double>(l.chunks()) * l.block /
+         (static_cast<double>(device.smCount) * device.maxThreadsPerSm);
 }
 
 // Byte tiles short both ways without aligned words: the movement kernel. Transposes whose sides
-// are both 32 or more (OneFlow's tile): the walk for 47 planes or fewer of single elements to
-// channels last, the narrow kernel where a side is 64 or shorter and its 16-byte vectors pay, else
-// cells where both sides are whole cells, else pairs of halves, else shifted cells where they pay
-// or words for bytes, else the tiled kernel. A shorter side: the narrow kernel where its vectors
-// hold enough elements, else general tiles for channels last to 8 planes or more in words or wide
-// elements, else the walk. Any other permutation: general tiles where a tile carries 2 KiB or more
-// (rows of 2, 4 or 8 bytes staying innermost as elements) unless its columns are short over the
-// source's runs or the walk beats sparse tiles, else the walk. Measured on an H100 and an H200
-// (docs/PERFORMANCE.md, permute, fourth, sixth and ninth to twelfth passes).
-Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
+// are both 32 or more (OneFlow's tile): the narrow kernel where a side is 64 or shorter and its
+// planes are whole 16-byte vectors of 2 bytes or wider, or its planes are shifted and its chunks
+// fill the device, to channels last or from channels last where plain tiles would take them;
+// else the walk for 47 planes or fewer of single elements to channels last, else cells where both
+// sides are whole cells, else pairs of halves, else shifted cells where they pay or words for
+// bytes, else the tiled kernel. A shorter side: general tiles from channels last to 16 planes or
+// more of bytes or halves off whole 16-byte vectors, else the narrow kernel where the planes'
+// whole vectors hold enough elements or its shifted chunks fill the device, else general tiles
+// for channels last to 8 planes or more in words or wide elements, else the walk. Any other
+// permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes staying
+// innermost as elements) unless its columns are short over the source's runs or the walk beats
+// sparse tiles, else the walk. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute,
+// fourth, sixth and ninth to fourteenth passes).
+Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
+              const DeviceInfo& device) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
     return rows && tileCarriedBytes(tilingOf(rows->perm, rows->bytes), rows->bytes) >=
@@ -525,37 +555,39 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
                    !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
                ? Kind::General
                : Kind::Movement;
-  if (std::min(t->rows, t->cols) < kMinTiledSide) {
-    const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
-    const int perVector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes) / bytes;
-    const bool narrow = wide >= kMinNarrowWide;
-    const bool banks = narrowBanksPay(planes, perVector * bytes, bytes);
+  const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
+  const bool planar = t->rows <= t->cols;  // planes to channels last
+  const bool narrow = wide >= kMinNarrowWide;
+  const int whole = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes);
+  const bool shiftedFills = planes <= kMaxNarrow && narrowWaves(*t, bytes, sourceOffsetBytes,
+                                                                device) >= kMinShiftedNarrowWaves;
+  const bool generalTiles = shiftedCellsPay(s, bytes) || (bytes == 1 && words);
+  if (planes < kMinTiledSide) {
     const bool general = planes >= 8 && (words || bytes >= 4);
-    if (t->rows <= t->cols) {  // planes to channels last
-      if (!narrow || perVector < kMinPlanarNarrowElements) return Kind::Movement;
-      return banks ? Kind::Narrow : general ? Kind::General : Kind::Movement;
+    if (planar) {
+      if (!narrow || kNarrowVectorBytes / bytes < kMinPlanarNarrowElements) return Kind::Movement;
+      return whole / bytes >= kMinPlanarNarrowElements || shiftedFills ? Kind::Narrow
+                                                                       : Kind::Movement;
     }
-    if (narrow && (perVector >= kMinInterleavedNarrowElements || bytes == 8) && banks)
+    if (narrow && planes >= kMinCellsOverNarrowPlanes && bytes <= 2 && whole < kNarrowVectorBytes)
+      return Kind::General;
+    if (narrow && (whole / bytes >= kMinInterleavedNarrowElements || bytes == 8 || shiftedFills))
       return Kind::Narrow;
     if (general) return Kind::General;
     return narrow && (bytes >= 4 || planes * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
                                                                          : Kind::Movement;
   }
-  if (t->rows <= kMaxWalkedPlanes && t->cols >= kMinNarrowWide &&
-      permute::narrowVectorBytes(t->cols, bytes, sourceOffsetBytes) == bytes)
-    return Kind::Movement;
-  if (bytes >= 2 && std::min(t->rows, t->cols) <= kMaxNarrow) {
-    const std::int64_t wide = std::max(t->rows, t->cols);
-    const int vector = permute::narrowVectorBytes(wide, bytes, sourceOffsetBytes);
-    if (wide >= kMinNarrowWide && vector == kShortSideNarrowVectorBytes &&
-        narrowBanksPay(std::min(t->rows, t->cols), vector, bytes))
+  if (planes <= kMaxNarrow && narrow) {
+    if (whole == kNarrowVectorBytes ? bytes >= 2
+                                    : shiftedFills && (planar || (bytes <= 2 && !generalTiles)))
       return Kind::Narrow;
+    if (planar && planes <= kMaxWalkedPlanes && whole == bytes) return Kind::Movement;
   }
   if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
   const bool pairs =
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
   if (pairs) return Kind::TiledPairs;
-  return shiftedCellsPay(s, bytes) || (bytes == 1 && words) ? Kind::General : Kind::Tiled;
+  return generalTiles ? Kind::General : Kind::Tiled;
 }
 
 void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
@@ -772,12 +804,13 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   l.wide = std::max(t.rows, t.cols);
   l.elementBytes = bytes;
   const bool forced = p.has("movement_size") && !p.isAuto("movement_size");
-  l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size"))
-                         : permute::narrowVectorBytes(l.wide, bytes, offsetBytes(p));
-  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size")) : kNarrowVectorBytes;
+  l.sourceHead = static_cast<int>(offsetBytes(p) % l.vectorBytes) / bytes;
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kNarrowBlock;
   l.swizzled =
       p.has("swizzle") && !p.isAuto("swizzle") ? p.get("swizzle") == "on" : l.swizzlePays();
-  l.index32 = s.elements() <= INT32_MAX;
+  // Heads and the last vector's tail past the tensor stay within 32 bits.
+  l.index32 = s.elements() + kNarrowVectorBytes <= INT32_MAX;
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.chunks()) * l.block, l.block, kWaves, device);
   addGrid(derived, l.grid, l.block, device);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
@@ -786,6 +819,7 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   derived.set("swizzled", l.swizzled ? "yes" : "no");
   derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled)));
   derived.set("movement_size_used", std::to_string(l.vectorBytes));
+  derived.set("shifted", l.shifted() ? "yes" : "no");
   derived.set("chunk_width", std::to_string(l.chunkWidth()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchNarrowTranspose);
@@ -824,7 +858,7 @@ class PermuteVariant final : public Variant {
     Kind kind = kind_;
     ParamSet derived;
     if (kind == Kind::Auto) {
-      kind = autoKind(s, bytes, offsetBytes(p));
+      kind = autoKind(s, bytes, offsetBytes(p), device);
       derived.set("chosen", kindName(kind));
     }
     PermuteLauncher launch =
@@ -936,17 +970,12 @@ class PermuteVariant final : public Variant {
                                     "; the narrow kernel takes a "
                                     "side of at most " +
                                     std::to_string(kMaxNarrow) + ": use tiled or auto");
-    if (p.isAuto("movement_size")) return;
     const int bytes = elementBytes(p);
-    const int forced = static_cast<int>(p.getInt("movement_size"));
-    const std::int64_t wide = std::max(t.rows, t.cols);
-    const int widest = permute::narrowVectorBytes(wide, bytes, offsetBytes(p));
-    if (forced < bytes || wide * bytes % forced != 0)
-      throw paramError("movement_size",
-                       std::to_string(forced) + "-byte accesses do not fit planes of " +
-                           std::to_string(wide * bytes) + " bytes; allowed: " +
-                           std::to_string(bytes) + " to " + std::to_string(widest) + ", or auto");
-    if (forced > widest) throw misaligned(p, forced, widest);
+    if (!p.isAuto("movement_size") && p.getInt("movement_size") < bytes)
+      throw paramError("movement_size", p.get("movement_size") +
+                                            "-byte accesses are narrower than an element; "
+                                            "allowed: " +
+                                            std::to_string(bytes) + " to 16, or auto");
   }
 
   static void checkRowWalk(const ParamSet& p, const Permutation& s) {
@@ -1040,7 +1069,10 @@ void registerPermuteFamily(Registry& registry) {
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "
       "with 16-byte accesses through shared memory: no access is scattered. Force "
-      "movement_size to the element size to see what the vectors are worth. The planar side's "
+      "movement_size to the element size to see what the vectors are worth. Planes of an odd "
+      "width (19 x 3400001 bytes) start inside vectors: each run is read in the aligned vectors "
+      "that cover it and its elements placed by their offset (shifted says so), where a kernel "
+      "that needs whole vectors falls to single bytes. The planar side's "
       "lanes store their elements narrow vectors apart in shared memory: with 8 planes of 16-byte "
       "vectors all 32 in one bank (bank_ways says how many words a bank serves), so there the "
       "chunk's vectors are swizzled within each 128-byte row. Set swizzle off to see what the "

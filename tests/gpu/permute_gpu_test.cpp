@@ -231,9 +231,9 @@ TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
   EXPECT_EQ(checked, 144);
 }
 
-// Transposes with a short side both ways round: planes of odd lengths that allow only narrow
-// vectors, batches, every block size and element size, forced movement sizes, and the chunk
-// swizzled or not.
+// Transposes with a short side both ways round: planes of odd lengths, whose runs start inside
+// vectors, batches, sources off vectors, every block size and element size, every movement size,
+// and the chunk swizzled or not.
 TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
   std::mt19937 rng(11);
   const std::int64_t narrows[] = {2, 3, 4, 5, 7, 8, 16, 24, 64};
@@ -266,11 +266,14 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
         ASSERT_EQ(r.status, RunStatus::Ok)
             << "shape=" << shape << " " << dtype << " block=" << block << " offset=" << offset
             << " m=" << movement << " swizzle=" << swizzle << ": " << r.error;
+        if (wide % 2 == 1 && std::string(movement) == "16") {
+          EXPECT_EQ(r.derived.get("shifted"), "yes") << shape << " " << dtype;
+        }
         ++checked;
       }
     }
   }
-  EXPECT_GT(checked, 200);
+  EXPECT_EQ(checked, 32 * (6 + 5 + 4 + 3));  // every width from the element's to 16 bytes
 }
 
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
@@ -323,18 +326,26 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("16,64,64,3", "0,3,1,2", "u8"), "narrow");
   EXPECT_EQ(chosen("512,512", "1,0", "u8"), "tiled_wide");
   EXPECT_EQ(chosen("516,512", "1,0", "u8"), "general");
-  // Planes to channels last: the narrow kernel where its vectors hold 4 elements or more, the
-  // movement kernel where they would hold fewer (an odd width: single bytes, single floats).
+  // Planes to channels last: the narrow kernel where whole vectors hold 4 elements or more, or
+  // where 16-byte ones shifted into place fill two waves of blocks (on GPUs up to 250 SMs), else
+  // the movement kernel (an odd width: single bytes, single floats).
   EXPECT_EQ(chosen("19,140000", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("19,140001", "1,0", "u8"), "movement");
-  EXPECT_EQ(chosen("5,3355443", "1,0"), "movement");
+  EXPECT_EQ(chosen("19,3400001", "1,0", "u8"), "narrow");
+  EXPECT_EQ(chosen("5,3355443", "1,0"), "narrow");
+  EXPECT_EQ(chosen("5,3355443", "1,0", "f64"), "movement");  // 2 doubles a vector
   // A short side of 32 to 64 in 16-byte vectors of 2 bytes or wider: the narrow kernel, not
   // tiles; bytes keep their cells.
   EXPECT_EQ(chosen("48,65536", "1,0"), "narrow");
   EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
-  // 32 to 47 planes of single elements to channels last: the walk; the other way, tiles.
+  // 32 to 47 planes of single elements to channels last: the walk, or the narrow kernel's shifted
+  // vectors where they fill the device; the other way, tiles, or the narrow kernel for bytes and
+  // halves where it fills the device.
   EXPECT_EQ(chosen("5,37,5667", "0,2,1"), "movement");
+  EXPECT_EQ(chosen("5,33,406721", "0,2,1", "u8"), "narrow");
   EXPECT_EQ(chosen("5,5667,37", "0,2,1"), "tiled");
+  EXPECT_EQ(chosen("2033103,33", "1,0", "u8"), "narrow");
+  EXPECT_EQ(chosen("1398101,48", "1,0"), "tiled");
   EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
   // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
   // meets few words in a bank (16 channels of bytes swizzled: 4); general tiles where it would

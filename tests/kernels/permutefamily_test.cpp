@@ -133,10 +133,11 @@ TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
   const RawParams half{{"shape", "64,64"}, {"perm", "1,0"}, {"dtype", "f16"}, {"offset", "1"}};
   EXPECT_TRUE(says(verdict("tiled_half2", half), "offset", "allowed: even offsets"));
   EXPECT_TRUE(says(verdict("tiled", half), "accepted", ""));
+  // The narrow kernel's runs start anywhere: shifted into place.
   EXPECT_TRUE(
       says(verdict("narrow",
                    {{"shape", "3,4096"}, {"perm", "1,0"}, {"offset", "3"}, {"movement_size", "8"}}),
-           "movement_size", "allowed: up to 4 or auto"));
+           "accepted", ""));
 }
 
 TEST(PermuteFamily, GeneralAccessTakesWordsAndCellsForBytesAndHalvesOnly) {
@@ -168,7 +169,10 @@ TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
                    "use movement or auto"));
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "8"}}),
-           "movement_size", "allowed: 4 to 4, or auto"));
+           "accepted", ""));  // planes of an odd width, shifted into place
+  EXPECT_TRUE(
+      says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "2"}}),
+           "movement_size", "narrower than an element; allowed: 4 to 16, or auto"));
 }
 
 TEST(NarrowTranspose, VectorsDivideThePlaneAndHoldWholeElements) {
@@ -194,8 +198,19 @@ TEST(NarrowTranspose, AChunkIsAWholeNumberOfVectorsPerPlaneWithinTheBlocksShare)
   // 1024 vectors a block: 341 per plane of 4 elements.
   EXPECT_EQ(l.chunkWidth(), 1364);
   EXPECT_EQ(l.chunks(), 16 * 193);
-  EXPECT_EQ(l.sharedBytes(), 16384);  // 1364 * 3 * 4 in whole 128-byte rows
+  EXPECT_EQ(l.sharedBytes(), 16384);  // 1364 * 3 * 4 and a vector, in whole 128-byte rows
   EXPECT_LE(l.sharedBytes(), 256 * 4 * 16);
+  EXPECT_FALSE(l.planesShifted());
+  // Planes of an odd width, or a source off a vector, span a vector more each: 340 a plane.
+  l.wide = 262145;
+  EXPECT_TRUE(l.planesShifted());
+  EXPECT_EQ(l.chunkWidth(), 1360);
+  EXPECT_LE((l.chunkWidth() / 4 + 1) * 3, 256 * 4);
+  l.wide = 262144;
+  l.sourceHead = 1;
+  EXPECT_TRUE(l.planesShifted());
+  l.planarSource = false;  // the destination's planes: on vectors
+  EXPECT_FALSE(l.planesShifted());
 }
 
 TEST(NarrowTranspose, SwizzlingKeepsEachRowsVectorsInTheRow) {
