@@ -88,7 +88,7 @@ constexpr std::int64_t kShortColumnBytes = 16;
 constexpr std::int64_t kMinShiftedColumn = 8;
 // The narrow kernel's accesses by default: 16 bytes from 16-byte boundaries, where planes of an
 // odd width or an offset source start runs inside them, shifted into place. Its transposes moved
-// 1.04 to 2.4x faster so than in the widest whole vectors the planes allowed (14128181 x 19 u8:
+// 1.04 to 2.4x faster than in the widest whole vectors the planes allowed (14128181 x 19 u8:
 // 2333 GB/s against 990 in single bytes; 22369621 x 6 f16 2885 against 1864 in single halves;
 // 13421773 x 5 f32 2973 against 2812), and as fast where those were 16 bytes wide (within 1 %;
 // H100). In 16-byte vectors, swizzled where that pays, the planar side meets 4 words a bank or
@@ -115,13 +115,11 @@ constexpr std::int64_t kMaxWalkedRowBytes = 8;
 // 37 x 5667 f32, 4 MiB: 1260 against 1417). Channels last to 32 to 64 planes likewise for bytes
 // and halves where plain tiles would take them (2033103 x 33 u8: 1934 against 615; 1677721 x 40
 // f16: 2044 against 1427), not where shifted cells would (4194303 x 64 u8: 1196 against 2132)
-// nor for wider elements (1398101 x 48 f32: 2230 against the tiles' 2692; H100).
+// nor for wider elements (1398101 x 48 f32: 2230 against the tiles' 2692; H100). From channels
+// last to fewer planes the general tiles it replaces were faster at 16 planes (2097154 x 16 f16:
+// 2567 against 2466; 4194305 x 16 u8: 1651 against 1532; H100) but not at 19 (14128181 x 19 u8:
+// 1108 against 2514; H200) nor 8 of floats (8388609 x 8 f32: 2832 against 2932; H100).
 constexpr double kMinShiftedNarrowWaves = 2;
-// Channels last to this many planes or more of bytes or halves that are not whole 16-byte vectors
-// go through general tiles: the narrow kernel's planar side gathers a vector's 8 or 16 elements
-// one at a time (2097154 x 16 f16: 2466 GB/s shifted, 2567 in general tiles; 4194305 x 16 u8 1532
-// against 1651; H100).
-constexpr std::int64_t kMinCellsOverNarrowPlanes = 16;
 // A short side of 32 to kMaxNarrow also goes through the narrow kernel where its planes are whole
 // 16-byte vectors of 2 bytes or wider, rather than through tiles: (48, 1398100) f32 moved 3914
 // GB/s through it and 2607 through the tiled kernel, 32 halves 3603 against tiled_wide's 2322,
@@ -528,10 +526,9 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
 // fill the device, to channels last or from channels last where plain tiles would take them;
 // else the walk for 47 planes or fewer of single elements to channels last, else cells where both
 // sides are whole cells, else pairs of halves, else shifted cells where they pay or words for
-// bytes, else the tiled kernel. A shorter side: general tiles from channels last to 16 planes or
-// more of bytes or halves off whole 16-byte vectors, else the narrow kernel where the planes'
-// whole vectors hold enough elements or its shifted chunks fill the device, else general tiles
-// for channels last to 8 planes or more in words or wide elements, else the walk. Any other
+// bytes, else the tiled kernel. A shorter side: the narrow kernel where the planes' whole vectors
+// hold enough elements or its shifted chunks fill the device, else general tiles for channels
+// last to 8 planes or more in words or wide elements, else the walk. Any other
 // permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes staying
 // innermost as elements) unless its columns are short over the source's runs or the walk beats
 // sparse tiles, else the walk. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute,
@@ -569,8 +566,6 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
       return whole / bytes >= kMinPlanarNarrowElements || shiftedFills ? Kind::Narrow
                                                                        : Kind::Movement;
     }
-    if (narrow && planes >= kMinCellsOverNarrowPlanes && bytes <= 2 && whole < kNarrowVectorBytes)
-      return Kind::General;
     if (narrow && (whole / bytes >= kMinInterleavedNarrowElements || bytes == 8 || shiftedFills))
       return Kind::Narrow;
     if (general) return Kind::General;

@@ -347,12 +347,12 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("2033103,33", "1,0", "u8"), "narrow");
   EXPECT_EQ(chosen("1398101,48", "1,0"), "tiled");
   EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
-  // Channels last to planes: narrow where its vectors hold 2 elements or more and its planar side
-  // meets few words in a bank (16 channels of bytes swizzled: 4); general tiles where it would
-  // meet more (4-byte vectors of 16 halves: 16 words a bank).
+  // Channels last to planes: narrow where whole vectors hold 2 elements or more or shifted ones
+  // fill the device.
   EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
   EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");
-  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "general");
+  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "narrow");
+  EXPECT_EQ(chosen("3400001,19", "1,0", "u8"), "narrow");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");
