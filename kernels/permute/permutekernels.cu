@@ -63,9 +63,11 @@ Walk<Index, Rank> walkOf(const Permutation& p) {
 
 constexpr int kUnroll = kStridedUnroll;
 
-// Where destination unit `i` lies in the source: its offset divided by every destination stride.
+// Where destination unit `i` lies in the source but for its place along the destination's
+// innermost dimension, which `i` is left holding: its offset divided by every outer destination
+// stride.
 template <int Rank, typename Index>
-__device__ __forceinline__ Index sourceOffset(const Walk<Index, Rank>& w, Index i) {
+__device__ __forceinline__ Index outerSourceOffset(const Walk<Index, Rank>& w, Index& i) {
   Index from = 0;
 #pragma unroll
   for (int d = 0; d < Rank - 1; ++d) {
@@ -73,6 +75,13 @@ __device__ __forceinline__ Index sourceOffset(const Walk<Index, Rank>& w, Index 
     i -= q * w.dst[d].divisor;
     from += q * w.src[d];
   }
+  return from;
+}
+
+// Where destination unit `i` lies in the source.
+template <int Rank, typename Index>
+__device__ __forceinline__ Index sourceOffset(const Walk<Index, Rank>& w, Index i) {
+  const Index from = outerSourceOffset(w, i);
   return from + i * w.src[Rank - 1];
 }
 
@@ -135,8 +144,10 @@ __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Wa
   for (Index first = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * stretch;
        first < count; first += step) {
     const Index firstRow = row.divide(first);
-    const Index start =
-        sourceOffset(w, (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor);
+    // A row starts at the innermost dimension's first unit: no term of its own (sourceOffset's
+    // multiply-add there cost 10 % on (189, 101, 2, 100, 7, 5) f16, H100).
+    Index rowStart = (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor;
+    const Index start = outerSourceOffset(w, rowStart);
     if (count - first >= stretch)
       rowWalkStretch<true>(src, dst, w, first, firstRow, start, lane, count);
     else
