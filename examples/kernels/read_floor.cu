@@ -1,0 +1,75 @@
+/* kwb
+name = "read_floor"
+summary = "reads a buffer and nothing else: the least time a kernel that must read n bytes takes"
+teaches = "At tens of megabytes the launch, the first loads' latency and the last blocks' end are a good part of a kernel's time, so the copy ceiling (measured on large copies) is out of reach even for a kernel that does nothing but read. Run this with n set to the bytes your kernel must read: its fraction of the ceiling is what yours can reach at best at that size (20 MiB read about 0.66 of the copy ceiling on an H100, 36 MiB about 0.79)."
+verification = "none"
+bytes = "n"
+
+[params.n]
+kind = "integer"
+min = 16
+max = "2^34"
+multiple_of = 16
+default = "20Mi"
+role = "problem"
+unit = "bytes"
+meaning = "bytes to read"
+
+[params.UNROLL]
+kind = "choice"
+values = [2, 4, 8]
+default = 8
+as = "template"
+meaning = "16-byte loads each thread has in flight"
+
+[params.blocks_per_sm]
+kind = "choice"
+values = [1, 2, 4, 8]
+default = 4
+meaning = "blocks in the grid per SM"
+
+[params.block_size]
+kind = "choice"
+values = [256, 512]
+default = 512
+unit = "threads"
+
+[[buffers]]
+name = "x"
+dtype = "u8"
+count = "n"
+
+[[buffers]]
+name = "out"
+dtype = "i32"
+count = "1"
+role = "out"
+
+[[launch]]
+kernel = "read_floor<UNROLL>"
+grid = "sm_count * blocks_per_sm"
+block = "block_size"
+args = ["x", "out", "n / 16"]
+*/
+
+// A grid-stride loop of 16-byte loads, UNROLL in flight a thread; the words are folded into one
+// value that is stored only if it matches a constant, so that the compiler keeps the loads and
+// the kernel writes (almost surely) nothing.
+template <int UNROLL>
+__global__ void read_floor(const uint4* x, unsigned* out, long long vectors) {
+  unsigned folded = 0;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  for (; i + (UNROLL - 1) * stride < vectors; i += UNROLL * stride) {
+    uint4 v[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) v[u] = x[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) folded ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  for (; i < vectors; i += stride) {
+    const uint4 v = x[i];
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 0x9e3779b9u) out[0] = folded;
+}
