@@ -520,19 +520,15 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
          (static_cast<double>(device.smCount) * device.maxThreadsPerSm);
 }
 
-// Byte tiles short both ways without aligned words: the movement kernel. Transposes whose sides
-// are both 32 or more (OneFlow's tile): the narrow kernel where a side is 64 or shorter and its
-// planes are whole 16-byte vectors of 2 bytes or wider, or its planes are shifted and its chunks
-// fill the device, to channels last or from channels last where plain tiles would take them;
-// else the walk for 47 planes or fewer of single elements to channels last, else cells where both
-// sides are whole cells, else pairs of halves, else shifted cells where they pay or words for
-// bytes, else the tiled kernel. A shorter side: the narrow kernel where the planes' whole vectors
-// hold enough elements or its shifted chunks fill the device, else general tiles for channels
-// last to 8 planes or more in words or wide elements, else the walk. Any other
-// permutation: general tiles where a tile carries 2 KiB or more (rows of 2, 4 or 8 bytes staying
-// innermost as elements) unless its columns are short over the source's runs or the walk beats
-// sparse tiles, else the walk. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute,
-// fourth, sixth and ninth to fourteenth passes).
+// Byte tiles short both ways without aligned words: the walk. Transposes with both sides 32 or
+// more: the narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider,
+// or shifted where its chunks fill the device (from channels last only where plain tiles would
+// take them), else the walk for 47 planes or fewer of single elements to channels last, else
+// cells, pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the
+// narrow kernel where whole vectors hold enough elements or shifted ones fill the device, else
+// general tiles for 8 planes or more in words or wide elements, else the walk. Any other
+// permutation: general tiles that carry 2 KiB or more unless short columns or sparse tiles lose
+// to the walk, else the walk. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
               const DeviceInfo& device) {
   if (!innermostMoves(s)) {
