@@ -361,15 +361,6 @@ void launchAligned(const TiledLaunch& l, cudaStream_t stream) {
   });
 }
 
-template <int Tile>
-void launchAlignedTile(const TiledLaunch& l, cudaStream_t stream) {
-  if (l.padding)
-    return l.index32 ? launchAligned<Tile, true, std::int32_t>(l, stream)
-                     : launchAligned<Tile, true, std::int64_t>(l, stream);
-  return l.index32 ? launchAligned<Tile, false, std::int32_t>(l, stream)
-                   : launchAligned<Tile, false, std::int64_t>(l, stream);
-}
-
 template <int Tile, bool Pad, typename Index>
 void launchTyped(const TiledLaunch& l, cudaStream_t stream) {
   if (l.pairs)
@@ -383,13 +374,20 @@ void launchTyped(const TiledLaunch& l, cudaStream_t stream) {
   });
 }
 
-template <int Tile>
+// Tiles of Tile, with stores on the tile or aligned, in the padding and index width `l` asks for.
+template <int Tile, bool Aligned>
 void launchTile(const TiledLaunch& l, cudaStream_t stream) {
+  const auto typed = [&]<bool Pad, typename Index>() {
+    if constexpr (Aligned)
+      launchAligned<Tile, Pad, Index>(l, stream);
+    else
+      launchTyped<Tile, Pad, Index>(l, stream);
+  };
   if (l.padding)
-    return l.index32 ? launchTyped<Tile, true, std::int32_t>(l, stream)
-                     : launchTyped<Tile, true, std::int64_t>(l, stream);
-  return l.index32 ? launchTyped<Tile, false, std::int32_t>(l, stream)
-                   : launchTyped<Tile, false, std::int64_t>(l, stream);
+    return l.index32 ? typed.template operator()<true, std::int32_t>()
+                     : typed.template operator()<true, std::int64_t>();
+  return l.index32 ? typed.template operator()<false, std::int32_t>()
+                   : typed.template operator()<false, std::int64_t>();
 }
 
 template <typename Index>
@@ -414,16 +412,16 @@ void launchTiledTranspose(const TiledLaunch& l, cudaStream_t stream) {
     return l.index32 ? launchAlignedCells<std::int32_t>(l, stream)
                      : launchAlignedCells<std::int64_t>(l, stream);
   if (l.alignedStores) {
-    if (l.tile == 16) return launchAlignedTile<16>(l, stream);
-    if (l.tile == 32) return launchAlignedTile<32>(l, stream);
+    if (l.tile == 16) return launchTile<16, true>(l, stream);
+    if (l.tile == 32) return launchTile<32, true>(l, stream);
     throw Error(ErrorKind::Internal, "tiled transpose: aligned stores take tiles of 16 or 32");
   }
   if (l.cells)
     return l.index32 ? launchCells<std::int32_t>(l, stream) : launchCells<std::int64_t>(l, stream);
   switch (l.tile) {
-    case 16: return launchTile<16>(l, stream);
-    case 32: return launchTile<32>(l, stream);
-    case 64: return launchTile<64>(l, stream);
+    case 16: return launchTile<16, false>(l, stream);
+    case 32: return launchTile<32, false>(l, stream);
+    case 64: return launchTile<64, false>(l, stream);
     default: break;
   }
   throw Error(ErrorKind::Internal,
