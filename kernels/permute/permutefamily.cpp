@@ -8,6 +8,7 @@
 #include "kernels/launchgeometry.h"
 #include "kernels/permute/generaltiled.h"
 #include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/packedtranspose.h"
 #include "kernels/permute/permutelaunch.h"
 #include "kernels/permute/permuteworkload.h"
 #include "kernels/permute/tiledtranspose.h"
@@ -134,6 +135,10 @@ constexpr double kMinShiftedNarrowWaves = 2;
 // to planes lost through it (0.40 to 0.97, but for 33 of u8 at 4 MiB) and keep tiles (H100).
 // Planes under kMinNarrowWide elements wide were not measured and keep tiles.
 constexpr std::int64_t kMaxWalkedPlanes = 47;
+// The packed kernel's blocks: 512 threads hold 8 positions each of a 4096-element tile, two
+// blocks an SM at 64 registers; each block walks its tiles, a wave of the device.
+constexpr int kPackedBlock = 512;
+constexpr int kPackedWaves = 1;
 // Elements in one tensor at most: far past any device's memory, and safe from overflow.
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
@@ -146,6 +151,7 @@ enum class Kind {
   TiledWide,
   Narrow,
   General,
+  Packed,
   Auto
 };
 
@@ -159,6 +165,7 @@ std::string kindName(Kind kind) {
     case Kind::TiledWide: return "tiled_wide";
     case Kind::Narrow: return "narrow";
     case Kind::General: return "general";
+    case Kind::Packed: return "packed";
     case Kind::Auto: break;
   }
   return "auto";
@@ -194,17 +201,21 @@ ParamSpec storesParam(Kind kind) {
 
 std::vector<ParamSpec> params(Kind kind) {
   // The narrow kernel's own example: NCHW to NHWC with 3 channels; the general one's: a full
-  // reversal, whose destination's innermost dimension is 3 long.
-  const bool narrow = kind == Kind::Narrow, general = kind == Kind::General;
+  // reversal, whose destination's innermost dimension is 3 long; the packed one's: a reversal
+  // whose sides' innermost dimensions are 49 and 5 long.
+  const bool narrow = kind == Kind::Narrow, general = kind == Kind::General,
+             packed = kind == Kind::Packed;
   std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
                 narrow    ? "16,3,512,512"
                 : general ? "3,4096,4096"
+                : packed  ? "5,273913,7,7"
                           : "64,512,512",
                 "elements", "sizes of the source's dimensions, outermost first"),
       listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims,
                 narrow    ? "0,2,3,1"
                 : general ? "2,1,0"
+                : packed  ? "2,3,1,0"
                           : "0,2,1",
                 "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
@@ -232,6 +243,16 @@ std::vector<ParamSpec> params(Kind kind) {
         "of their own groups are 48 or more long, one of them fills its side of the tile and the "
         "tensor is 8 MiB or more, else aligned words, else shifted words for bytes in columns of "
         "8 or more"));
+  }
+  if (kind == Kind::Packed) {
+    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
+                                "threads",
+                                "threads per block; each holds where its positions of a tile "
+                                "lie, up to 8 of them"));
+    specs.push_back(choiceParam("tile_elements", ParamRole::Launch, {"512", "1024", "2048", "4096"},
+                                "4096", "elements",
+                                "most elements a tile holds, at most 8 per thread: larger tiles "
+                                "give longer runs on both sides and cost more registers"));
   }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
@@ -520,6 +541,39 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
          (static_cast<double>(device.smCount) * device.maxThreadsPerSm);
 }
 
+// Packed tiles, for tensors of 32 MiB or more, where tiles of two groups would have a side of 2
+// elements to 48 bytes, or tiles of bytes would carry little while the source's runs are 4 bytes
+// or more, and packed tiles run 64 bytes or more on both sides. Against the kernel auto took, on
+// the random bench's cases (H100): short sides in general tiles 1.06 to 2.8x ((100, 3, 23, 400,
+// 24) with (4, 2, 0, 3, 1) in f16: 650 -> 1818 GB/s; (5, 273913, 49) reversed in u8: 508 ->
+// 1227), one loss of 4 % ((2441, 7, 187, 3, 7) in f32); longer sides lost (0.2 to 0.98: (2, 300,
+// 4, 96, 44) in f64 with a side of 32, 2685 -> 2223), single elements too ((7, 449, 3, 12, 74, 2)
+// in f32: 0.78). Bytes the walk took: 1.18 to 2.2x where the source ran 4 bytes or more ((127826,
+// 3, 100, 7) with (3, 1, 0, 2): 673 -> 1466), one loss of 5 %, 0.8 to 0.84 where it ran 1 to 3;
+// halves lost to the walk (0.7 to 0.94, two gains of 11 and 25 % aside). Tensors of 4 to 16 MiB
+// lost, whose few tiles a block leave its positions' set-up unpaid ((27, 1294, 12, 5) with (1, 3,
+// 2, 0) in f16, 4 MiB: 840 -> 280).
+constexpr std::int64_t kMinPackedBytes = std::int64_t{32} << 20;
+constexpr std::int64_t kMinPackedRunBytes = 64;
+constexpr std::int64_t kMaxShortSideBytes = 48;
+constexpr std::int64_t kMinPackedSourceRunBytes = 4;
+
+bool packedRunsLong(const Permutation& s, int bytes) {
+  const auto p = permute::packedTiling(s, bytes);
+  return p && std::min(p->runIn, p->runOut) * bytes >= kMinPackedRunBytes;
+}
+
+// Whether packed tiles beat the general tiles or the walk auto would take otherwise.
+bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes, Kind otherwise) {
+  if (s.elements() * bytes < kMinPackedBytes) return false;
+  const std::int64_t side = std::min(g.inExtent, g.outExtent);
+  const bool shortSide =
+      otherwise == Kind::General && side >= 2 && side * bytes <= kMaxShortSideBytes;
+  const bool byteWalk = otherwise == Kind::Movement && bytes == 1 &&
+                        std::min<std::int64_t>(g.inExtent, g.tileIn) >= kMinPackedSourceRunBytes;
+  return (shortSide || byteWalk) && packedRunsLong(s, bytes);
+}
+
 // Byte tiles short both ways without aligned words: the walk. Transposes with both sides 32 or
 // more: the narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider,
 // or shifted where its chunks fill the device (from channels last only where plain tiles would
@@ -542,12 +596,14 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
   const auto t = asBatchTranspose(s);
   const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
   if (bytes == 1 && !words && smallByteTiles(s)) return Kind::Movement;
-  if (!t)
-    return tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
-                   !shortColumnsOverSourceRuns(s, g, bytes) &&
-                   !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
-               ? Kind::General
-               : Kind::Movement;
+  if (!t) {
+    const Kind tilesOrWalk = tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
+                                     !shortColumnsOverSourceRuns(s, g, bytes) &&
+                                     !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
+                                 ? Kind::General
+                                 : Kind::Movement;
+    return packedPays(s, g, bytes, tilesOrWalk) ? Kind::Packed : tilesOrWalk;
+  }
   const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
   const bool planar = t->rows <= t->cols;  // planes to channels last
   const bool narrow = wide >= kMinNarrowWide;
@@ -785,6 +841,36 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   return launcherOf(l, permute::launchGeneralTiled);
 }
 
+// The packed tiles of a permutation for a launch's tile_elements.
+std::optional<permute::PackedTiling> packedTilingOf(const ParamSet& p, const Permutation& s,
+                                                    int bytes) {
+  const int most = p.has("tile_elements") ? static_cast<int>(p.getInt("tile_elements"))
+                                          : permute::kMaxPackedVolume;
+  return permute::packedTiling(s, bytes, most);
+}
+
+PermuteLauncher packedLauncher(const ParamSet& p, const Permutation& s, int bytes,
+                               const DeviceInfo& device, ParamSet& derived) {
+  permute::PackedLaunch l;
+  l.tiling = *packedTilingOf(p, s, bytes);
+  l.elementBytes = bytes;
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kPackedBlock;
+  l.index32 = s.elements() <= INT32_MAX;
+  // Each block works out its positions once, then walks tiles: a few waves of blocks.
+  l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block,
+                        kPackedWaves, device);
+  addGrid(derived, l.grid, l.block, device);
+  derived.set("simplified_shape", listText(s.shape));
+  derived.set("simplified_perm", listText(s.perm));
+  derived.set("packed", l.tiling.describe());
+  derived.set("run_bytes_read", std::to_string(l.tiling.runIn * bytes));
+  derived.set("run_bytes_written", std::to_string(l.tiling.runOut * bytes));
+  derived.set("positions_per_thread", std::to_string(l.perThread()));
+  derived.set("tiles", std::to_string(l.tiling.tiles()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return launcherOf(l, permute::launchPacked);
+}
+
 PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int bytes,
                                const DeviceInfo& device, ParamSet& derived) {
   const BatchTranspose t = *asBatchTranspose(s);
@@ -837,6 +923,7 @@ class PermuteVariant final : public Variant {
     if (kind_ == Kind::TiledWide) checkCells(p, s);
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
     if (kind_ == Kind::General) checkGeneral(p, s);
+    if (kind_ == Kind::Packed) checkPacked(p, s);
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
     if (kind_ == Kind::Movement && p.get("walk") == "rows") checkRowWalk(p, s);
   }
@@ -857,6 +944,7 @@ class PermuteVariant final : public Variant {
             ? tiledLauncher(p, s, bytes, kind, device, derived)
         : kind == Kind::Narrow  ? narrowLauncher(p, s, bytes, device, derived)
         : kind == Kind::General ? generalLauncher(p, s, bytes, device, derived)
+        : kind == Kind::Packed  ? packedLauncher(p, s, bytes, device, derived)
                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
@@ -950,6 +1038,24 @@ class PermuteVariant final : public Variant {
                        "words and cells carry 1- and 2-byte units, and these tiles "
                        "move " +
                            unit + "; allowed: elements or auto");
+  }
+
+  static void checkPacked(const ParamSet& p, const Permutation& s) {
+    const std::int64_t most = p.getInt("tile_elements"), block = p.getInt("block_size");
+    if (most > block * permute::kMaxPackedPerThread)
+      throw paramError(
+          "tile_elements",
+          "tiles of " + p.get("tile_elements") + " elements need " + std::to_string(most / block) +
+              " positions a thread of " + p.get("block_size") + ", more than the " +
+              std::to_string(permute::kMaxPackedPerThread) + " a thread holds; allowed: " +
+              std::to_string(block * permute::kMaxPackedPerThread) + " or fewer, or more threads");
+    if (!packedTilingOf(p, s, elementBytes(p)))
+      throw paramError("shape", "the simplified permutation (shape " + listText(s.shape) +
+                                    ", perm " + listText(s.perm) +
+                                    ") would need its innermost dimensions on both sides cut to "
+                                    "fit a tile of " +
+                                    p.get("tile_elements") +
+                                    " elements; packed tiles cut one: use general or auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -1085,6 +1191,15 @@ void registerPermuteFamily(Registry& registry) {
       "ends one element at a time. Compare access=elements, words and cells to see what the "
       "shifts are worth. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
       "of their own.");
+  add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
+      "Tiles of two groups transpose the source's innermost dimensions against the "
+      "destination's; where both are short and meet in a third, (5, 273913, 49) reversed, a "
+      "tile's columns are 5 elements and its rows as short. Here a tile holds whole dimensions "
+      "of both sides and a chunk of the one they share, 5 x 16 x 49, read in the source's order "
+      "and written in the destination's: runs of 784 and 80 elements (run_bytes_read and "
+      "run_bytes_written say how long). Each thread works out where its 8 positions of a tile "
+      "lie once, so a tile costs an add and two accesses an element. Sweep tile_elements to see "
+      "the runs grow with the tile, and compare it with general on the same shape.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "

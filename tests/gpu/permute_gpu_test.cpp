@@ -76,20 +76,21 @@ RandomCase randomCase(std::mt19937& rng) {
 
 TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSize) {
   std::mt19937 rng(5);
-  int checked = 0, general = 0;
+  int checked = 0, general = 0, packed = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const auto [shape, perm, offset] = randomCase(rng);
     for (const char* dtype : {"u8", "f16", "f32", "f64"}) {
-      for (const char* variant : {"naive", "simplified", "movement", "general", "auto"}) {
+      for (const char* variant : {"naive", "simplified", "movement", "general", "packed", "auto"}) {
         const RawParams params{
             {"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}};
-        if (std::string(variant) == "general") {
+        const std::string name = variant;
+        if (name == "general" || name == "packed") {
           try {
             Registry::instance().resolve("permute", variant, params);
           } catch (const Error&) {
-            continue;  // the innermost dimension stays: no tile to make
+            continue;  // general: the innermost dimension stays; packed: both sides too long
           }
-          ++general;
+          ++(name == "general" ? general : packed);
         }
         const RunResult r = run(variant, params);
         ASSERT_EQ(r.status, RunStatus::Ok)
@@ -100,8 +101,48 @@ TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSi
       }
     }
   }
-  EXPECT_EQ(checked, 40 * 4 * 4 + general);
+  EXPECT_EQ(checked, 40 * 4 * 4 + general + packed);
   EXPECT_GT(general, 40);
+  EXPECT_GT(packed, 100);
+}
+
+// Packed tiles in every element size, from offset sources, with chunks that divide their
+// dimension and last chunks that hold less, every tile size and block size allowed.
+TEST_F(PermuteGpu, PackedTilesMatchTheReference) {
+  const std::pair<const char*, const char*> cases[] = {{"5,2739,7,7", "2,3,1,0"},
+                                                       {"100,3,23,40,24", "4,2,0,3,1"},
+                                                       {"1278,3,100,7", "3,1,0,2"},
+                                                       {"87,6,6428", "2,1,0"},
+                                                       {"3,3,24,3,829,5", "5,2,0,4,1,3"},
+                                                       {"38,23547,3", "2,1,0"},
+                                                       {"17,20,170,8,29", "3,1,0,2,4"},
+                                                       {"64,4096,2", "1,0,2"},
+                                                       {"100001", "0"}};
+  int runs = 0;
+  for (const auto& [shape, perm] : cases)
+    for (const char* dtype : {"u8", "f16", "f32", "f64"})
+      for (const auto& [block, elements] :
+           {std::pair{"512", "4096"}, std::pair{"256", "2048"}, std::pair{"128", "512"}}) {
+        const std::string offset = runs % 3 == 0 ? "3" : "0";
+        const RunResult r = run("packed", {{"shape", shape},
+                                           {"perm", perm},
+                                           {"dtype", dtype},
+                                           {"offset", offset},
+                                           {"block_size", block},
+                                           {"tile_elements", elements}});
+        const std::string what = std::string(shape) + " " + perm + " " + dtype + " " + block +
+                                 " threads, tiles of " + elements + ", offset " + offset;
+        ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << what << " " << r.derived.get("packed");
+        ++runs;
+      }
+  EXPECT_EQ(runs, 9 * 4 * 3);
+  // A reversal of short sides: runs of 16 x 49 bytes read, 16 x 5 written.
+  const RunResult reversal =
+      run("packed", {{"shape", "5,273913,7,7"}, {"perm", "2,3,1,0"}, {"dtype", "u8"}});
+  ASSERT_EQ(reversal.status, RunStatus::Ok) << reversal.error;
+  EXPECT_EQ(reversal.derived.get("run_bytes_read"), "784");
+  EXPECT_EQ(reversal.derived.get("run_bytes_written"), "80");
 }
 
 // The movement kernel's row walk against its walk by units, where rows are long enough for it:
@@ -357,6 +398,12 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");
   EXPECT_EQ(chosen("5,2739,7,7", "2,3,1,0", "u8"), "general");
+  // From 32 MiB on, packed tiles where general tiles would have a side of 48 bytes or fewer, and
+  // for bytes the walk would take whose source runs 4 bytes or more.
+  EXPECT_EQ(chosen("5,273913,7,7", "2,3,1,0", "u8"), "packed");
+  EXPECT_EQ(chosen("100,3,23,120,24", "4,2,0,3,1", "f16"), "packed");
+  EXPECT_EQ(chosen("20000,3,100,7", "3,1,0,2", "u8"), "packed");
+  EXPECT_EQ(chosen("10000,3,100,7", "3,1,0,2", "u8"), "movement");
   // Mostly empty general tiles of wide elements: the movement kernel's walk where it reads the
   // source's sectors again soon or reads them densely; general tiles where they fill.
   EXPECT_EQ(chosen("17,5,12,17,202", "1,0,2,4,3"), "movement");
@@ -541,6 +588,10 @@ TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
       run("general", {{"shape", "2,3,357913942"}, {"perm", "2,1,0"}, {"dtype", "u8"}});
   ASSERT_EQ(general.status, RunStatus::Ok) << general.error;
   EXPECT_EQ(general.derived.get("index_bits"), "64");
+  const RunResult packed =
+      run("packed", {{"shape", "5,61356676,7"}, {"perm", "2,1,0"}, {"dtype", "u8"}});
+  ASSERT_EQ(packed.status, RunStatus::Ok) << packed.error;
+  EXPECT_EQ(packed.derived.get("index_bits"), "64");
 }
 
 }  // namespace

@@ -1,0 +1,118 @@
+#include "kernels/permute/packedtiling.h"
+
+#include "kernels/permute/packedtranspose.h"
+
+#include <numeric>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace kwb::permute {
+namespace {
+
+// Every destination element written once, from the source element the permutation names: each
+// tile's loads fill shared memory in the source's order, its stores read it in the
+// destination's.
+void expectEveryElementOnceFromItsSource(const Permutation& s, int bytes, int maxVolume) {
+  const auto g = packedTiling(s, bytes, maxVolume);
+  ASSERT_TRUE(g) << "no tile";
+  ASSERT_LE(g->volume, maxVolume);
+  const SourceOffsets sourceOf(s);
+  std::vector<int> written(static_cast<std::size_t>(s.elements()), 0);
+  std::vector<std::int64_t> tile(static_cast<std::size_t>(g->sharedElements));
+  for (std::int64_t t = 0; t < g->tiles(); ++t) {
+    std::fill(tile.begin(), tile.end(), -1);
+    int loads = 0, stores = 0;
+    for (int p = 0; p < g->volume; ++p) {
+      const PackedElement e = packedLoad(*g, t, p);
+      if (!e.inside) continue;
+      ASSERT_LT(e.shared, g->sharedElements);
+      ASSERT_EQ(tile[static_cast<std::size_t>(e.shared)], -1) << g->describe();
+      tile[static_cast<std::size_t>(e.shared)] = e.offset;
+      ++loads;
+    }
+    for (int p = 0; p < g->volume; ++p) {
+      const PackedElement e = packedStore(*g, t, p);
+      if (!e.inside) continue;
+      ASSERT_GE(e.offset, 0);
+      ASSERT_LT(e.offset, s.elements());
+      ASSERT_EQ(tile[static_cast<std::size_t>(e.shared)], sourceOf(e.offset))
+          << g->describe() << " tile " << t << " position " << p;
+      ++written[static_cast<std::size_t>(e.offset)];
+      ++stores;
+    }
+    ASSERT_EQ(loads, stores) << g->describe();
+  }
+  for (std::size_t d = 0; d < written.size(); ++d)
+    ASSERT_EQ(written[d], 1) << g->describe() << ": destination element " << d;
+}
+
+TEST(PackedTiling, AReversalOfShortSidesTakesAChunkOfTheDimensionTheyShare) {
+  // (5, 273913, 49) reversed: tiles of two groups would write runs of 5; a tile of 5 x 16 x 49
+  // reads runs of 16 x 49 and writes runs of 16 x 5.
+  const auto g = packedTiling({{5, 273913, 49}, {2, 1, 0}}, 1);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "tile 5 x 16/273913 x 49 | reads 784 | writes 80");
+  EXPECT_EQ(g->chunks, 17120);
+  EXPECT_EQ(g->tiles(), 17120);
+}
+
+TEST(PackedTiling, ChunksOfEqualSizeCoverTheSplitDimension) {
+  // (87, 6, 64280) reversed in f32: 87 x 6 whole and 64280 in chunks of 7.
+  const auto g = packedTiling({{87, 6, 64280}, {2, 1, 0}}, 4);
+  ASSERT_TRUE(g);
+  ASSERT_GE(g->split, 0);
+  const PackedTiling::Axis& split = g->axis[g->split];
+  EXPECT_GE(split.extent * g->chunks, split.size);
+  EXPECT_LT((split.extent - 1) * g->chunks, split.size);
+}
+
+TEST(PackedTiling, TheDestinationsInnermostDimensionGetsAnOddSharedStride) {
+  for (const Permutation& p : {Permutation{{5, 273913, 49}, {2, 1, 0}},
+                               Permutation{{100, 3, 23, 400, 24}, {4, 2, 0, 3, 1}},
+                               Permutation{{64, 64, 64}, {2, 0, 1}}}) {
+    const auto g = packedTiling(simplify(p), 2);
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g->axis[g->dstOrder[0]].sharedStride % 2, 1) << g->describe();
+  }
+}
+
+TEST(PackedTiling, TwoLongInnermostDimensionsMakeNoTile) {
+  EXPECT_FALSE(packedTiling({{5000, 5000}, {1, 0}}, 4));
+  EXPECT_TRUE(packedTiling({{5000, 5000}, {1, 0}}, 4, 4096 * 4096));
+}
+
+TEST(PackedTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
+  std::mt19937 rng(7);
+  const std::int64_t sizes[] = {2, 3, 5, 7, 16, 33, 64, 100};
+  int checked = 0;
+  while (checked < 300) {
+    const int rank = std::uniform_int_distribution<int>(1, 6)(rng);
+    Permutation p;
+    std::int64_t elements = 1;
+    for (int d = 0; d < rank; ++d) {
+      std::int64_t size = sizes[std::uniform_int_distribution<int>(0, 7)(rng)];
+      if (elements * size > 60000) size = 2;
+      p.shape.push_back(size);
+      elements *= size;
+    }
+    p.perm.resize(static_cast<std::size_t>(rank));
+    std::iota(p.perm.begin(), p.perm.end(), 0);
+    std::shuffle(p.perm.begin(), p.perm.end(), rng);
+    const Permutation s = simplify(p);
+    const int maxVolume = checked % 3 == 0 ? 128 : kMaxPackedVolume;
+    const int bytes = 1 << (checked % 4);
+    if (!packedTiling(s, bytes, maxVolume)) continue;  // both innermost dimensions too long
+    expectEveryElementOnceFromItsSource(s, bytes, maxVolume);
+    // Whatever the tile, its shared indices fit 16 bits and its bytes a block's 48 KiB.
+    PackedLaunch launch;
+    launch.tiling = *packedTiling(s, bytes, maxVolume);
+    launch.elementBytes = bytes;
+    EXPECT_LT(launch.tiling.sharedElements, 1 << 16);
+    EXPECT_LE(launch.sharedBytes(), 48u * 1024);
+    ++checked;
+  }
+}
+
+}  // namespace
+}  // namespace kwb::permute
