@@ -1217,7 +1217,8 @@ void registerPermuteFamily(Registry& registry) {
       "stays, where a tile's columns would hold 16 bytes or fewer while the destination goes "
       "on along the source's rows, or where tiles of 2-, 4- and 8-byte elements would be mostly "
       "empty (but for aligned cells) and its walk reads the source's sectors again soon or "
-      "densely. The result's "
+      "densely; packed tiles from 32 MiB where general tiles would have a side of 48 bytes or "
+      "fewer, or the walk would take bytes whose source runs 4 bytes or more. The result's "
       "chosen value says which ran.");
 }
 
