@@ -1,6 +1,6 @@
 // The packed permute: a tile of whole dimensions read in the source's order into shared memory
 // and written in the destination's. Each thread works out where each of its positions in a
-// tile lies once, in registers, so that moving a tile costs an add, a compare and two accesses
+// tile lies once, in registers, so that moving a tile costs an add, a mask bit and two accesses
 // an element on each side, whatever the rank.
 #include <cstdint>
 #include <type_traits>
@@ -16,6 +16,9 @@ namespace {
 
 constexpr std::size_t kMaxSharedBytes = 48 * 1024;
 constexpr int kMaxBlock = 512;
+// A tile's shared indices, padding included (at most twice its elements), fit 15 bits: two of
+// them share a register.
+static_assert(2 * kMaxPackedVolume < (1 << 15));
 
 template <typename Index>
 struct Dims {
