@@ -582,7 +582,7 @@ bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes
 // narrow kernel where whole vectors hold enough elements or shifted ones fill the device, else
 // general tiles for 8 planes or more in words or wide elements, else the walk. Any other
 // permutation: general tiles that carry 2 KiB or more unless short columns or sparse tiles lose
-// to the walk, else the walk. Measured on an H100 and an H200 (docs/PERFORMANCE.md, permute).
+// to the walk, else the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
               const DeviceInfo& device) {
   if (!innermostMoves(s)) {
