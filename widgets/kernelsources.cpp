@@ -42,10 +42,13 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
         files({"permute/generaltiled.cu", "permute/generalcells.cu", "permute/generaltile.cuh",
                "permute/generaltiling.cpp", "permute/registertranspose.cuh"}),
         {}};
-    m[{"permute", "auto"}] = {files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu",
-                                     "permute/generaltiled.cu", "permute/generalcells.cu",
-                                     "permute/narrowtranspose.cu", "permute/permutekernels.cu"}),
-                              "autoKind("};
+    m[{"permute", "packed"}] = {files({"permute/packedtranspose.cu", "permute/packedtiling.cpp"}),
+                                "packedKernel("};
+    m[{"permute", "auto"}] = {
+        files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu", "permute/generaltiled.cu",
+               "permute/generalcells.cu", "permute/narrowtranspose.cu",
+               "permute/packedtranspose.cu", "permute/permutekernels.cu"}),
+        "autoKind("};
     const QStringList chain =
         files({"giou/giouops.cu", "giou/giouchain.cpp", "giou/giouworkload.cpp"});
     for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = {chain, {}};

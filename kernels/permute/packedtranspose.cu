@@ -145,6 +145,8 @@ __device__ __forceinline__ void load(const T* __restrict__ src, const Bases<Inde
     if (moving >> j & 1) v[j] = src[at.src + srcAt[j]];
 }
 
+// Each block walks its tiles: every thread loads its positions of a tile in the source's order
+// into shared memory, and after a barrier stores its positions in the destination's order.
 template <typename T, int K, typename Index>
 __global__ void __launch_bounds__(kMaxBlock)
     packedKernel(const T* __restrict__ src, T* __restrict__ dst, const Args<Index> a) {

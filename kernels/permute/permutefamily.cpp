@@ -1194,7 +1194,8 @@ void registerPermuteFamily(Registry& registry) {
   add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
       "Tiles of two groups transpose the source's innermost dimensions against the "
       "destination's; where both are short and meet in a third, (5, 273913, 49) reversed, a "
-      "tile's columns are 5 elements and its rows as short. Here a tile holds whole dimensions "
+      "tile's columns are 5 elements, each 1.4 MB from the next. Here a tile holds whole "
+      "dimensions "
       "of both sides and a chunk of the one they share, 5 x 16 x 49, read in the source's order "
       "and written in the destination's: runs of 784 and 80 elements (run_bytes_read and "
       "run_bytes_written say how long). Each thread works out where its 8 positions of a tile "

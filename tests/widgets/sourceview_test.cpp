@@ -18,7 +18,7 @@ class SourceViewTest : public QObject {
         {"elementwise", {"naive", "grid_stride", "packed", "packed_half2"}},
         {"permute",
          {"naive", "simplified", "movement", "tiled", "tiled_half2", "tiled_wide", "narrow",
-          "general", "auto"}},
+          "general", "packed", "auto"}},
         {"giou",
          {"per_sample", "concat", "padded", "fused", "fused_conditional", "fused_fwd_bwd"}}};
     SourceView view;
