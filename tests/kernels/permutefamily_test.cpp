@@ -158,6 +158,20 @@ TEST(PermuteFamily, GeneralAccessTakesWordsAndCellsForBytesAndHalvesOnly) {
   EXPECT_EQ(with("f16", "cells", "2").first, "accepted");
 }
 
+TEST(PermuteFamily, PackedTilesHoldEightPositionsAThreadAndCutOneDimension) {
+  const RawParams reversal{{"shape", "5,273913,7,7"}, {"perm", "2,3,1,0"}, {"dtype", "u8"}};
+  EXPECT_TRUE(says(verdict("packed", reversal), "accepted", ""));
+  RawParams small = reversal;
+  small["block_size"] = "256";
+  EXPECT_TRUE(says(verdict("packed", small), "tile_elements",
+                   "more than the 8 a thread holds; allowed: 2048 or fewer"));
+  small["tile_elements"] = "2048";
+  EXPECT_TRUE(says(verdict("packed", small), "accepted", ""));
+  // Both sides' innermost dimensions longer than a tile: packed tiles would cut two.
+  EXPECT_TRUE(says(verdict("packed", {{"shape", "5000,5000"}, {"perm", "1,0"}}), "shape",
+                   "packed tiles cut one: use general or auto"));
+}
+
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}), "accepted", ""));
