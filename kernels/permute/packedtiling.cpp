@@ -5,8 +5,8 @@
 namespace kwb::permute {
 namespace {
 
-// A run of this many bytes or fewer from an arbitrary start fetches about one sector more than
-// it needs; a tile costs its barriers and offsets about as much as moving this many elements.
+// A run from an arbitrary start fetches on average a sector's bytes, less one, more than it
+// needs; a tile costs its barriers and offsets about as much as moving kTileOverhead elements.
 constexpr double kSectorBytes = 32;
 constexpr double kTileOverhead = 256;
 
