@@ -11,17 +11,6 @@ int powerOfTwoAtLeast(std::int64_t n, int cap) {
   return p;
 }
 
-// Offsets of a group's combined index: its axes innermost first.
-std::int64_t offsetIn(const GeneralTiling::Axis* axes, int rank, std::int64_t index, bool src) {
-  std::int64_t offset = 0;
-  for (int k = 0; k < rank; ++k) {
-    const std::int64_t q = index % axes[k].size;
-    index /= axes[k].size;
-    offset += q * (src ? axes[k].srcStride : axes[k].dstStride);
-  }
-  return offset;
-}
-
 }  // namespace
 
 GeneralTiling generalTiling(const Permutation& s, int tileElements, int inSpan, int outSpan,
@@ -116,8 +105,10 @@ TileElement tileElement(const GeneralTiling& g, std::int64_t tile, int o, int i)
   TileElement e;
   e.inside = in < g.inExtent && out < g.outExtent;
   if (!e.inside) return e;
-  e.src = offsetIn(g.batch, g.batchRank, b, true) + offsetIn(g.out, g.outRank, out, true) + in;
-  e.dst = offsetIn(g.batch, g.batchRank, b, false) + offsetIn(g.in, g.inRank, in, false) + out;
+  e.src = combinedOffset(g.batch, g.batchRank, b, true) +
+          combinedOffset(g.out, g.outRank, out, true) + in;
+  e.dst = combinedOffset(g.batch, g.batchRank, b, false) +
+          combinedOffset(g.in, g.inRank, in, false) + out;
   return e;
 }
 

@@ -15,11 +15,7 @@ namespace kwb::permute {
 // row at a time from the source, written a column at a time to the destination, each access
 // running along contiguous memory. Axes are listed innermost first in each group.
 struct GeneralTiling {
-  struct Axis {
-    std::int64_t size = 1;
-    std::int64_t srcStride = 0;
-    std::int64_t dstStride = 0;
-  };
+  using Axis = StridedAxis;
   int inRank = 0, outRank = 0, batchRank = 0;
   Axis in[kMaxDims], out[kMaxDims], batch[kMaxDims];
   std::int64_t inExtent = 1, outExtent = 1, batchExtent = 1;

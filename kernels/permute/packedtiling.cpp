@@ -75,23 +75,13 @@ void scoreOf(Candidate& c, const Orders& o, const Permutation& s, int bytes) {
   c.score = 2 / (1 / in + 1 / out) * volume / (volume + kTileOverhead) * chunkFill;
 }
 
-std::int64_t offsetOf(const PackedTiling::Axis* axes, int rank, std::int64_t index, bool src) {
-  std::int64_t offset = 0;
-  for (int k = 0; k < rank; ++k) {
-    const std::int64_t q = index % axes[k].size;
-    index /= axes[k].size;
-    offset += q * (src ? axes[k].srcStride : axes[k].dstStride);
-  }
-  return offset;
-}
-
 // Element p of tile t along `order` (tile dimensions innermost first on that side).
 PackedElement elementOf(const PackedTiling& g, std::int64_t tile, int p, const int* order,
                         bool src) {
   PackedElement e;
   if (p >= g.volume) return e;
   const std::int64_t chunk = tile % g.chunks, b = tile / g.chunks;
-  std::int64_t offset = offsetOf(g.batch, g.batchRank, b, src);
+  std::int64_t offset = combinedOffset(g.batch, g.batchRank, b, src);
   int rest = p;
   for (int m = 0; m < g.rank; ++m) {
     const PackedTiling::Axis& a = g.axis[order[m]];
@@ -151,7 +141,7 @@ std::optional<PackedTiling> packedTiling(const Permutation& s, int bytes, int ma
     PackedTiling::Axis axis{s.shape[static_cast<std::size_t>(d)], 1, o.srcStride[d], o.dstStride[d],
                             0};
     if (!(best.held >> d & 1)) {
-      g.batch[g.batchRank++] = axis;
+      g.batch[g.batchRank++] = {axis.size, axis.srcStride, axis.dstStride};
       g.batchExtent *= axis.size;
       continue;
     }

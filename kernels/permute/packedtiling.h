@@ -27,7 +27,7 @@ struct PackedTiling {
   int split = -1;               // the dimension cut into chunks, or -1
   std::int64_t chunks = 1;
   int batchRank = 0;  // the dimensions no tile holds, innermost first in the source
-  Axis batch[kMaxDims];
+  StridedAxis batch[kMaxDims];
   std::int64_t batchExtent = 1;
   int volume = 1;                      // elements in a tile
   int sharedElements = 1;              // the tile in shared memory, with its padding

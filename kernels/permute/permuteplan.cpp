@@ -113,6 +113,16 @@ std::int64_t SourceOffsets::operator()(std::int64_t destinationOffset) const {
   return source;
 }
 
+std::int64_t combinedOffset(const StridedAxis* axes, int rank, std::int64_t index, bool src) {
+  std::int64_t offset = 0;
+  for (int k = 0; k < rank; ++k) {
+    const std::int64_t q = index % axes[k].size;
+    index /= axes[k].size;
+    offset += q * (src ? axes[k].srcStride : axes[k].dstStride);
+  }
+  return offset;
+}
+
 std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset) {
   return SourceOffsets(p)(destinationOffset);
 }

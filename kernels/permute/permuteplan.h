@@ -49,6 +49,16 @@ class SourceOffsets {
   std::int64_t strides_[kMaxDims] = {};  // the stride of the source dimension each one is
 };
 
+// A dimension of a tiling: its size and its strides in the source and the destination.
+struct StridedAxis {
+  std::int64_t size = 1;
+  std::int64_t srcStride = 0;
+  std::int64_t dstStride = 0;
+};
+
+// The source (or destination) offset of a combined index over `axes`, innermost first.
+std::int64_t combinedOffset(const StridedAxis* axes, int rank, std::int64_t index, bool src);
+
 // One offset, for tests and one-off questions.
 std::int64_t sourceOffset(const Permutation& p, std::int64_t destinationOffset);
 

@@ -1,8 +1,8 @@
 #include "kernels/permute/packedtiling.h"
 
 #include "kernels/permute/packedtranspose.h"
+#include "kernels/randompermutation.h"
 
-#include <numeric>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -84,22 +84,9 @@ TEST(PackedTiling, TwoLongInnermostDimensionsMakeNoTile) {
 
 TEST(PackedTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
   std::mt19937 rng(7);
-  const std::int64_t sizes[] = {2, 3, 5, 7, 16, 33, 64, 100};
   int checked = 0;
   while (checked < 300) {
-    const int rank = std::uniform_int_distribution<int>(1, 6)(rng);
-    Permutation p;
-    std::int64_t elements = 1;
-    for (int d = 0; d < rank; ++d) {
-      std::int64_t size = sizes[std::uniform_int_distribution<int>(0, 7)(rng)];
-      if (elements * size > 60000) size = 2;
-      p.shape.push_back(size);
-      elements *= size;
-    }
-    p.perm.resize(static_cast<std::size_t>(rank));
-    std::iota(p.perm.begin(), p.perm.end(), 0);
-    std::shuffle(p.perm.begin(), p.perm.end(), rng);
-    const Permutation s = simplify(p);
+    const Permutation s = simplify(randomPermutation(rng, 1, 6));
     const int maxVolume = checked % 3 == 0 ? 128 : kMaxPackedVolume;
     const int bytes = 1 << (checked % 4);
     if (!packedTiling(s, bytes, maxVolume)) continue;  // both innermost dimensions too long
