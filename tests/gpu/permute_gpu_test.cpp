@@ -404,6 +404,13 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("100,3,23,120,24", "4,2,0,3,1", "f16"), "packed");
   EXPECT_EQ(chosen("20000,3,100,7", "3,1,0,2", "u8"), "packed");
   EXPECT_EQ(chosen("10000,3,100,7", "3,1,0,2", "u8"), "movement");
+  // From 64 MiB on, 65 to 128 planes to channels last of 1-, 4- or 8-byte elements whose rows
+  // are no whole sectors: packed tiles.
+  EXPECT_EQ(chosen("100,167773", "1,0"), "packed");
+  EXPECT_EQ(chosen("65,1032445", "1,0", "u8"), "packed");
+  EXPECT_EQ(chosen("84,99865", "1,0", "f64"), "tiled");      // rows of whole sectors
+  EXPECT_EQ(chosen("127,264209", "1,0", "f16"), "general");  // halves keep shifted cells
+  EXPECT_EQ(chosen("167773,100", "1,0"), "tiled");           // channels last to planes
   // Mostly empty general tiles of wide elements: the movement kernel's walk where it reads the
   // source's sectors again soon or reads them densely; general tiles where they fill.
   EXPECT_EQ(chosen("17,5,12,17,202", "1,0,2,4,3"), "movement");
