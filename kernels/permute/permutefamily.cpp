@@ -552,7 +552,10 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
 // 3, 100, 7) with (3, 1, 0, 2): 673 -> 1466), one loss of 5 %, 0.8 to 0.84 where it ran 1 to 3;
 // halves lost to the walk (0.7 to 0.94, two gains of 11 and 25 % aside). Tensors of 4 to 16 MiB
 // lost, whose few tiles a block leave its positions' set-up unpaid ((27, 1294, 12, 5) with (1, 3,
-// 2, 0) in f16, 4 MiB: 840 -> 280).
+// 2, 0) in f16, 4 MiB: 840 -> 280). Bytes likewise where general tiles' columns (the
+// destination's innermost group) would be shorter than a cells' group, 49 to 63 bytes: 1.7 to
+// 3.6x on 6 random cases of 32 MiB and more ((2, 16870, 26, 153) with (1, 3, 2, 0): 409 -> 1458
+// GB/s), where their rows were that short instead general tiles kept 1.24 to 1.9x (8 cases).
 constexpr std::int64_t kMinPackedBytes = std::int64_t{32} << 20;
 constexpr std::int64_t kMinPackedRunBytes = 64;
 constexpr std::int64_t kMaxShortSideBytes = 48;
@@ -570,12 +573,14 @@ bool packedRunsLong(const Permutation& s, int bytes) {
 // GB/s), f32 1.31 to 1.48x (100 x 335544: 1830 -> 2402), f64 at 65 and 127 1.19 and 1.20x; rows
 // of whole sectors kept tiles (f64 at 84 and 100 within 2 %, bytes at 160 planes 2197 against
 // 1469), halves keep shifted cells (84 and 127 planes: 2223 and 2084 against 1978 and 1908), and
-// a 54 MiB one lost (95 x 73920 f64: 2238 -> 2077).
+// a 54 MiB one lost (95 x 73920 f64: 2238 -> 2077). Bytes from 49 planes, where the narrow
+// kernel does not take them: (51, 5263440) 513 -> 1622 GB/s, (63, 4260880) 628 -> 1594.
 constexpr std::int64_t kMaxPackedPlanes = 128;
 constexpr std::int64_t kMinPackedTransposeBytes = std::int64_t{64} << 20;
 bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int bytes) {
   const std::int64_t planes = t.rows;
-  return t.rows <= t.cols && planes > kMaxNarrow && planes <= kMaxPackedPlanes && bytes != 2 &&
+  const std::int64_t fewest = bytes == 1 ? kMaxShortSideBytes : kMaxNarrow;
+  return t.rows <= t.cols && planes > fewest && planes <= kMaxPackedPlanes && bytes != 2 &&
          planes * bytes % kSectorBytes != 0 && t.cols >= kMinNarrowWide &&
          s.elements() * bytes >= kMinPackedTransposeBytes && permute::packedTiling(s, bytes);
 }
@@ -586,16 +591,19 @@ bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes
   const std::int64_t side = std::min(g.inExtent, g.outExtent);
   const bool shortSide =
       otherwise == Kind::General && side >= 2 && side * bytes <= kMaxShortSideBytes;
+  const bool shortByteColumns =
+      otherwise == Kind::General && bytes == 1 && g.outExtent >= 2 && g.outExtent < kMinCellGroup;
   const bool byteWalk = otherwise == Kind::Movement && bytes == 1 &&
                         std::min<std::int64_t>(g.inExtent, g.tileIn) >= kMinPackedSourceRunBytes;
-  return (shortSide || byteWalk) && packedRunsLong(s, bytes);
+  return (shortSide || shortByteColumns || byteWalk) && packedRunsLong(s, bytes);
 }
 
 // Byte tiles short both ways without aligned words: the walk. Transposes with both sides 32 or
 // more: the narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider,
 // or shifted where its chunks fill the device (from channels last only where plain tiles would
 // take them), else the walk for 47 planes or fewer of single elements to channels last, else
-// packed tiles for 65 to 128 planes to channels last whose rows are no whole sectors, else
+// packed tiles for 65 (bytes: 49) to 128 planes to channels last whose rows are no whole
+// sectors, else
 // cells, pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the
 // narrow kernel where whole vectors hold enough elements or shifted ones fill the device, else
 // general tiles for 8 planes or more in words or wide elements, else the walk. Any other
@@ -1238,10 +1246,10 @@ void registerPermuteFamily(Registry& registry) {
       "on along the source's rows, or where tiles of 2-, 4- and 8-byte elements would be mostly "
       "empty (but for aligned cells) and its walk reads the source's sectors again soon or "
       "densely; packed tiles from 32 MiB where general tiles would have a side of 48 bytes or "
-      "fewer, or the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB "
-      "for 65 to 128 planes of 1-, 4- or 8-byte elements to channels last whose rows are no "
-      "whole 32-byte sectors (tiles would store each row straddling them). The result's chosen "
-      "value says which ran.");
+      "fewer (columns of bytes: 63 or fewer), or the walk would take bytes whose source runs 4 "
+      "bytes or more, and from 64 MiB for 65 to 128 planes of 1-, 4- or 8-byte elements to "
+      "channels last whose rows are no whole 32-byte sectors (tiles would store each row "
+      "straddling them; bytes from 49 planes). The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -404,8 +404,14 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("100,3,23,120,24", "4,2,0,3,1", "f16"), "packed");
   EXPECT_EQ(chosen("20000,3,100,7", "3,1,0,2", "u8"), "packed");
   EXPECT_EQ(chosen("10000,3,100,7", "3,1,0,2", "u8"), "movement");
+  // Bytes from 32 MiB on where general tiles' columns would be 2 to 63 bytes long.
+  EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
+  EXPECT_EQ(chosen("62,135300,4", "2,1,0", "u8"), "general");  // under 32 MiB
+  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");   // 53-byte rows, columns of 64
   // From 64 MiB on, 65 to 128 planes to channels last of 1-, 4- or 8-byte elements whose rows
-  // are no whole sectors: packed tiles.
+  // are no whole sectors, and 49 to 64 of bytes: packed tiles.
+  EXPECT_EQ(chosen("51,1315872", "1,0", "u8"), "packed");
+  EXPECT_EQ(chosen("51,1315856", "1,0", "u8"), "general");  // under 64 MiB
   EXPECT_EQ(chosen("100,167773", "1,0"), "packed");
   EXPECT_EQ(chosen("65,1032445", "1,0", "u8"), "packed");
   EXPECT_EQ(chosen("84,99865", "1,0", "f64"), "tiled");      // rows of whole sectors
