@@ -585,6 +585,34 @@ bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int byte
          s.elements() * bytes >= kMinPackedTransposeBytes && permute::packedTiling(s, bytes);
 }
 
+// Rows of 3 to 15 bytes (not 4 or 8) that stay innermost, which the walk moves in units of 1 to 4
+// bytes: where it comes back to the source's next row down only after kFarRowDown elements of the
+// destination or more (its sectors long gone from L1), packed tiles that run 128 bytes or more
+// both ways, from 32 MiB. Against the walk (H100): fitted on 19 random cases, 5 of the 6 it takes
+// 1.18 to 5.8x ((1864135, 6, 4, 3) with (1, 2, 0, 3) in u8: 258 -> 1488 GB/s), one 0.82 ((13,
+// 1472, 701, 5) with (2, 1, 0, 3) in f16); where the walk came back within 98 elements it kept
+// 1.1 to 1.4x, and shorter runs lost (0.50 to 0.94, one of 80 bytes aside: 1.2x). Then 16 other
+// random cases it takes: 14 moved 1.13 to 3.2x ((499, 1000, 3, 12, 3) with (3, 0, 2, 1, 4) in
+// f32: 758 -> 2450; (2739137, 7, 7) with (1, 0, 2) in f16: 921 -> 2185), two of bytes whose walk
+// was fast lost ((3199, 839, 5, 10) with (0, 2, 1, 3): 2489 -> 1493; 0.80). The random bench's
+// (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8, back after 312 elements, keeps the walk (1616
+// against 1359).
+constexpr std::int64_t kMinPackedRowRunBytes = 128;
+constexpr std::int64_t kShortRowBytes = 16;
+constexpr std::int64_t kFarRowDown = 4096;
+bool packedRowsPay(const Permutation& s, int bytes) {
+  const int rank = static_cast<int>(s.shape.size());
+  if (rank < 3 || s.shape.back() * bytes >= kShortRowBytes ||
+      s.elements() * bytes < kMinPackedBytes)
+    return false;
+  std::int64_t nextRowDown = 1;  // the destination's stride of the source's dimension outside rows
+  for (int j = rank - 1; s.perm[static_cast<std::size_t>(j)] != rank - 2; --j)
+    nextRowDown *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
+  const auto p = permute::packedTiling(s, bytes);
+  return nextRowDown > kFarRowDown && p &&
+         std::min(p->runIn, p->runOut) * bytes >= kMinPackedRowRunBytes;
+}
+
 // Whether packed tiles beat the general tiles or the walk auto would take otherwise.
 bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes, Kind otherwise) {
   if (s.elements() * bytes < kMinPackedBytes) return false;
@@ -598,25 +626,26 @@ bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes
   return (shortSide || shortByteColumns || byteWalk) && packedRunsLong(s, bytes);
 }
 
-// Byte tiles short both ways without aligned words: the walk. Transposes with both sides 32 or
-// more: the narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider,
-// or shifted where its chunks fill the device (from channels last only where plain tiles would
-// take them), else the walk for 47 planes or fewer of single elements to channels last, else
-// packed tiles for 65 (bytes: 49) to 128 planes to channels last whose rows are no whole
-// sectors, else
-// cells, pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the
-// narrow kernel where whole vectors hold enough elements or shifted ones fill the device, else
-// general tiles for 8 planes or more in words or wide elements, else the walk. Any other
-// permutation: general tiles that carry 2 KiB or more unless short columns or sparse tiles lose
-// to the walk, else the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
+// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes that carry 2 KiB or
+// more, else the walk, or packed tiles where it would come back to short rows late. Byte tiles
+// short both ways without aligned words: the walk. Transposes with both sides 32 or more: the
+// narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider, or shifted
+// where its chunks fill the device (from channels last only where plain tiles would take them),
+// else the walk for 47 planes or fewer of single elements to channels last, else packed tiles
+// for 65 (bytes: 49) to 128 planes to channels last whose rows are no whole sectors, else cells,
+// pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the narrow
+// kernel where whole vectors hold enough elements or shifted ones fill the device, else general
+// tiles for 8 planes or more in words or wide elements, else the walk. Any other permutation:
+// general tiles that carry 2 KiB or more unless short columns or sparse tiles lose to the walk,
+// else the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
               const DeviceInfo& device) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
-    return rows && tileCarriedBytes(tilingOf(rows->perm, rows->bytes), rows->bytes) >=
-                       kMinGeneralTileBytes
-               ? Kind::General
-               : Kind::Movement;
+    if (rows &&
+        tileCarriedBytes(tilingOf(rows->perm, rows->bytes), rows->bytes) >= kMinGeneralTileBytes)
+      return Kind::General;
+    return !rows && packedRowsPay(s, bytes) ? Kind::Packed : Kind::Movement;
   }
   const permute::GeneralTiling g = tilingOf(s, bytes);
   const auto t = asBatchTranspose(s);
@@ -1246,8 +1275,10 @@ void registerPermuteFamily(Registry& registry) {
       "on along the source's rows, or where tiles of 2-, 4- and 8-byte elements would be mostly "
       "empty (but for aligned cells) and its walk reads the source's sectors again soon or "
       "densely; packed tiles from 32 MiB where general tiles would have a side of 48 bytes or "
-      "fewer (columns of bytes: 63 or fewer), or the walk would take bytes whose source runs 4 "
-      "bytes or more, and from 64 MiB for 65 to 128 planes of 1-, 4- or 8-byte elements to "
+      "fewer (columns of bytes: 63 or fewer), the walk would take rows of 3 to 15 bytes that "
+      "stay innermost and come back to the source's next row down only after 4096 elements, or "
+      "the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB for 65 to "
+      "128 planes of 1-, 4- or 8-byte elements to "
       "channels last whose rows are no whole 32-byte sectors (tiles would store each row "
       "straddling them; bytes from 49 planes). The result's chosen value says which ran.");
 }

@@ -404,6 +404,12 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("100,3,23,120,24", "4,2,0,3,1", "f16"), "packed");
   EXPECT_EQ(chosen("20000,3,100,7", "3,1,0,2", "u8"), "packed");
   EXPECT_EQ(chosen("10000,3,100,7", "3,1,0,2", "u8"), "movement");
+  // Rows of 3 to 15 bytes that stay innermost, from 32 MiB on, where the walk would come back to
+  // the source's next row down only after 4096 elements or more.
+  EXPECT_EQ(chosen("559241,5,3", "1,0,2"), "packed");
+  EXPECT_EQ(chosen("466034,6,4,3", "1,2,0,3", "u8"), "packed");
+  EXPECT_EQ(chosen("559240,5,3", "1,0,2"), "movement");                 // under 32 MiB
+  EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "movement");  // back after 312
   // Bytes from 32 MiB on where general tiles' columns would be 2 to 63 bytes long.
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("62,135300,4", "2,1,0", "u8"), "general");  // under 32 MiB
