@@ -591,12 +591,12 @@ bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int byte
 // both ways, from 32 MiB. Against the walk (H100): fitted on 19 random cases, 5 of the 6 it takes
 // 1.18 to 5.8x ((1864135, 6, 4, 3) with (1, 2, 0, 3) in u8: 258 -> 1488 GB/s), one 0.82 ((13,
 // 1472, 701, 5) with (2, 1, 0, 3) in f16); where the walk came back within 98 elements it kept
-// 1.1 to 1.4x, and shorter runs lost (0.50 to 0.94, one of 80 bytes aside: 1.2x). Then 16 other
-// random cases it takes: 14 moved 1.13 to 3.2x ((499, 1000, 3, 12, 3) with (3, 0, 2, 1, 4) in
-// f32: 758 -> 2450; (2739137, 7, 7) with (1, 0, 2) in f16: 921 -> 2185), two of bytes whose walk
-// was fast lost ((3199, 839, 5, 10) with (0, 2, 1, 3): 2489 -> 1493; 0.80). The random bench's
-// (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8, back after 312 elements, keeps the walk (1616
-// against 1359).
+// 1.1 to 1.4x, and shorter runs lost (0.50 to 0.93; two of 70 and 80 bytes won 1.27 and 1.21x).
+// Then 16 other random cases it takes: 14 moved 1.13 to 3.2x ((499, 1000, 3, 12, 3) with (3, 0,
+// 2, 1, 4) in f32: 758 -> 2450; (2739137, 7, 7) with (1, 0, 2) in f16: 921 -> 2185), two of bytes
+// whose walk was fast lost ((3199, 839, 5, 10) with (0, 2, 1, 3): 2489 -> 1493; 0.80). The random
+// bench's (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8, back after 312 elements, keeps the
+// walk (1616 against 1359).
 constexpr std::int64_t kMinPackedRowRunBytes = 128;
 constexpr std::int64_t kShortRowBytes = 16;
 constexpr std::int64_t kFarRowDown = 4096;
