@@ -1,0 +1,59 @@
+// auto's choices of packed tiles, at the edges of each rule: they depend on the shape alone, so
+// they are checked here without a GPU (the GPU tests run the same kinds of shapes).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/deviceinfo.h"
+#include "kernels/registry.h"
+
+namespace kwb {
+namespace {
+
+DeviceInfo h100() {
+  DeviceInfo d;
+  d.smCount = 132;
+  d.maxThreadsPerSm = 2048;
+  d.maxThreadsPerBlock = 1024;
+  d.ccMajor = 9;
+  return d;
+}
+
+std::string chosen(const char* shape, const char* perm, const char* dtype = "f32") {
+  const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", dtype}};
+  const Variant& v = Registry::instance().find("permute", "auto");
+  return v.create(Registry::instance().resolve("permute", "auto", params), h100())
+      ->derived()
+      .get("chosen");
+}
+
+TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSectors) {
+  EXPECT_EQ(chosen("65,516222", "1,0"), "packed");
+  EXPECT_EQ(chosen("128,262144", "1,0", "u8"), "tiled_wide");  // rows of whole sectors
+  EXPECT_EQ(chosen("127,264208", "1,0", "f64"), "packed");
+  EXPECT_EQ(chosen("129,260097", "1,0", "f64"), "tiled");  // past 128 planes
+  EXPECT_EQ(chosen("100,167772", "1,0"), "tiled");         // under 64 MiB
+  EXPECT_EQ(chosen("100,671088", "1,0", "f16"), "tiled_wide");
+  EXPECT_EQ(chosen("2,100,335544", "0,2,1"), "packed");    // a batch of them
+  EXPECT_EQ(chosen("49,1369600", "1,0", "u8"), "packed");  // bytes from 49 planes
+  EXPECT_EQ(chosen("48,1398112", "1,0", "u8"), "tiled_wide");
+}
+
+TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
+  EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
+  EXPECT_EQ(chosen("64,131073,4", "2,1,0", "u8"), "general");   // columns of a cells' group
+  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");    // short rows, not columns
+  EXPECT_EQ(chosen("62,135301,4", "2,1,0", "f16"), "general");  // bytes only
+}
+
+TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBackLate) {
+  EXPECT_EQ(chosen("559241,5,3", "1,0,2"), "packed");
+  EXPECT_EQ(chosen("1342178,5,5", "1,0,2", "u8"), "packed");
+  EXPECT_EQ(chosen("1342177,5,5", "1,0,2", "u8"), "movement");          // under 32 MiB
+  EXPECT_EQ(chosen("559241,5,4", "1,0,2"), "movement");                 // rows of 16 bytes
+  EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "movement");  // back after 312
+  EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");     // back after 42
+}
+
+}  // namespace
+}  // namespace kwb
