@@ -470,10 +470,13 @@ Access autoAccess(const Permutation& s, const permute::GeneralTiling& g, int byt
 }
 
 // Byte tiles shorter than a cells' tile both ways, each group 48 or more (kMinShiftedCellGroup),
-// take aligned words where they fit, else the movement kernel's walk, which finds each small
-// tile's bytes in L1: (2, 6339, 145, 73) with (1, 0, 3, 2) moved 1355 GB/s through it, 1020 in
-// shifted cells and 620 in shifted words; a batch of 84 x 100 1184 in aligned words and 766 in
-// shifted cells (H100).
+// take aligned words where they fit and fill kMinWalkTileFill of their tiles, else the movement
+// kernel's walk, which finds each small tile's bytes in L1: (2, 6339, 145, 73) with (1, 0, 3, 2)
+// moved 1355 GB/s through it, 1020 in shifted cells and 620 in shifted words. Batches of 128 MiB
+// of 84 x 100, 100 x 84, 100 x 100, 84 x 84, 132 x 100, 68 x 76 and 116 x 92 matrices in aligned
+// words filling 0.32 to 0.65 of their tiles moved 1.00 to 2.14x through the walk (84 x 100: 1186
+// -> 1461 GB/s; 68 x 76: 780 -> 1669); filling 0.73 and 0.94, words moved 60 x 100 and 124 x 124
+// 1.11 and 1.6x, 100 x 60 0.90x the walk (H100).
 bool smallByteTiles(const Permutation& s) {
   const permute::GeneralTiling g = cellTiling(s, 1);
   return std::min(g.inExtent, g.outExtent) >= kMinShiftedCellGroup && g.inExtent < g.tileIn &&
@@ -626,18 +629,14 @@ bool packedPays(const Permutation& s, const permute::GeneralTiling& g, int bytes
   return (shortSide || shortByteColumns || byteWalk) && packedRunsLong(s, bytes);
 }
 
-// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes that carry 2 KiB or
-// more, else the walk, or packed tiles where it would come back to short rows late. Byte tiles
-// short both ways without aligned words: the walk. Transposes with both sides 32 or more: the
-// narrow kernel for a side of 64 or less in whole 16-byte vectors of 2 bytes or wider, or shifted
-// where its chunks fill the device (from channels last only where plain tiles would take them),
-// else the walk for 47 planes or fewer of single elements to channels last, else packed tiles
-// for 65 (bytes: 49) to 128 planes to channels last whose rows are no whole sectors, else cells,
-// pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the narrow
-// kernel where whole vectors hold enough elements or shifted ones fill the device, else general
-// tiles for 8 planes or more in words or wide elements, else the walk. Any other permutation:
-// general tiles that carry 2 KiB or more unless short columns or sparse tiles lose to the walk,
-// else the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
+// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes, else the walk or packed
+// tiles. Small byte tiles without aligned words or well filled: the walk. Transposes with both
+// sides 32 or more: the narrow kernel for a side of 64 or less where it pays, else the walk for 47
+// planes or fewer to channels last, else packed tiles for 65 (bytes: 49) to 128 planes to
+// channels last, else cells, pairs of halves, shifted cells or words, else the tiled kernel. A
+// shorter side: the narrow kernel, else general tiles for 8 planes or more in words or wide
+// elements, else the walk. Any other permutation: general tiles unless short columns or sparse
+// tiles lose to the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
               const DeviceInfo& device) {
   if (!innermostMoves(s)) {
@@ -650,7 +649,8 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
   const permute::GeneralTiling g = tilingOf(s, bytes);
   const auto t = asBatchTranspose(s);
   const bool words = permute::generalWordsFit(g, bytes, sourceOffsetBytes);
-  if (bytes == 1 && !words && smallByteTiles(s)) return Kind::Movement;
+  if (bytes == 1 && smallByteTiles(s) && (!words || tileFill(g) < kMinWalkTileFill))
+    return Kind::Movement;
   if (!t) {
     const Kind tilesOrWalk = tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
                                      !shortColumnsOverSourceRuns(s, g, bytes) &&
@@ -1265,7 +1265,8 @@ void registerPermuteFamily(Registry& registry) {
       "into place in general tiles where the sides are 48 or more long, one fills its side of "
       "the tile and the tensor is 8 MiB or more, else general tiles in words for bytes), the "
       "movement kernel for byte tiles shorter than a tile of cells both ways whose rows start on "
-      "no word and for 32 to 47 planes of single elements to channels last, for a shorter side "
+      "no word or that fill less than 0.7 of their tiles, and for 32 to 47 planes of single "
+      "elements to channels last, for a shorter side "
       "the narrow kernel where "
       "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
       "planar side meets few words in a bank (channels last to planes), else general tiles "

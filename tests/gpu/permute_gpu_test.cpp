@@ -433,8 +433,10 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // Halves likewise, but where aligned cells fit.
   EXPECT_EQ(chosen("100,21,12,518", "2,0,3,1", "f16"), "movement");
   EXPECT_EQ(chosen("4,3,7,80,1248", "3,4,2,1,0", "f16"), "general");
-  // Byte tiles shorter than a cells' tile both ways: aligned words, else the walk.
-  EXPECT_EQ(chosen("100,84,100", "0,2,1", "u8"), "general");
+  // Byte tiles shorter than a cells' tile both ways: aligned words where they fill 0.7 of their
+  // tiles, else the walk.
+  EXPECT_EQ(chosen("100,60,100", "0,2,1", "u8"), "general");
+  EXPECT_EQ(chosen("100,84,100", "0,2,1", "u8"), "movement");
   EXPECT_EQ(chosen("100,84,101", "0,2,1", "u8"), "movement");
   EXPECT_EQ(chosen("2,100,145,73", "1,0,3,2", "u8"), "movement");
   // Shifted cells judged on their own groups: the in group, grown toward the tile's 128 bytes,

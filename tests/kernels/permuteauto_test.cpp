@@ -1,5 +1,5 @@
-// auto's choices of packed tiles, at the edges of each rule: they depend on the shape alone, so
-// they are checked here without a GPU (the GPU tests run the same kinds of shapes).
+// auto's choices at the edges of the rules that depend on the shape alone, checked here without a
+// GPU (the GPU tests run the same kinds of shapes).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,6 +44,12 @@ TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
   EXPECT_EQ(chosen("64,131073,4", "2,1,0", "u8"), "general");   // columns of a cells' group
   EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");    // short rows, not columns
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "f16"), "general");  // bytes only
+}
+
+TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
+  EXPECT_EQ(chosen("15978,84,100", "0,2,1", "u8"), "movement");  // tiles filled 0.51
+  EXPECT_EQ(chosen("22369,60,100", "0,2,1", "u8"), "general");   // 0.73
+  EXPECT_EQ(chosen("8729,124,124", "0,2,1", "u8"), "general");   // 0.94
 }
 
 TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBackLate) {
