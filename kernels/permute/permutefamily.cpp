@@ -1266,9 +1266,8 @@ void registerPermuteFamily(Registry& registry) {
       "the tile and the tensor is 8 MiB or more, else general tiles in words for bytes), the "
       "movement kernel for byte tiles shorter than a tile of cells both ways whose rows start on "
       "no word or that fill less than 0.7 of their tiles, and for 32 to 47 planes of single "
-      "elements to channels last, for a shorter side "
-      "the narrow kernel where "
-      "its vectors hold 4 elements or more (planes to channels last) or 2 or more and its "
+      "elements to channels last, for a shorter side the narrow kernel where its vectors hold 4 "
+      "elements or more (planes to channels last) or 2 or more and its "
       "planar side meets few words in a bank (channels last to planes), else general tiles "
       "from channels last with 8 or more channels, else the movement kernel; general tiles for "
       "any other permutation that moves the innermost dimension, the movement kernel where it "
@@ -1279,9 +1278,9 @@ void registerPermuteFamily(Registry& registry) {
       "fewer (columns of bytes: 63 or fewer), the walk would take rows of 3 to 15 bytes that "
       "stay innermost and come back to the source's next row down only after 4096 elements, or "
       "the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB for 65 to "
-      "128 planes of 1-, 4- or 8-byte elements to "
-      "channels last whose rows are no whole 32-byte sectors (tiles would store each row "
-      "straddling them; bytes from 49 planes). The result's chosen value says which ran.");
+      "128 planes of 1-, 4- or 8-byte elements to channels last whose rows are no whole 32-byte "
+      "sectors (tiles would store each row straddling them; bytes from 49 planes). The result's "
+      "chosen value says which ran.");
 }
 
 }  // namespace kwb
