@@ -564,9 +564,14 @@ constexpr std::int64_t kMinPackedRunBytes = 64;
 constexpr std::int64_t kMaxShortSideBytes = 48;
 constexpr std::int64_t kMinPackedSourceRunBytes = 4;
 
-bool packedRunsLong(const Permutation& s, int bytes) {
+// The shorter of a packed tile's runs in bytes, 0 where no packed tiling exists.
+std::int64_t packedRunBytes(const Permutation& s, int bytes) {
   const auto p = permute::packedTiling(s, bytes);
-  return p && std::min(p->runIn, p->runOut) * bytes >= kMinPackedRunBytes;
+  return p ? std::min(p->runIn, p->runOut) * bytes : 0;
+}
+
+bool packedRunsLong(const Permutation& s, int bytes) {
+  return packedRunBytes(s, bytes) >= kMinPackedRunBytes;
 }
 
 // Planes to channels last with more planes than the narrow kernel takes: tiles leave the
@@ -611,9 +616,7 @@ bool packedRowsPay(const Permutation& s, int bytes) {
   std::int64_t nextRowDown = 1;  // the destination's stride of the source's dimension outside rows
   for (int j = rank - 1; s.perm[static_cast<std::size_t>(j)] != rank - 2; --j)
     nextRowDown *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
-  const auto p = permute::packedTiling(s, bytes);
-  return nextRowDown > kFarRowDown && p &&
-         std::min(p->runIn, p->runOut) * bytes >= kMinPackedRowRunBytes;
+  return nextRowDown > kFarRowDown && packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
 }
 
 // Whether packed tiles beat the general tiles or the walk auto would take otherwise.

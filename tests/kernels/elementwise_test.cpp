@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "kernels/elementwise/elementwiseop.h"
+#include "kernels/h100device.h"
 #include "kernels/registry.h"
 
 namespace kwb {
@@ -20,14 +21,6 @@ std::string errorOf(const std::string& variant, const RawParams& params) {
     return e.param() + ": " + e.what();
   }
   return "(accepted)";
-}
-
-DeviceInfo h100() {
-  DeviceInfo d;
-  d.smCount = 132;
-  d.maxThreadsPerSm = 2048;
-  d.maxThreadsPerBlock = 1024;
-  return d;
 }
 
 ParamSet derived(const std::string& variant, const RawParams& params) {

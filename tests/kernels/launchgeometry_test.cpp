@@ -2,15 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/h100device.h"
+
 namespace kwb {
 namespace {
-
-DeviceInfo h100() {
-  DeviceInfo d;
-  d.smCount = 132;
-  d.maxThreadsPerSm = 2048;
-  return d;
-}
 
 TEST(LaunchGeometry, WavesFollowOneFlowsRule) {
   // 132 SMs x 2048 threads / 256 = 1056 blocks per wave.

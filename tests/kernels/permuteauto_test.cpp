@@ -4,20 +4,11 @@
 
 #include <string>
 
-#include "core/deviceinfo.h"
+#include "kernels/h100device.h"
 #include "kernels/registry.h"
 
 namespace kwb {
 namespace {
-
-DeviceInfo h100() {
-  DeviceInfo d;
-  d.smCount = 132;
-  d.maxThreadsPerSm = 2048;
-  d.maxThreadsPerBlock = 1024;
-  d.ccMajor = 9;
-  return d;
-}
 
 std::string chosen(const char* shape, const char* perm, const char* dtype = "f32") {
   const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", dtype}};
