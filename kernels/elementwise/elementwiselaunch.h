@@ -27,6 +27,7 @@ struct ElementwiseLaunch {
   int unroll = 1;  // packs each thread loads before it computes
   int grid = 1;
   int block = 256;
+  bool index32 = false;  // packed walks: n and a grid's stride past it fit 32-bit indices
   void* output = nullptr;
   const void* inputs[3] = {nullptr, nullptr, nullptr};
 };

@@ -125,6 +125,18 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("packed", {{"n", "2^23"}}).get("unroll_used"), "4");
 }
 
+// 32-bit indices wherever n and one grid stride past it fit them: the kernels with no 64-bit code.
+TEST(Elementwise, IndicesAre32BitWhereTheyFit) {
+  EXPECT_EQ(derived("packed", {{"n", "150528"}}).get("index_bits"), "32");
+  EXPECT_EQ(derived("packed", {{"n", "2^31"}}).get("index_bits"), "32");
+  EXPECT_EQ(derived("packed", {{"n", "4150000000"}}).get("index_bits"), "32");
+  // A grid of 32 waves of 256 threads, 4 packs of 4 each: 138 million elements a stride.
+  EXPECT_EQ(derived("packed", {{"n", "4200000000"}}).get("index_bits"), "64");
+  EXPECT_EQ(derived("grid_stride", {{"n", "4250000000"}}).get("index_bits"), "32");
+  EXPECT_EQ(derived("grid_stride", {{"n", "2^32"}}).get("index_bits"), "64");
+  EXPECT_FALSE(derived("naive", {{"n", "2^20"}}).has("index_bits"));
+}
+
 TEST(Elementwise, ReferenceValues) {
   EXPECT_EQ(referenceValue(ElementwiseOp::Relu, -1.5, 0, 0), 0.0);
   EXPECT_EQ(referenceValue(ElementwiseOp::Relu, 2.5, 0, 0), 2.5);
