@@ -143,8 +143,8 @@ ElementwiseKernel findPacked([[maybe_unused]] const ElementwiseLaunch& l) {
   if constexpr (valid) {
     constexpr int kA = Op::kArity;
     if (l.index32)
-      return kernelOf<packedKernel<P, U, Pairs, std::uint32_t, Op, Out, In, kA>, false, Op, Out,
-                      In, std::uint32_t>();
+      return kernelOf<packedKernel<P, U, Pairs, std::uint32_t, Op, Out, In, kA>, false, Op, Out, In,
+                      std::uint32_t>();
     return kernelOf<packedKernel<P, U, Pairs, std::int64_t, Op, Out, In, kA>, false, Op, Out, In>();
   } else {
     throw Error(ErrorKind::Internal,
