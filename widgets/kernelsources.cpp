@@ -45,8 +45,8 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
     m[{"permute", "packed"}] = {files({"permute/packedtranspose.cu", "permute/packedtiling.cpp"}),
                                 "packedKernel("};
     m[{"permute", "auto"}] = {
-        files({"permute/permutefamily.cpp", "permute/tiledtranspose.cu", "permute/generaltiled.cu",
-               "permute/generalcells.cu", "permute/narrowtranspose.cu",
+        files({"permute/permuteauto.cpp", "permute/permutefamily.cpp", "permute/tiledtranspose.cu",
+               "permute/generaltiled.cu", "permute/generalcells.cu", "permute/narrowtranspose.cu",
                "permute/packedtranspose.cu", "permute/permutekernels.cu"}),
         "autoKind("};
     const QStringList chain =

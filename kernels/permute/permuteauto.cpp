@@ -1,0 +1,418 @@
+// auto's choice among the permute kernels: rules measured on H100 and H200 (docs/PERFORMANCE.md,
+// the permute passes), each with the shapes that set its bounds.
+#include "kernels/permute/permuteauto.h"
+
+#include <algorithm>
+
+#include "kernels/permute/generaltiled.h"
+#include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/packedtiling.h"
+
+namespace kwb::permute {
+namespace {
+
+// General tiles take cells where both groups span at least this many elements (the tiling
+// grows each group to 64), else a tile of cells would be mostly empty; cells shifted into place
+// where both span kMinShiftedCellGroup or more: they moved 1.16 to 1.61x the best other kernel
+// where both groups were 72 or more long and 0.02 to 0.55x where one was 38 or shorter (H200),
+// and a transpose of 52-byte rows 1873 GB/s against the tiled kernel's 1186 (H100).
+constexpr std::int64_t kMinCellGroup = 64;
+constexpr std::int64_t kMinShiftedCellGroup = 48;
+// Cells' groups grow past a tile's side until they fill this much of the tiles they cover.
+constexpr double kMinCellFill = 0.875;
+// Cells shifted into place take tensors of this many bytes or more: a tile of them carries 32
+// KiB, and fewer than 256 tiles leave most of the block slots idle (2049 x 2049 bytes transposed,
+// 153 tiles: 711 GB/s in cells, 817 through the tiled kernel's 64 x 64 tiles; H100).
+constexpr std::int64_t kMinShiftedCellsBytes = std::int64_t{8} << 20;
+// Below this many elements per plane the narrow kernel's chunks are mostly empty: a batch of
+// 2 x 7 matrices moved 75 GB/s through it (f16, H100), and the movement kernel takes them.
+constexpr std::int64_t kMinNarrowWide = 1024;
+// General tiles whose groups fill less than this of a tile lose to the movement kernel: a
+// (2, 471000, 3, 5) tile of 5 x 6 f32 moved 108 GB/s, PyTorch's strided kernel 2262 (H100).
+constexpr std::int64_t kMinGeneralTileBytes = 2048;
+// General tiles of 2-, 4- and 8-byte elements filled less than this lose to the movement
+// kernel where its walk reads the source's sectors again within kNearReuse elements of the
+// destination or reads sectors at most kDenseSourceStepBytes apart: (17, 5, 12, 17, 202) with
+// (1, 0, 2, 4, 3) in f32, tiles filled 0.42, moved 2686 GB/s through the walk and 1157 through
+// tiles; (1000, 40, 26, 16, 2) with (0, 4, 2, 1, 3) in f64, filled 0.63, 3890 against 2271;
+// tiles filled 0.7 and more won, or lost by less than 15 % (H200). Halves likewise, but where
+// cells start on words: 22 of 24 random cases moved 1.05 to 3.1x ((1000, 21, 12, 518) with (2,
+// 0, 3, 1): 1058 -> 1956 GB/s), two lost 9 and 13 %; aligned cells of (4, 3, 7, 80, 1248) with
+// (3, 4, 2, 1, 0) moved 2238 against 888 (H100). Where the destination's elements up to the
+// walk's return span fewer sectors of the source than elements, the sectors count: (45, 571, 18,
+// 24, 3) with (1, 0, 4, 3, 2) in f16 returns after 432 elements that span 81 sectors, and moved
+// 2249 GB/s through the walk, 871 through tiles (H100).
+constexpr double kMinWalkTileFill = 0.7;
+constexpr std::int64_t kNearReuse = 192;
+constexpr std::int64_t kSectorBytes = 32;
+constexpr std::int64_t kDenseSourceStepBytes = 16;
+// General tiles write a column of the destination's innermost group at a time. Where that group
+// is this many bytes or fewer and the destination then runs along a dimension the source holds
+// at most this many bytes apart, the movement kernel's walk in destination order reads the
+// source in runs and writes whole rows instead: (78, 96, 3, 5974) with (1, 0, 3, 2) moved 1373
+// GB/s through it in u8, 598 through tiles; (5, 23310, 3, 96, 3) with (2, 1, 4, 3, 0) in f16
+// 2091 against 643 (H100).
+constexpr std::int64_t kShortColumnBytes = 16;
+// Bytes move in words shifted into place where a column holds two words or more; in shorter
+// columns, single bytes, whose stores of neighbouring columns meet in the same sectors: (5,
+// 273913, 49) reversed moved 506 GB/s in single bytes, 232 in shifted words (H100). Halves stay
+// single where rows start on no word: shifted words moved them at 0.70 to 1.04 of single halves.
+constexpr std::int64_t kMinShiftedColumn = 8;
+// Where the narrow kernel takes a transpose by the planes' whole vectors (the widest that divides
+// a plane and the source's start): planes to channels last where such a vector holds 4 elements
+// or more, else the movement kernel's walk (f32 planes of an odd width, in single elements: 2363
+// GB/s against 4021 through the walk; f16 in pairs: 2246 against 3154; u8 in 4 bytes, 2090
+// against 2041; H200). Channels last to planes where it holds 2 elements or more or an 8-byte
+// one; in single smaller elements, general tiles take 8 channels or more in words or wide
+// elements (f32, 8: 2879 against 3125), and the walk source rows of 8 bytes or fewer (u8, 2
+// channels: 985 against 2233; f16, 5: 1744 against 1453), f32 staying narrow (H200).
+constexpr int kMinPlanarNarrowElements = 4;
+constexpr int kMinInterleavedNarrowElements = 2;
+constexpr std::int64_t kMaxWalkedRowBytes = 8;
+// Where the planes' whole vectors are narrower, the narrow kernel shifts 16-byte ones into place
+// where its chunks fill this many waves of the device's block slots: planes to channels last of
+// an odd width, 64 MiB and more, moved 1.0 to 2.3x faster than through the walk or tiles (19 x
+// 14128181 u8: 2794 GB/s against 1412 through the walk; 5 x 33 x 406721 u8 2608 against 1136; 56
+// x 1198373 f32 2867 against the tiles' 2343; 3 x 11184810 f32 3067 against 3069), but smaller
+// ones that filled a wave or less lost (24 x 174762 f32, 16 MiB, one wave: 2444 against 2595; 5 x
+// 37 x 5667 f32, 4 MiB: 1260 against 1417). Channels last to 32 to 64 planes likewise for bytes
+// and halves where plain tiles would take them (2033103 x 33 u8: 1934 against 615; 1677721 x 40
+// f16: 2044 against 1427), not where shifted cells would (4194303 x 64 u8: 1196 against 2132)
+// nor for wider elements (1398101 x 48 f32: 2230 against the tiles' 2692; H100). From channels
+// last to fewer planes the general tiles it replaces were faster at 16 planes (2097154 x 16 f16:
+// 2567 against 2466; 4194305 x 16 u8: 1651 against 1532; H100) but not at 19 (14128181 x 19 u8:
+// 1108 against 2514; H200) nor 8 of floats (8388609 x 8 f32: 2832 against 2932; H100).
+constexpr double kMinShiftedNarrowWaves = 2;
+// A short side of 32 to kMaxNarrow also goes through the narrow kernel where its planes are whole
+// 16-byte vectors of 2 bytes or wider, rather than through tiles: (48, 1398100) f32 moved 3914
+// GB/s through it and 2607 through the tiled kernel, 32 halves 3603 against tiled_wide's 2322,
+// 40 doubles 3983 against 3168; in 8-byte vectors it lost (f64, 64 channels to planes: 2861
+// against 3616), and bytes went both ways (48 of them, 2372 against 2148 and 2454 against 2651;
+// H200, H100 for bytes).
+// Planes of 32 up to this many to channels last whose planes take whole vectors of one element
+// and whose chunks do not fill the device go through the movement kernel's walk, as shorter ones
+// do, rather than through tiles: batches of 5 transposes of 33, 37, 40 and 47 planes of an odd
+// width (2231 to 406721 elements), every element size, 4 and 64 MiB, moved 1.01 to 1.88x through
+// the walk (40 planes of f32, 64 MiB: 2116 -> 2443 GB/s; 33 of u8: 604 -> 1135); channels last
+// to planes lost through it (0.40 to 0.97, but for 33 of u8 at 4 MiB) and keep tiles (H100).
+// Planes under kMinNarrowWide elements wide were not measured and keep tiles.
+constexpr std::int64_t kMaxWalkedPlanes = 47;
+
+}  // namespace
+
+std::optional<BatchTranspose> asBatchTranspose(const Permutation& s) {
+  if (s.shape.size() == 2 && s.perm == std::vector<int>{1, 0})
+    return BatchTranspose{1, s.shape[0], s.shape[1]};
+  if (s.shape.size() == 3 && s.perm == std::vector<int>{0, 2, 1})
+    return BatchTranspose{s.shape[0], s.shape[1], s.shape[2]};
+  return std::nullopt;
+}
+
+bool innermostMoves(const Permutation& s) {
+  return s.perm.back() != static_cast<int>(s.shape.size()) - 1;
+}
+
+std::optional<Rows> asRows(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
+  if (innermostMoves(s) || s.shape.size() < 2) return std::nullopt;
+  const std::int64_t rowBytes = s.shape.back() * bytes;
+  if ((rowBytes != 2 && rowBytes != 4 && rowBytes != 8) || sourceOffsetBytes % rowBytes != 0)
+    return std::nullopt;
+  const int unit = static_cast<int>(rowBytes);
+  return Rows{simplify(inMovementUnits(s, bytes, unit)), unit};
+}
+
+// General tiles of a permutation, in the tile size for its element size.
+GeneralTiling tilingOf(const Permutation& s, int bytes) {
+  return generalTiling(s, generalTileElements(bytes));
+}
+
+// Cells' tiles, larger than the elements' ones, with groups as long as their sides and filling
+// most of the tiles they cover: (72, 6, 10, 62137) with (2, 3, 1, 0) takes columns of 6 x 72
+// instead of 72 (811 -> 1783 GB/s, u8, H100).
+GeneralTiling cellTiling(const Permutation& s, int bytes) {
+  const int in = GeneralLaunch::cellTileIn(bytes);
+  const int out = GeneralLaunch::cellTileOut(bytes);
+  GeneralTiling g = generalTiling(s, generalTileElements(bytes), in, out, kMinCellFill);
+  g.tileIn = in;
+  g.tileOut = out;
+  return g;
+}
+
+namespace {
+
+// Whether tiled_wide's cells fit: 1- or 2-byte elements, both sides whole cells (8 bytes of
+// rows), the source 8-byte aligned.
+bool cellsFit(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes) {
+  if (bytes > 2) return false;
+  const int side = cell::side(bytes);
+  return t.rows % side == 0 && t.cols % side == 0 && sourceOffsetBytes % 8 == 0;
+}
+
+// Bytes a general tile carries where both groups are shorter than its sides: a tile that carries
+// little costs its offsets and barriers for few bytes.
+std::int64_t tileCarriedBytes(const GeneralTiling& g, int bytes) {
+  return std::min<std::int64_t>(g.inExtent, g.tileIn) *
+         std::min<std::int64_t>(g.outExtent, g.tileOut) * bytes;
+}
+
+// Whether cells shifted into place pay (kMinShiftedCellGroup, kMinShiftedCellsBytes): judged on
+// their own tiling, whose groups may differ from the elements' (an in group grown toward a cells'
+// tile's 128 bytes may take the dimension the out group had grown into), and only where a group
+// spans its side of the tile.
+bool shiftedCellsPay(const Permutation& s, int bytes) {
+  if (bytes > 2 || s.elements() * bytes < kMinShiftedCellsBytes) return false;
+  const GeneralTiling g = cellTiling(s, bytes);
+  return std::min(g.inExtent, g.outExtent) >= kMinShiftedCellGroup &&
+         (g.inExtent >= g.tileIn || g.outExtent >= g.tileOut);
+}
+
+// Whether general tiles of bytes or halves fit cells of 8-byte rows that start on words, with
+// both groups filling a tile's side (kMinCellGroup).
+bool alignedCellsFit(const GeneralTiling& g, int bytes, std::int64_t sourceOffsetBytes) {
+  return bytes <= 2 && std::min(g.inExtent, g.outExtent) >= kMinCellGroup &&
+         generalCellsFit(g, bytes, sourceOffsetBytes);
+}
+
+// Byte tiles shorter than a cells' tile both ways, each group 48 or more (kMinShiftedCellGroup),
+// take aligned words where they fit and fill kMinWalkTileFill of their tiles, else the movement
+// kernel's walk, which finds each small tile's bytes in L1: (2, 6339, 145, 73) with (1, 0, 3, 2)
+// moved 1355 GB/s through it, 1020 in shifted cells and 620 in shifted words. Batches of 128 MiB
+// of 84 x 100, 100 x 84, 100 x 100, 84 x 84, 132 x 100, 68 x 76 and 116 x 92 matrices in aligned
+// words filling 0.32 to 0.65 of their tiles moved 1.00 to 2.14x through the walk (84 x 100: 1186
+// -> 1461 GB/s; 68 x 76: 780 -> 1669); filling 0.73 and 0.94, words moved 60 x 100 and 124 x 124
+// 1.11 and 1.6x, 100 x 60 0.90x the walk (H100).
+bool smallByteTiles(const Permutation& s) {
+  const GeneralTiling g = cellTiling(s, 1);
+  return std::min(g.inExtent, g.outExtent) >= kMinShiftedCellGroup && g.inExtent < g.tileIn &&
+         g.outExtent < g.tileOut;
+}
+
+// The share of its tiles' elements a general tiling fills.
+double tileFill(const GeneralTiling& g) {
+  return static_cast<double>(g.inExtent) / static_cast<double>(g.tilesIn() * g.tileIn) *
+         static_cast<double>(g.outExtent) / static_cast<double>(g.tilesOut() * g.tileOut);
+}
+
+// The source elements spanned by the destination's first `window` elements: the dimensions the
+// destination runs along inside it, each at its source stride.
+std::int64_t sourceSpanWithin(const GeneralTiling& g, std::int64_t window) {
+  std::int64_t span = 1;
+  const auto add = [&](const GeneralTiling::Axis* axes, int rank) {
+    for (int k = 0; k < rank; ++k)
+      if (axes[k].dstStride < window) span += (axes[k].size - 1) * axes[k].srcStride;
+  };
+  add(g.in, g.inRank);
+  add(g.out, g.outRank);
+  add(g.batch, g.batchRank);
+  return span;
+}
+
+// Whether the movement kernel's walk in destination order beats mostly empty general tiles of
+// elements, words or shifted cells (kMinWalkTileFill): where it comes back to the source's sectors
+// within kNearReuse elements or sectors (they are still in L1), or reads at least half of each
+// sector it touches.
+bool walkBeatsSparseTiles(const GeneralTiling& g, int bytes, std::int64_t sourceOffsetBytes) {
+  if (bytes < 2 || tileFill(g) >= kMinWalkTileFill || alignedCellsFit(g, bytes, sourceOffsetBytes))
+    return false;
+  const std::int64_t reuse = g.in[0].dstStride, sourceStep = g.out[0].srcStride * bytes;
+  return std::min(reuse, sourceSpanWithin(g, reuse) * bytes / kSectorBytes) <= kNearReuse ||
+         sourceStep <= kDenseSourceStepBytes;
+}
+
+// Whether general tiles' columns would be short while the destination goes on along a
+// dimension the source holds close together (kShortColumnBytes).
+bool shortColumnsOverSourceRuns(const Permutation& s, const GeneralTiling& g, int bytes) {
+  const int rank = static_cast<int>(s.shape.size());
+  const int next = rank - 1 - g.outRank;  // the destination's dimension after the group
+  if (g.outExtent * bytes > kShortColumnBytes || next < 0) return false;
+  std::int64_t sourceStride = 1;
+  for (int d = s.perm[static_cast<std::size_t>(next)] + 1; d < rank; ++d)
+    sourceStride *= s.shape[static_cast<std::size_t>(d)];
+  return sourceStride * bytes <= kShortColumnBytes;
+}
+
+// Waves of the device's block slots the narrow kernel's chunks fill in its default launch.
+double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes,
+                   const DeviceInfo& device) {
+  NarrowLaunch l;
+  l.batch = t.batch;
+  l.planarSource = t.rows <= t.cols;
+  l.narrow = std::min(t.rows, t.cols);
+  l.wide = std::max(t.rows, t.cols);
+  l.elementBytes = bytes;
+  l.vectorBytes = kNarrowVectorBytes;
+  l.sourceHead = static_cast<int>(sourceOffsetBytes % kNarrowVectorBytes) / bytes;
+  l.block = kNarrowBlock;
+  return static_cast<double>(l.chunks()) * l.block /
+         (static_cast<double>(device.smCount) * device.maxThreadsPerSm);
+}
+
+// Packed tiles, for tensors of 32 MiB or more, where tiles of two groups would have a side of 2
+// elements to 48 bytes, or tiles of bytes would carry little while the source's runs are 4 bytes
+// or more, and packed tiles run 64 bytes or more on both sides. Against the kernel auto took, on
+// the random bench's cases (H100): short sides in general tiles 1.06 to 2.8x ((100, 3, 23, 400,
+// 24) with (4, 2, 0, 3, 1) in f16: 650 -> 1818 GB/s; (5, 273913, 49) reversed in u8: 508 ->
+// 1227), one loss of 4 % ((2441, 7, 187, 3, 7) in f32); longer sides lost (0.2 to 0.98: (2, 300,
+// 4, 96, 44) in f64 with a side of 32, 2685 -> 2223), single elements too ((7, 449, 3, 12, 74, 2)
+// in f32: 0.78). Bytes the walk took: 1.18 to 2.2x where the source ran 4 bytes or more ((127826,
+// 3, 100, 7) with (3, 1, 0, 2): 673 -> 1466), one loss of 5 %, 0.8 to 0.84 where it ran 1 to 3;
+// halves lost to the walk (0.7 to 0.94, two gains of 11 and 25 % aside). Tensors of 4 to 16 MiB
+// lost, whose few tiles a block leave its positions' set-up unpaid ((27, 1294, 12, 5) with (1, 3,
+// 2, 0) in f16, 4 MiB: 840 -> 280). Bytes likewise where general tiles' columns (the
+// destination's innermost group) would be shorter than a cells' group, 49 to 63 bytes: 1.7 to
+// 3.6x on 6 random cases of 32 MiB and more ((2, 16870, 26, 153) with (1, 3, 2, 0): 409 -> 1458
+// GB/s), where their rows were that short instead general tiles kept 1.24 to 1.9x (8 cases).
+constexpr std::int64_t kMinPackedBytes = std::int64_t{32} << 20;
+constexpr std::int64_t kMinPackedRunBytes = 64;
+constexpr std::int64_t kMaxShortSideBytes = 48;
+constexpr std::int64_t kMinPackedSourceRunBytes = 4;
+
+// The shorter of a packed tile's runs in bytes, 0 where no packed tiling exists.
+std::int64_t packedRunBytes(const Permutation& s, int bytes) {
+  const auto p = packedTiling(s, bytes);
+  return p ? std::min(p->runIn, p->runOut) * bytes : 0;
+}
+
+bool packedRunsLong(const Permutation& s, int bytes) {
+  return packedRunBytes(s, bytes) >= kMinPackedRunBytes;
+}
+
+// Planes to channels last with more planes than the narrow kernel takes: tiles leave the
+// destination's rows of kMaxNarrow to kMaxPackedPlanes elements straddling sectors where they are
+// no whole sectors, while a packed tile holds whole rows and writes them as one run. 128 MiB
+// transposes (H100): bytes at 65, 84, 100 and 127 planes 1.18 to 2.3x (65 x 2064888: 641 -> 1499
+// GB/s), f32 1.31 to 1.48x (100 x 335544: 1830 -> 2402), f64 at 65 and 127 1.19 and 1.20x; rows
+// of whole sectors kept tiles (f64 at 84 and 100 within 2 %, bytes at 160 planes 2197 against
+// 1469), halves keep shifted cells (84 and 127 planes: 2223 and 2084 against 1978 and 1908), and
+// a 54 MiB one lost (95 x 73920 f64: 2238 -> 2077). Bytes from 49 planes, where the narrow
+// kernel does not take them: (51, 5263440) 513 -> 1622 GB/s, (63, 4260880) 628 -> 1594.
+constexpr std::int64_t kMaxPackedPlanes = 128;
+constexpr std::int64_t kMinPackedTransposeBytes = std::int64_t{64} << 20;
+bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int bytes) {
+  const std::int64_t planes = t.rows;
+  const std::int64_t fewest = bytes == 1 ? kMaxShortSideBytes : kMaxNarrow;
+  return t.rows <= t.cols && planes > fewest && planes <= kMaxPackedPlanes && bytes != 2 &&
+         planes * bytes % kSectorBytes != 0 && t.cols >= kMinNarrowWide &&
+         s.elements() * bytes >= kMinPackedTransposeBytes && packedTiling(s, bytes);
+}
+
+// Rows of 3 to 15 bytes (not 4 or 8) that stay innermost, which the walk moves in units of 1 to 4
+// bytes: where it comes back to the source's next row down only after kFarRowDown elements of the
+// destination or more (its sectors long gone from L1), packed tiles that run 128 bytes or more
+// both ways, from 32 MiB. Against the walk (H100): fitted on 19 random cases, 5 of the 6 it takes
+// 1.18 to 5.8x ((1864135, 6, 4, 3) with (1, 2, 0, 3) in u8: 258 -> 1488 GB/s), one 0.82 ((13,
+// 1472, 701, 5) with (2, 1, 0, 3) in f16); where the walk came back within 98 elements it kept
+// 1.1 to 1.4x, and shorter runs lost (0.50 to 0.93; two of 70 and 80 bytes won 1.27 and 1.21x).
+// Then 16 other random cases it takes: 14 moved 1.13 to 3.2x ((499, 1000, 3, 12, 3) with (3, 0,
+// 2, 1, 4) in f32: 758 -> 2450; (2739137, 7, 7) with (1, 0, 2) in f16: 921 -> 2185), two of bytes
+// whose walk was fast lost ((3199, 839, 5, 10) with (0, 2, 1, 3): 2489 -> 1493; 0.80). The random
+// bench's (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8, back after 312 elements, keeps the
+// walk (1616 against 1359).
+constexpr std::int64_t kMinPackedRowRunBytes = 128;
+constexpr std::int64_t kShortRowBytes = 16;
+constexpr std::int64_t kFarRowDown = 4096;
+bool packedRowsPay(const Permutation& s, int bytes) {
+  const int rank = static_cast<int>(s.shape.size());
+  if (rank < 3 || s.shape.back() * bytes >= kShortRowBytes ||
+      s.elements() * bytes < kMinPackedBytes)
+    return false;
+  std::int64_t nextRowDown = 1;  // the destination's stride of the source's dimension outside rows
+  for (int j = rank - 1; s.perm[static_cast<std::size_t>(j)] != rank - 2; --j)
+    nextRowDown *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
+  return nextRowDown > kFarRowDown && packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
+}
+
+// Whether packed tiles beat the general tiles or the walk auto would take otherwise.
+bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind otherwise) {
+  if (s.elements() * bytes < kMinPackedBytes) return false;
+  const std::int64_t side = std::min(g.inExtent, g.outExtent);
+  const bool shortSide =
+      otherwise == Kind::General && side >= 2 && side * bytes <= kMaxShortSideBytes;
+  const bool shortByteColumns =
+      otherwise == Kind::General && bytes == 1 && g.outExtent >= 2 && g.outExtent < kMinCellGroup;
+  const bool byteWalk = otherwise == Kind::Movement && bytes == 1 &&
+                        std::min<std::int64_t>(g.inExtent, g.tileIn) >= kMinPackedSourceRunBytes;
+  return (shortSide || shortByteColumns || byteWalk) && packedRunsLong(s, bytes);
+}
+
+}  // namespace
+
+// How auto has general tiles move their units: cells of 8-byte rows where both groups fill a
+// tile's side and rows start on words, else cells shifted into place where they pay (519, 4, 42,
+// 6, 5, 46 with (0, 5, 4, 3, 2, 1) in f16: 2588 GB/s against 2052 in aligned pairs, H100), else
+// aligned words, else words shifted into place for bytes in columns of two words or more
+// (kMinShiftedColumn), else elements.
+Access autoAccess(const Permutation& s, const GeneralTiling& g, int bytes,
+                  std::int64_t sourceOffsetBytes) {
+  if (bytes >= 4) return Access::Elements;
+  if (alignedCellsFit(g, bytes, sourceOffsetBytes) || shiftedCellsPay(s, bytes))
+    return Access::Cells;
+  if (generalWordsFit(g, bytes, sourceOffsetBytes)) return Access::Words;
+  return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
+}
+
+// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes, else the walk or packed
+// tiles. Small byte tiles without aligned words or well filled: the walk. Transposes with both
+// sides 32 or more: the narrow kernel for a side of 64 or less where it pays, else the walk for 47
+// planes or fewer to channels last, else packed tiles for 65 (bytes: 49) to 128 planes to
+// channels last, else cells, pairs of halves, shifted cells or words, else the tiled kernel. A
+// shorter side: the narrow kernel, else general tiles for 8 planes or more in words or wide
+// elements, else the walk. Any other permutation: general tiles unless short columns or sparse
+// tiles lose to the walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
+Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
+              const DeviceInfo& device) {
+  if (!innermostMoves(s)) {
+    const auto rows = asRows(s, bytes, sourceOffsetBytes);
+    if (rows &&
+        tileCarriedBytes(tilingOf(rows->perm, rows->bytes), rows->bytes) >= kMinGeneralTileBytes)
+      return Kind::General;
+    return !rows && packedRowsPay(s, bytes) ? Kind::Packed : Kind::Movement;
+  }
+  const GeneralTiling g = tilingOf(s, bytes);
+  const auto t = asBatchTranspose(s);
+  const bool words = generalWordsFit(g, bytes, sourceOffsetBytes);
+  if (bytes == 1 && smallByteTiles(s) && (!words || tileFill(g) < kMinWalkTileFill))
+    return Kind::Movement;
+  if (!t) {
+    const Kind tilesOrWalk = tileCarriedBytes(g, bytes) >= kMinGeneralTileBytes &&
+                                     !shortColumnsOverSourceRuns(s, g, bytes) &&
+                                     !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
+                                 ? Kind::General
+                                 : Kind::Movement;
+    return packedPays(s, g, bytes, tilesOrWalk) ? Kind::Packed : tilesOrWalk;
+  }
+  const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);
+  const bool planar = t->rows <= t->cols;  // planes to channels last
+  const bool narrow = wide >= kMinNarrowWide;
+  const int whole = narrowVectorBytes(wide, bytes, sourceOffsetBytes);
+  const bool shiftedFills = planes <= kMaxNarrow && narrowWaves(*t, bytes, sourceOffsetBytes,
+                                                                device) >= kMinShiftedNarrowWaves;
+  const bool generalTiles = shiftedCellsPay(s, bytes) || (bytes == 1 && words);
+  if (planes < kMinTiledSide) {
+    const bool general = planes >= 8 && (words || bytes >= 4);
+    if (planar) {
+      if (!narrow || kNarrowVectorBytes / bytes < kMinPlanarNarrowElements) return Kind::Movement;
+      return whole / bytes >= kMinPlanarNarrowElements || shiftedFills ? Kind::Narrow
+                                                                       : Kind::Movement;
+    }
+    if (narrow && (whole / bytes >= kMinInterleavedNarrowElements || bytes == 8 || shiftedFills))
+      return Kind::Narrow;
+    if (general) return Kind::General;
+    return narrow && (bytes >= 4 || planes * bytes > kMaxWalkedRowBytes) ? Kind::Narrow
+                                                                         : Kind::Movement;
+  }
+  if (planes <= kMaxNarrow && narrow) {
+    if (whole == kNarrowVectorBytes ? bytes >= 2
+                                    : shiftedFills && (planar || (bytes <= 2 && !generalTiles)))
+      return Kind::Narrow;
+    if (planar && planes <= kMaxWalkedPlanes && whole == bytes) return Kind::Movement;
+  }
+  if (packedTransposePays(s, *t, bytes)) return Kind::Packed;
+  if (cellsFit(*t, bytes, sourceOffsetBytes)) return Kind::TiledWide;
+  const bool pairs =
+      bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
+  if (pairs) return Kind::TiledPairs;
+  return generalTiles ? Kind::General : Kind::Tiled;
+}
+
+}  // namespace kwb::permute
