@@ -43,6 +43,17 @@ TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirT
   EXPECT_EQ(chosen("8729,124,124", "0,2,1", "u8"), "general");   // 0.94
 }
 
+TEST(PermuteAuto, SparseByteTilesInWordsTakeTheWalkWhereItsSourceSectorsStayClose) {
+  EXPECT_EQ(chosen("116508,96,24", "0,2,1", "u8"), "movement");         // 71 sectors
+  EXPECT_EQ(chosen("14564,96,24", "0,2,1", "u8"), "movement");          // 32 MiB
+  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "general");           // under 32 MiB
+  EXPECT_EQ(chosen("47,200,1000,7,4", "2,0,4,1,3", "u8"), "movement");  // 4 bytes apart
+  EXPECT_EQ(chosen("5,779,1000,68", "1,3,2,0", "u8"), "general");       // 6.6 million sectors
+  EXPECT_EQ(chosen("234,186,96,4,4", "4,1,2,0,3", "u8"), "general");    // tiles filled 0.91
+  EXPECT_EQ(chosen("826,12,3,94,96", "0,3,4,1,2", "u8"), "general");    // 36 planes
+  EXPECT_EQ(chosen("116508,96,24", "0,2,1", "f16"), "general");         // bytes only
+}
+
 TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBackLate) {
   EXPECT_EQ(chosen("559241,5,3", "1,0,2"), "packed");
   EXPECT_EQ(chosen("1342178,5,5", "1,0,2", "u8"), "packed");
