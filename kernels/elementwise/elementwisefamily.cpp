@@ -1,6 +1,5 @@
 // The elementwise family: unary, binary and ternary ops in the OneFlow style, from one thread per
 // element up to 16-byte packs with pair math, to show what it takes to reach the copy ceiling.
-#include <cstdint>
 #include <memory>
 
 #include "core/error.h"
@@ -233,10 +232,8 @@ class ElementwiseVariant final : public Variant {
       const int waves = p.isAuto("waves") ? kAutoWaves : static_cast<int>(p.getInt("waves"));
       const std::int64_t items = std::max<std::int64_t>((packs + l.unroll - 1) / l.unroll, 1);
       l.grid = gridForWaves(static_cast<std::uint64_t>(items), l.block, waves, device);
-      const std::int64_t stride = std::int64_t{l.grid} * l.block * l.unroll * l.pack;
-      l.index32 = l.n + stride <= std::int64_t{UINT32_MAX};
       derived = describeGrid(l.grid, l.block, device);
-      derived.set("index_bits", l.index32 ? "32" : "64");
+      derived.set("index_bits", l.index32() ? "32" : "64");
       derived.set("waves_used", std::to_string(waves));
       derived.set("pack_size_used", std::to_string(l.pack));
       if (p.has("unroll")) derived.set("unroll_used", std::to_string(l.unroll));

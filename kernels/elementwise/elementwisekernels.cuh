@@ -142,10 +142,11 @@ ElementwiseKernel findPacked([[maybe_unused]] const ElementwiseLaunch& l) {
                          (!Pairs || (P % 2 == 0 && (sizeof(In) == 2 || sizeof(Out) == 2)));
   if constexpr (valid) {
     constexpr int kA = Op::kArity;
-    if (l.index32)
+    if (l.index32())
       return kernelOf<packedKernel<P, U, Pairs, std::uint32_t, Op, Out, In, kA>, false, Op, Out, In,
                       std::uint32_t>();
-    return kernelOf<packedKernel<P, U, Pairs, std::int64_t, Op, Out, In, kA>, false, Op, Out, In>();
+    return kernelOf<packedKernel<P, U, Pairs, std::int64_t, Op, Out, In, kA>, false, Op, Out, In,
+                    std::int64_t>();
   } else {
     throw Error(ErrorKind::Internal,
                 "elementwise: pack of " + std::to_string(P) + " has no kernel for these types");

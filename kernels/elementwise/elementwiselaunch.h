@@ -27,9 +27,13 @@ struct ElementwiseLaunch {
   int unroll = 1;  // packs each thread loads before it computes
   int grid = 1;
   int block = 256;
-  bool index32 = false;  // packed walks: n and a grid's stride past it fit 32-bit indices
   void* output = nullptr;
   const void* inputs[3] = {nullptr, nullptr, nullptr};
+
+  // Packed walks: whether n and one grid's stride past it fit 32-bit indices.
+  bool index32() const {
+    return n + std::int64_t{grid} * block * unroll * pack <= std::int64_t{UINT32_MAX};
+  }
 };
 
 // The kernel a launch runs, picked once when a workload is made: its function (to check what

@@ -44,7 +44,6 @@ constexpr std::int64_t kMinGeneralTileBytes = 2048;
 // 2249 GB/s through the walk, 871 through tiles (H100).
 constexpr double kMinWalkTileFill = 0.7;
 constexpr std::int64_t kNearReuse = 192;
-constexpr std::int64_t kSectorBytes = 32;
 constexpr std::int64_t kDenseSourceStepBytes = 16;
 // General tiles write a column of the destination's innermost group at a time. Where that group
 // is this many bytes or fewer and the destination then runs along a dimension the source holds

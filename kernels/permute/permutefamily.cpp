@@ -25,6 +25,7 @@ using permute::kMaxNarrow;
 using permute::kMinTiledSide;
 using permute::kNarrowBlock;
 using permute::kNarrowVectorBytes;
+using permute::kSectorBytes;
 using permute::listText;
 using permute::Permutation;
 using permute::PermuteLauncher;
@@ -246,7 +247,6 @@ double alignedReads(const permute::TiledLaunch& l) {
          static_cast<double>(l.alignedUnits());
 }
 
-constexpr std::int64_t kSectorBytes = 32;
 constexpr int kMaxAlignedTile = 32;
 constexpr double kMaxAlignedReads = 1.5;
 constexpr double kMinAlignedColumnFill = 0.75;

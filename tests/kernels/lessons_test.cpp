@@ -26,7 +26,8 @@ TEST(Lessons, EveryStepOfTheThreeWriteUps) {
     EXPECT_EQ(findLesson(lesson.id), &lesson);
   }
   EXPECT_EQ(steps["elementwise"].size(), 7u);
-  // Five past the write-up: cells, swizzle, row walk, aligned stores, shifted vectors.
+  // Six past the write-up: cells, swizzle, row walk, aligned stores, shifted vectors, packed
+  // tiles.
   EXPECT_EQ(steps["permute"].size(), 12u);
   EXPECT_EQ(steps["giou"].size(), 7u);
   for (const auto& [track, numbers] : steps)
