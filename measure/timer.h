@@ -37,9 +37,10 @@ struct TimingOutcome {
 // batches held back by a StreamBlocker so that launches run back to back. Cold samples flush
 // L2 before each launch; hot samples do not. A call of many launches (`launchesPerCall`) gets
 // batches short enough for the held stream's queue, or none where one call alone overfills it.
-// An event pair with nothing between its events takes about 1.7 us of the GPU's time (H100), so
-// each batch also times empty pairs, and the samples are the events' times less the median empty
-// pair: the kernel's own time (bench/fidelity.py holds it against Nsight Compute's).
+// An event pair with nothing between its events takes about 1.6 us of the GPU's time (H100), so
+// each batch also times empty pairs among its samples, and the samples are the events' times less
+// the median empty pair: the kernel's own time (bench/fidelity.py holds it against Nsight
+// Compute's).
 class Timer {
  public:
   Timer(cudaStream_t stream, std::int64_t l2Bytes);
