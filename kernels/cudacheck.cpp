@@ -37,4 +37,19 @@ void checkBlockFits(const void* kernel, int block) {
                                        std::to_string(attributes.maxThreadsPerBlock / 32 * 32));
 }
 
+void checkBlockSharedFits(std::size_t bytes, int block, int ordinal) {
+  int most = 0;
+  const cudaError_t status =
+      cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  if (bytes > static_cast<std::size_t>(most))
+    throw paramError("block_size", std::to_string(block) + " threads need " +
+                                       std::to_string(bytes / 1024) +
+                                       " KiB of shared memory; this GPU gives a block " +
+                                       std::to_string(most / 1024) + " KiB at most");
+}
+
 }  // namespace kwb

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+
 #include <cuda_runtime.h>
 
 namespace kwb {
@@ -16,6 +18,10 @@ inline void checkCuda(cudaError_t status, const char* call, const char* file, in
 // threads per block than `block`: checked once, when a workload is made, not at each launch.
 // Without a CUDA device there is nothing to check (and nothing will launch).
 void checkBlockFits(const void* kernel, int block);
+
+// Throws paramError("block_size") where a block of it needs more dynamic shared memory than the
+// device `ordinal` gives a block (opted in); nothing to check without a device, as above.
+void checkBlockSharedFits(std::size_t bytes, int block, int ordinal);
 
 }  // namespace kwb
 

@@ -53,8 +53,8 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
         files({"giou/giouops.cu", "giou/giouchain.cpp", "giou/giouworkload.cpp"});
     for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = {chain, {}};
     const QStringList fused = files({"giou/gioufused.cu", "giou/gioumath.h", "giou/giouboxes.cuh"});
-    for (const char* v : {"fused", "fused_conditional"})
-      m[{"giou", v}] = {fused, "giouForwardKernel("};
+    m[{"giou", "fused"}] = {fused, "giouForwardKernel("};
+    m[{"giou", "fused_conditional"}] = {fused, "giouConditionalKernel("};
     m[{"giou", "fused_fwd_bwd"}] = {fused, "giouForwardBackwardKernel("};
     return m;
   }();

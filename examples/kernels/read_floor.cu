@@ -1,7 +1,7 @@
 /* kwb
 name = "read_floor"
 summary = "reads a buffer and nothing else: the least time a kernel that must read n bytes takes"
-teaches = "At tens of megabytes the launch, the first loads' latency and the last blocks' end are a good part of a kernel's time, so the copy ceiling (measured on large copies) is out of reach even for a kernel that does nothing but read. Run this with n set to the bytes your kernel must read: its fraction of the ceiling is what yours can reach at best at that size (20 MiB read about 0.66 of the copy ceiling on an H100, 36 MiB about 0.79)."
+teaches = "At tens of megabytes the launch, the first loads' latency and the last blocks' end are a good part of a kernel's time, so the copy ceiling (measured on large copies) is out of reach even for a kernel that does nothing but read. Run this with n set to the bytes your kernel must read: its fraction of the ceiling is what yours can reach at best at that size (20 MiB read about 0.70 of the copy ceiling on an H100, 36 MiB about 0.84)."
 verification = "none"
 bytes = "n"
 

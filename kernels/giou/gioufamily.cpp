@@ -134,6 +134,7 @@ class GiouVariant final : public Variant {
       l.block = config.block;
       l.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
       checkBlockFits(giou::fusedKernel(l), config.block);
+      checkBlockSharedFits(l.sharedBytes(), config.block, device.ordinal);
       std::int64_t grid = std::min(l.chunks(), kMaxFusedGrid);
       if (kind_ == GiouKind::FusedForwardBackward)
         grid = std::min<std::int64_t>(grid, giou::cooperativeGridLimit(l, device.smCount));

@@ -2,6 +2,7 @@
 // the loss. What the unfused chains write to memory between two dozen launches stays in
 // registers here.
 #include <cooperative_groups.h>
+#include <cuda_pipeline_primitives.h>
 #include <cuda/atomic>
 
 #include "core/error.h"
@@ -14,8 +15,6 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-// Boxes a thread loads before computing any: loads in flight instead of one latency each.
-constexpr int kBatch = 4;
 // The batch of kernels that load the next before computing one (fused_conditional, fused_fwd_bwd).
 constexpr int kPipelinedBatch = 2;
 
@@ -54,9 +53,9 @@ __device__ __forceinline__ bool isValid(const T* targets, const std::int32_t* co
   return loadY2(targets, box) > 0.0f;
 }
 
-// One thread's N boxes of a chunk, every load issued before the first result is needed. With
-// CheckValidity, a box counts as valid only when its target is; only valid boxes are read. Boxes
-// past the end (a chunk past the last, say) are out of range and load nothing.
+// One thread's N boxes of a chunk, every load issued before the first result is needed. A box
+// counts as valid only when its target is; only valid boxes are read. Boxes past the end (a chunk
+// past the last, say) are out of range and load nothing.
 template <int N>
 struct Batch {
   int box[N];
@@ -66,7 +65,7 @@ struct Batch {
   Box<float> target[N];
 };
 
-template <int N, bool CheckValidity, bool Counts, typename P, typename T>
+template <int N, bool Counts, typename P, typename T>
 __device__ __forceinline__ Batch<N> loadBatch(const P* preds, const T* targets,
                                               const std::int32_t* counts, const Shape& shape,
                                               int chunk, int u0) {
@@ -75,9 +74,7 @@ __device__ __forceinline__ Batch<N> loadBatch(const P* preds, const T* targets,
   for (int u = 0; u < N; ++u) {
     b.box[u] = (chunk * shape.perThread + u0 + u) * blockDim.x + threadIdx.x;
     b.inRange[u] = u0 + u < shape.perThread && b.box[u] < shape.total;
-    b.valid[u] = b.inRange[u];
-    if constexpr (CheckValidity)
-      b.valid[u] = b.valid[u] && isValid<Counts>(targets, counts, shape.boxes, b.box[u]);
+    b.valid[u] = b.inRange[u] && isValid<Counts>(targets, counts, shape.boxes, b.box[u]);
   }
 #pragma unroll
   for (int u = 0; u < N; ++u) {
@@ -128,42 +125,91 @@ __device__ bool addToTotals(float sum, unsigned count, LossTotals* totals, float
   return true;
 }
 
-template <typename P, typename T, bool Counts, bool Conditional>
+// Where a thread's boxes are: its chunk's boxes a block-wide step apart, then the next chunk's.
+struct BoxWalk {
+  int chunk, u;
+  __device__ int box(const Shape& shape) const {
+    return (chunk * shape.perThread + u) * blockDim.x + threadIdx.x;
+  }
+  __device__ bool inRange(const Shape& shape) const {
+    return chunk < shape.chunks && box(shape) < shape.total;
+  }
+  __device__ void next(const Shape& shape) {
+    if (++u < shape.perThread) return;
+    u = 0;
+    chunk += gridDim.x;
+  }
+};
+
+// The write-up's kernel: every box computed, then multiplied by its validity. Each box's pred
+// and target go through the thread's ring slot: copied kForwardRing boxes ahead, read once landed.
+template <typename P, typename T, bool Counts>
 __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restrict__ targets,
                                   const std::int32_t* __restrict__ counts, Shape shape,
                                   float epsilon, LossForm form, LossTotals* totals, float* loss) {
   if (threadIdx.x == 0) prefetchL2(totals);
+  extern __shared__ __align__(16) unsigned char ring[];
+  P* predRing = reinterpret_cast<P*>(ring);  // [kForwardRing][blockDim.x][4]
+  T* targetRing = reinterpret_cast<T*>(ring + kForwardRing * blockDim.x * 4 * sizeof(P));
+  const auto slot = [&](int k) { return (k % kForwardRing) * blockDim.x + threadIdx.x; };
+  BoxWalk ahead{static_cast<int>(blockIdx.x), 0};
+  int issued = 0;
+  const auto issue = [&] {
+    if (ahead.inRange(shape)) {
+      const int box = ahead.box(shape), at = slot(issued);
+      __pipeline_memcpy_async(predRing + 4 * at, preds + 4 * box, 4 * sizeof(P));
+      __pipeline_memcpy_async(targetRing + 4 * at, targets + 4 * box, 4 * sizeof(T));
+    }
+    __pipeline_commit();
+    ahead.next(shape);
+    ++issued;
+  };
+#pragma unroll
+  for (int k = 0; k < kForwardRing; ++k) issue();
   float sum = 0;
   unsigned count = 0;
-  // Conditional reads a target's y2 before its boxes, two round trips a batch: it loads the next
-  // batch before this one's math, a smaller batch to pay for the registers. On an H100 that took
-  // B = 4096 x M = 256 from 15.2 to 14.4 us and the default batch from 6.8 to 6.3 us; the plain
-  // kernel, one round trip a batch, read 0.3-0.8 us slower with it.
-  constexpr int kBoxes = Conditional ? kPipelinedBatch : kBatch;
+  int k = 0;
+  for (BoxWalk at{static_cast<int>(blockIdx.x), 0}; at.inRange(shape); at.next(shape), ++k) {
+    __pipeline_wait_prior(kForwardRing - 1);
+    const int box = at.box(shape);
+    const Box<float> pred = loadBox(predRing, slot(k));
+    const Box<float> target = loadBox(targetRing, slot(k));
+    const bool counted = Counts ? box % shape.boxes < counts[box / shape.boxes] : target.y2 > 0.0f;
+    sum += giouOf(pred, target, epsilon) * static_cast<float>(counted);
+    count += counted;
+    issue();  // into slot(k): its box is in registers and used
+  }
+  sum = blockReduce(sum);
+  count = blockReduce(count);
+  float allSum;
+  unsigned allCount;
+  if (threadIdx.x == 0 && addToTotals(sum, count, totals, allSum, allCount))
+    *loss = lossOf(form, allSum, allCount);
+}
+
+// Invalid boxes skipped: a target's y2 read before its boxes, two round trips a batch, so the
+// next batch loads before this one's math, a smaller batch to pay for the registers. On an H100
+// that took B = 4096 x M = 256 from 15.2 to 14.4 us and the default batch from 6.8 to 6.3 us.
+template <typename P, typename T, bool Counts>
+__global__ void giouConditionalKernel(const P* __restrict__ preds, const T* __restrict__ targets,
+                                      const std::int32_t* __restrict__ counts, Shape shape,
+                                      float epsilon, LossForm form, LossTotals* totals,
+                                      float* loss) {
+  if (threadIdx.x == 0) prefetchL2(totals);
+  float sum = 0;
+  unsigned count = 0;
   int chunk = blockIdx.x;
   int u0 = 0;
-  auto b = loadBatch<kBoxes, Conditional, Counts>(preds, targets, counts, shape, chunk, u0);
+  auto b = loadBatch<kPipelinedBatch, Counts>(preds, targets, counts, shape, chunk, u0);
   while (chunk < shape.chunks) {
-    advance<kBoxes>(shape, chunk, u0);
-    Batch<kBoxes> next;
-    if constexpr (Conditional)
-      next = loadBatch<kBoxes, true, Counts>(preds, targets, counts, shape, chunk, u0);
+    advance<kPipelinedBatch>(shape, chunk, u0);
+    const auto next = loadBatch<kPipelinedBatch, Counts>(preds, targets, counts, shape, chunk, u0);
 #pragma unroll
-    for (int u = 0; u < kBoxes; ++u) {
+    for (int u = 0; u < kPipelinedBatch; ++u) {
       if (!b.valid[u]) continue;
-      if constexpr (!Conditional) {
-        // The write-up's kernel: every box computed, then multiplied by its validity.
-        const bool counted = Counts ? b.box[u] % shape.boxes < counts[b.box[u] / shape.boxes]
-                                    : b.target[u].y2 > 0.0f;
-        sum += giouOf(b.pred[u], b.target[u], epsilon) * static_cast<float>(counted);
-        count += counted;
-      } else {
-        sum += giouOf(b.pred[u], b.target[u], epsilon);
-        ++count;
-      }
+      sum += giouOf(b.pred[u], b.target[u], epsilon);
+      ++count;
     }
-    if constexpr (!Conditional)
-      next = loadBatch<kBoxes, false, Counts>(preds, targets, counts, shape, chunk, u0);
     b = next;
   }
   sum = blockReduce(sum);
@@ -206,11 +252,10 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   float sum = 0;
   int chunk = blockIdx.x;
   int u0 = 0;
-  auto b = loadBatch<kPipelinedBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
+  auto b = loadBatch<kPipelinedBatch, Counts>(preds, targets, counts, shape, chunk, u0);
   while (chunk < shape.chunks) {
     advance<kPipelinedBatch>(shape, chunk, u0);
-    const auto next =
-        loadBatch<kPipelinedBatch, true, Counts>(preds, targets, counts, shape, chunk, u0);
+    const auto next = loadBatch<kPipelinedBatch, Counts>(preds, targets, counts, shape, chunk, u0);
 #pragma unroll
     for (int u = 0; u < kPipelinedBatch; ++u) {
       if (!b.inRange[u]) continue;
@@ -253,11 +298,20 @@ void launchTyped(const FusedLaunch& l, cudaStream_t stream) {
         args, 0, stream));
     return;
   }
-  const auto kernel = l.kind == FusedKind::Conditional ? giouForwardKernel<P, T, Counts, true>
-                                                       : giouForwardKernel<P, T, Counts, false>;
-  kernel<<<l.grid, l.block, 0, stream>>>(preds, targets, l.counts, shape, l.epsilon, l.form,
-                                         l.totals, l.loss);
-  KWB_CHECK_LAUNCH("giouForwardKernel");
+  if (l.kind == FusedKind::Plain) {
+    const std::size_t shared = l.sharedBytes();
+    const auto kernel = giouForwardKernel<P, T, Counts>;
+    if (shared > 48 * 1024)
+      KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shared)));
+    kernel<<<l.grid, l.block, shared, stream>>>(preds, targets, l.counts, shape, l.epsilon, l.form,
+                                                l.totals, l.loss);
+    KWB_CHECK_LAUNCH("giouForwardKernel");
+    return;
+  }
+  giouConditionalKernel<P, T, Counts><<<l.grid, l.block, 0, stream>>>(
+      preds, targets, l.counts, shape, l.epsilon, l.form, l.totals, l.loss);
+  KWB_CHECK_LAUNCH("giouConditionalKernel");
 }
 
 template <typename F>
@@ -302,8 +356,8 @@ const void* fusedKernel(const FusedLaunch& l) {
     kernel = l.kind == FusedKind::ForwardBackward
                  ? reinterpret_cast<const void*>(giouForwardBackwardKernel<P, T, kCounts>)
              : l.kind == FusedKind::Conditional
-                 ? reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, true>)
-                 : reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts, false>);
+                 ? reinterpret_cast<const void*>(giouConditionalKernel<P, T, kCounts>)
+                 : reinterpret_cast<const void*>(giouForwardKernel<P, T, kCounts>);
   });
   return kernel;
 }
