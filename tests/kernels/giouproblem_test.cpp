@@ -1,5 +1,5 @@
 // The GIoU family's CPU side: the math against known values and finite differences, the drawn
-// counts and boxes, and the checks before a run.
+// counts and boxes, the checks before a run and the fused launch auto picks.
 #include "kernels/giou/giouproblem.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "kernels/giou/gioumath.h"
 #include "kernels/registry.h"
+#include "tests/kernels/h100device.h"
 
 namespace kwb::giou {
 namespace {
@@ -150,6 +151,27 @@ TEST(GiouFamily, ChecksBeforeRunning) {
   EXPECT_EQ(rejected("fused", {{"graph", "on"}}), "graph");  // fused kinds launch once anyway
   EXPECT_EQ(rejected("padded", {{"boxes_per_thread", "2"}}), "boxes_per_thread");
   EXPECT_EQ(rejected("padded", {{"dtype", "f64"}}), "dtype");
+}
+
+// The plain kernel's boxes a thread by default: one block of 256 an SM (132 SMs), 1 to 16.
+std::string fusedBoxesPerThread(const std::string& variant, const RawParams& params) {
+  const Variant& v = Registry::instance().find("giou", variant);
+  const ParamSet derived =
+      v.create(Registry::instance().resolve("giou", variant, params), h100())->derived();
+  return derived.has("boxes_per_thread") ? derived.get("boxes_per_thread") : "";
+}
+
+TEST(GiouFamily, AutoGivesThePlainKernelOneBlockAnSm) {
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "1"}, {"boxes", "16"}}), "1");
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "256"}}), "2");  // 65536 boxes: 128 blocks
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "264"}}), "2");  // 67584: exactly 132 blocks
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "265"}}), "3");
+  EXPECT_EQ(fusedBoxesPerThread("fused", {}), "8");  // B = 1024
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "1024"}, {"block_size", "512"}}), "4");
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "4096"}}), "16");  // 31 would fit: at most 16
+  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "4096"}, {"boxes_per_thread", "5"}}), "5");
+  EXPECT_EQ(rejected("fused_conditional", {{"boxes_per_thread", "auto"}}), "boxes_per_thread");
+  EXPECT_EQ(fusedBoxesPerThread("fused_conditional", {{"batch", "4096"}}), "4");
 }
 
 }  // namespace
