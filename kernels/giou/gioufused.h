@@ -27,9 +27,9 @@ inline constexpr double kLossFixedOne = 4294967296.0;  // 2^32: 2^27 boxes of |G
 
 // Boxes a thread of the plain kernel has in flight: a ring of this many in shared memory, copied
 // asynchronously (cp.async), so that its next boxes load while it computes one and no register
-// holds a box before it is needed. Deeper rings read slower: 8 and 12 boxes took 2 to 45 % longer
-// at B = 4096 x M = 256 than 4 at every launch shape tried, their shared memory costing blocks
-// an SM (H100).
+// holds a box before it is needed. Deeper rings read slower, their shared memory costing blocks
+// an SM: at B = 4096 x M = 256, 8 boxes up to 16 % (within 0.4 % at one of 12 launch shapes), 12
+// boxes 7 to 46 % (H100).
 inline constexpr int kForwardRing = 4;
 
 // One launch of a fused kernel over all B x M boxes. Each thread takes boxesPerThread boxes a
