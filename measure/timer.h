@@ -33,6 +33,11 @@ struct TimingOutcome {
   double eventOverhead = 0;
 };
 
+// A batch's event pairs in order: true where one times a launch (`samples` of them), false
+// where one is empty (a quarter as many, at least one), each empty one after an equal share of
+// the samples, the last pair empty.
+std::vector<bool> batchSlots(std::size_t samples);
+
 // Times one enqueued operation with CUDA events around each launch: warm-up first, then
 // batches held back by a StreamBlocker so that launches run back to back. Cold samples flush
 // L2 before each launch; hot samples do not. A call of many launches (`launchesPerCall`) gets
