@@ -125,15 +125,26 @@ __device__ bool addToTotals(float sum, unsigned count, LossTotals* totals, float
   return true;
 }
 
+// The forward kernels' end: the block's sum and count reduced and added to the totals; the block
+// that counts itself last writes the loss.
+__device__ void addBlockToLoss(float sum, unsigned count, LossForm form, LossTotals* totals,
+                               float* loss) {
+  sum = blockReduce(sum);
+  count = blockReduce(count);
+  float allSum;
+  unsigned allCount;
+  if (threadIdx.x == 0 && addToTotals(sum, count, totals, allSum, allCount))
+    *loss = lossOf(form, allSum, allCount);
+}
+
 // Where a thread's boxes are: its chunk's boxes a block-wide step apart, then the next chunk's.
+// A box of a chunk past the last is past the batch too (the chunks just cover it).
 struct BoxWalk {
   int chunk, u;
   __device__ int box(const Shape& shape) const {
     return (chunk * shape.perThread + u) * blockDim.x + threadIdx.x;
   }
-  __device__ bool inRange(const Shape& shape) const {
-    return chunk < shape.chunks && box(shape) < shape.total;
-  }
+  __device__ bool inRange(const Shape& shape) const { return box(shape) < shape.total; }
   __device__ void next(const Shape& shape) {
     if (++u < shape.perThread) return;
     u = 0;
@@ -179,12 +190,7 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
     count += counted;
     issue();  // into slot(k): its box is in registers and used
   }
-  sum = blockReduce(sum);
-  count = blockReduce(count);
-  float allSum;
-  unsigned allCount;
-  if (threadIdx.x == 0 && addToTotals(sum, count, totals, allSum, allCount))
-    *loss = lossOf(form, allSum, allCount);
+  addBlockToLoss(sum, count, form, totals, loss);
 }
 
 // Invalid boxes skipped: a target's y2 read before its boxes, two round trips a batch, so the
@@ -212,12 +218,7 @@ __global__ void giouConditionalKernel(const P* __restrict__ preds, const T* __re
     }
     b = next;
   }
-  sum = blockReduce(sum);
-  count = blockReduce(count);
-  float allSum;
-  unsigned allCount;
-  if (threadIdx.x == 0 && addToTotals(sum, count, totals, allSum, allCount))
-    *loss = lossOf(form, allSum, allCount);
+  addBlockToLoss(sum, count, form, totals, loss);
 }
 
 template <typename P, typename T, bool Counts>
