@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda_pipeline_primitives.h>
+
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/generaltile.cuh"
@@ -20,46 +22,83 @@ using namespace tile;
 // Shared memory a block may take without opting in to more.
 constexpr std::size_t kMaxSharedBytes = 48 * 1024;
 
-// Loads each thread has in flight before it stores the first.
+// Loads each thread has in flight before it stores the first, for elements of 1 and 2 bytes;
+// wider ones are copied into shared memory asynchronously, the whole tile in flight at once.
 constexpr int kInFlight = 4;
 
-template <typename T, typename Index>
+// Bytes of the sectors DRAM and L2 move.
+constexpr int kSector = 32;
+
+// With kAligned, where columns' destination runs start anywhere in a sector, each column writes
+// the tileOut elements from the sector boundary at or before its tile's first row, so that every
+// warp's store fills whole sectors: the block also reads the kBefore rows before its tile, and
+// the out group's last tile writes each column's last elements besides.
+template <typename T, typename Index, bool kAligned>
 __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ dst,
                                    const Args<Index> a) {
+  static_assert(!kAligned || sizeof(T) >= 4, "aligned stores read their rows asynchronously");
+  constexpr int kBefore = kAligned ? kSector / static_cast<int>(sizeof(T)) : 0;
   extern __shared__ __align__(16) unsigned char shared[];
   const int tileIn = 1 << a.inShift, tileOut = 1 << a.outShift, pitch = tileIn + 1;
+  const int rows = tileOut + kBefore;
   Index* srcRow = reinterpret_cast<Index*>(shared);  // per row o: the source offset
-  Index* dstCol = srcRow + tileOut;                  // per column i: the destination offset
+  Index* dstCol = srcRow + rows;                     // per column i: the destination offset
   T* tile = reinterpret_cast<T*>(dstCol + tileIn);
-  const int count = tileOut << a.inShift;
+  const int count = rows << a.inShift;
   const int step = blockDim.x;
+  // How many elements past a sector boundary the destination starts.
+  const int dstHead =
+      static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T) % (kSector / sizeof(T)));
 
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-    const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
+    const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kBefore);
     const Index in0 = start.in0, out0 = start.out0;
 
-    // Rows along the source's contiguous run.
-    for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
-      T v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
-        if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent)
-          v[u] = src[srcRow[o] + in0 + i];
+    // Rows along the source's contiguous run; row r of the tile is row out0 - kBefore + r.
+    if constexpr (sizeof(T) >= 4) {
+      for (int l = threadIdx.x; l < count; l += step) {
+        const int r = l >> a.inShift, i = l & (tileIn - 1);
+        const Index o = out0 - kBefore + r;
+        if (o >= 0 && o < a.outExtent && in0 + i < a.inExtent)
+          __pipeline_memcpy_async(&tile[r * pitch + i], &src[srcRow[r] + in0 + i], sizeof(T));
       }
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+    } else {
+      for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
+        T v[kInFlight];
 #pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
-        if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent) tile[o * pitch + i] = v[u];
+        for (int u = 0; u < kInFlight; ++u) {
+          const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
+          if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent)
+            v[u] = src[srcRow[o] + in0 + i];
+        }
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u) {
+          const int l = l0 + u * step, o = l >> a.inShift, i = l & (tileIn - 1);
+          if (l < count && out0 + o < a.outExtent && in0 + i < a.inExtent)
+            tile[o * pitch + i] = v[u];
+        }
       }
     }
     __syncthreads();
-    // Columns along the destination's.
-    for (int l = threadIdx.x; l < count; l += step) {
-      const int i = l >> a.outShift, o = l & (tileOut - 1);
-      if (out0 + o < a.outExtent && in0 + i < a.inExtent)
-        dst[dstCol[i] + out0 + o] = tile[o * pitch + i];
+    // Columns along the destination's, each from `back` elements before the tile's first row.
+    const auto back = [&](int i) {
+      if constexpr (kAligned) return static_cast<int>((dstHead + dstCol[i] + out0) & (kBefore - 1));
+      return 0;
+    };
+    for (int l = threadIdx.x; l < tileOut << a.inShift; l += step) {
+      const int i = l >> a.outShift, o = (l & (tileOut - 1)) - back(i);
+      if (out0 + o >= 0 && out0 + o < a.outExtent && in0 + i < a.inExtent)
+        dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
     }
+    if constexpr (kAligned)
+      if (out0 + tileOut >= a.outExtent)
+        for (int l = threadIdx.x; l < kBefore << a.inShift; l += step) {
+          const int i = l / kBefore, o = tileOut - back(i) + l % kBefore;
+          if (o < tileOut && out0 + o < a.outExtent && in0 + i < a.inExtent)
+            dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
+        }
     __syncthreads();
   }
 }
@@ -216,7 +255,13 @@ __global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src,
 
 template <typename T, typename Index>
 void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
-  generalTiledKernel<T, Index><<<l.grid, l.block, l.sharedBytes(), stream>>>(
+  auto kernel = generalTiledKernel<T, Index, false>;
+  if constexpr (sizeof(T) >= 4)
+    if (l.alignedStores) kernel = generalTiledKernel<T, Index, true>;
+  if (l.alignedStores && sizeof(T) < 4)
+    throw Error(ErrorKind::Internal, "general tiled permute: aligned stores of " +
+                                         std::to_string(sizeof(T)) + "-byte units");
+  kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(
       static_cast<const T*>(l.src), static_cast<T*>(l.dst), argsOf<Index>(l.tiling));
   KWB_CHECK_LAUNCH("generalTiledKernel");
 }

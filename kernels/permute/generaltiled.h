@@ -26,6 +26,10 @@ struct GeneralLaunch {
   // (elements one at a time at its ends). The source's buffer must end on a word boundary,
   // which the last row's aligned words may reach. Needs tile sides of a word or more.
   bool shifted = false;
+  // Elements of 4 bytes or more where columns' destination runs start anywhere in a 32-byte
+  // sector: each column is written from the sector boundary at or before its tile's first row,
+  // the block reading the rows before its tile that this takes (rowsBefore()).
+  bool alignedStores = false;
   bool index32 = true;
   int block = 256;
   int grid = 1;
@@ -54,10 +58,11 @@ struct GeneralLaunch {
     const std::size_t row = words || shifted
                                 ? (tiling.tileIn / perWord() + 1) * 4
                                 : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
-    return static_cast<std::size_t>(tiling.tileOut) * row +
-           static_cast<std::size_t>(tiling.tileOut + tiling.tileIn) * index;
+    const std::size_t rows = static_cast<std::size_t>(tiling.tileOut + rowsBefore());
+    return rows * row + (rows + static_cast<std::size_t>(tiling.tileIn)) * index;
   }
   int perWord() const { return 4 / elementBytes; }
+  int rowsBefore() const { return alignedStores ? 32 / elementBytes : 0; }
 };
 
 // Whether the tiling's groups and the source's start allow aligned cells for this element size

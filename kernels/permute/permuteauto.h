@@ -63,7 +63,8 @@ struct Rows {
 
 std::optional<Rows> asRows(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes);
 
-// General tiles of a permutation, in the tile size for its element size.
+// General tiles of a permutation, in the tile size for its element size, groups of units of 4
+// bytes or more grown until they fill most of their tiles.
 GeneralTiling tilingOf(const Permutation& s, int bytes);
 
 // Cells' tiles, larger than the elements' ones, with groups as long as their sides and filling

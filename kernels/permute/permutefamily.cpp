@@ -137,6 +137,14 @@ std::vector<ParamSpec> params(Kind kind) {
         "of their own groups are 48 or more long, one of them fills its side of the tile and the "
         "tensor is 8 MiB or more, else aligned words, else shifted words for bytes in columns of "
         "8 or more"));
+    specs.push_back(autoChoiceParam(
+        "stores", ParamRole::Launch, {"tile", "aligned"}, "",
+        "where a column's stores start, for units of 4 bytes or more: tile writes each "
+        "destination column's elements of the tile, which straddle a 32-byte sector at each end "
+        "where columns start inside one; aligned also reads the 32 bytes of rows before the tile "
+        "and writes each column from the sector boundary at or before its first row, so every "
+        "warp's store fills whole sectors. auto is aligned where columns start inside sectors "
+        "and run past a tile"));
   }
   if (kind == Kind::Packed) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
@@ -419,6 +427,38 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
   return {simplified, elementBytes, false};
 }
 
+// General tiles' aligned stores, for units of 4 bytes or more moved as elements where some
+// column's destination run starts inside a sector (a dimension of the in group or the batch has a
+// destination stride of no whole sectors), so that stores straddle sectors at the tiles' edges;
+// where the runs span kMinAlignedOutTiles tiles or more, the tensor is larger than L2, and the
+// in group spans kMinAlignedInTiles tiles or fills kMinAlignedInFill of them. H100, forced both
+// ways: the random bench's (87, 6, 64280) reversed in f32 1766 -> 2220 GB/s, (15, 65, 12, 46,
+// 124) with (4, 2, 0, 1, 3) 2119 -> 2612, and 1.003 to 1.37x on 19 of 24 other random draws
+// (3983 x 351 x 48 reversed 1959 -> 2677). Lost: tensors of 16 MiB, which L2 holds while both
+// halves of a straddled sector arrive (0.84, 0.86), runs of 1.7 and 6.4 tiles (0.86, 0.90), in
+// groups of 15 to 132 elements in 1 to 3 partly filled tiles (0.82 to 0.94), their blocks paying
+// for the rows before in few columns.
+constexpr std::int64_t kMinAlignedOutTiles = 8;
+constexpr std::int64_t kMinAlignedInTiles = 4;
+constexpr double kMinAlignedInFill = 0.95;
+bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& device) {
+  const permute::GeneralTiling& g = l.tiling;
+  const std::int64_t bytes = g.inExtent * g.outExtent * g.batchExtent * l.elementBytes;
+  if (l.cells || l.words || l.shifted || l.elementBytes < 4 ||
+      g.outExtent < kMinAlignedOutTiles * g.tileOut || g.tileOut * l.elementBytes < kSectorBytes ||
+      bytes < device.l2Bytes)
+    return false;
+  const double inFill =
+      static_cast<double>(g.inExtent) / static_cast<double>(g.tilesIn() * g.tileIn);
+  if (g.tilesIn() < kMinAlignedInTiles && inFill < kMinAlignedInFill) return false;
+  const auto straddles = [&](const permute::GeneralTiling::Axis* axes, int rank) {
+    return std::any_of(axes, axes + rank, [&](const permute::GeneralTiling::Axis& axis) {
+      return axis.dstStride * l.elementBytes % kSectorBytes != 0;
+    });
+  };
+  return straddles(g.in, g.inRank) || straddles(g.batch, g.batchRank);
+}
+
 // How general tiles move their units: as given, else as auto takes them.
 Access generalAccess(const ParamSet& p, const Permutation& s, const permute::GeneralTiling& g,
                      int bytes) {
@@ -449,6 +489,14 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
     l.tiling.tileIn = std::max(l.tiling.tileIn, 4 / bytes);
     l.tiling.tileOut = std::max(l.tiling.tileOut, 4 / bytes);
   }
+  l.alignedStores = p.has("stores") && !p.isAuto("stores") ? p.get("stores") == "aligned"
+                                                           : generalAlignedStoresPay(l, device);
+  // A tile's rows span a sector or more, so that its columns' windows start a tile apart.
+  const int sectorRows = static_cast<int>(kSectorBytes) / bytes;
+  if (l.alignedStores && l.tiling.tileOut < sectorRows) {
+    l.tiling.tileOut = sectorRows;
+    l.tiling.tileIn = std::min(l.tiling.tileIn, permute::generalTileElements(bytes) / sectorRows);
+  }
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   // Shifted words count from the aligned word before the source: a few elements of headroom.
   l.index32 = s.elements() <= INT32_MAX - 8;
@@ -461,6 +509,7 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   derived.set("groups", l.tiling.describe());
   derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
   derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
+  if (bytes >= 4) derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
   if (l.cells)
     derived.set("cells",
@@ -658,8 +707,13 @@ class PermuteVariant final : public Variant {
                                    std::to_string(s.shape.back() * elementBytes(p)) +
                                    " bytes; tiles take rows of 2, 4 or 8 bytes that start "
                                    "aligned, as elements: use movement or auto");
-    if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
     const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
+    if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4)
+      throw paramError("stores",
+                       "aligned stores take units of 4 bytes or more, and these tiles "
+                       "move " +
+                           std::to_string(units.bytes) + "-byte ones; allowed: tile or auto");
+    if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
     const std::string unit = units.rows ? "rows of " + std::to_string(units.bytes) + " bytes"
                                         : p.get("dtype") + " elements";
     if (units.bytes > 2)

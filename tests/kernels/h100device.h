@@ -10,6 +10,7 @@ inline DeviceInfo h100() {
   d.smCount = 132;
   d.maxThreadsPerSm = 2048;
   d.maxThreadsPerBlock = 1024;
+  d.l2Bytes = std::int64_t{50} << 20;
   return d;
 }
 

@@ -10,12 +10,14 @@
 namespace kwb {
 namespace {
 
-std::string chosen(const char* shape, const char* perm, const char* dtype = "f32") {
+ParamSet derivedOf(const char* shape, const char* perm, const char* dtype) {
   const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", dtype}};
   const Variant& v = Registry::instance().find("permute", "auto");
-  return v.create(Registry::instance().resolve("permute", "auto", params), h100())
-      ->derived()
-      .get("chosen");
+  return v.create(Registry::instance().resolve("permute", "auto", params), h100())->derived();
+}
+
+std::string chosen(const char* shape, const char* perm, const char* dtype = "f32") {
+  return derivedOf(shape, perm, dtype).get("chosen");
 }
 
 TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSectors) {
@@ -61,6 +63,26 @@ TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBack
   EXPECT_EQ(chosen("559241,5,4", "1,0,2"), "movement");                 // rows of 16 bytes
   EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "movement");  // back after 312
   EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");     // back after 42
+}
+
+// General tiles of 4- and 8-byte units: groups grown until they fill most of their tiles, and
+// stores from sector boundaries where columns start inside sectors and run 8 tiles or more, in
+// tensors larger than L2, with in groups of 4 tiles or more or filling their tiles.
+TEST(PermuteAuto, GeneralTilesOfWideUnitsFillTheirTilesAndAlignStores) {
+  const ParamSet reversal = derivedOf("87,6,64280", "2,1,0", "f32");
+  EXPECT_EQ(reversal.get("groups"), "in 64280 | out 87 x 6 | batch 1");  // 87 of 128 alone
+  EXPECT_EQ(reversal.get("stores"), "aligned");                          // columns of 2088 bytes
+  const ParamSet whole = derivedOf("3,990,168,18,7", "4,0,3,1,2", "f32");
+  EXPECT_EQ(whole.get("groups"), "in 7 x 18 | out 166320 | batch 3");
+  EXPECT_EQ(whole.get("stores"), "tile");  // columns of whole sectors
+  EXPECT_EQ(derivedOf("4,10,6,12", "3,1,2,0", "f64").get("stores"), "tile");     // one tile's run
+  EXPECT_EQ(derivedOf("100,58,180,2", "2,1,0,3", "f16").get("stores"), "tile");  // rows of 4 bytes
+  EXPECT_EQ(derivedOf("15,65,12,46,124", "4,2,0,1,3", "f32").get("stores"), "aligned");
+  EXPECT_EQ(derivedOf("7,449,3,12,74,2", "2,3,0,4,1,5", "f32").get("stores"), "tile");  // 7 tiles
+  EXPECT_EQ(derivedOf("87381,3,16", "2,1,0", "f32").get("stores"), "tile");             // 16 MiB
+  EXPECT_EQ(derivedOf("3983,351,48", "2,1,0", "f32").get("stores"), "aligned");
+  EXPECT_EQ(derivedOf("5,197379,17,4", "3,2,1,0", "f32").get("stores"), "tile");  // in 64 + 4
+  EXPECT_FALSE(derivedOf("5,130,67", "2,1,0", "u8").has("stores"));               // units of a byte
 }
 
 }  // namespace
