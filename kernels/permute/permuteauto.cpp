@@ -344,9 +344,23 @@ bool packedRowsPay(const Permutation& s, int bytes) {
   return nextRowDown > kFarRowDown && packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
 }
 
-// Whether packed tiles beat the general tiles or the walk auto would take otherwise.
-bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind otherwise) {
+// Halves in general tiles of elements (no words or cells fit) that fill less than
+// kMaxPackedHalfFill of their tiles: packed tiles where they run kMinPackedRowRunBytes or more
+// both ways. 10 random f16 cases of 32 MiB and more in such tiles (H100): the 7 it takes moved
+// 1.38 to 1.96x ((12, 34, 715, 23, 5) with (0, 2, 4, 3, 1): 871 -> 1711 GB/s), and the random
+// bench's (2, 33, 67, 27, 17, 15) with (5, 3, 0, 2, 4, 1) 871 -> 1377; of the three with shorter
+// runs, 84 and 104 bytes won 1.15 and 1.22x, 74 lost (0.82). f32 in such tiles split (4 of 8
+// 1.17 to 1.23x, 4 within 1 % or lost to 0.53), f64 lost (3 of 4, 0.80 to 0.90).
+constexpr double kMaxPackedHalfFill = 0.65;
+
+// Whether packed tiles beat the general tiles or the walk auto would take otherwise; `elements`:
+// general tiles would move single elements.
+bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind otherwise,
+                bool elements) {
   if (s.elements() * bytes < kMinPackedBytes) return false;
+  if (otherwise == Kind::General && elements && bytes == 2 && tileFill(g) < kMaxPackedHalfFill &&
+      packedRunBytes(s, bytes) >= kMinPackedRowRunBytes)
+    return true;
   const std::int64_t side = std::min(g.inExtent, g.outExtent);
   const bool shortSide =
       otherwise == Kind::General && side >= 2 && side * bytes <= kMaxShortSideBytes;
@@ -403,7 +417,9 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
                                      !walkBeatsSparseTiles(g, bytes, sourceOffsetBytes)
                                  ? Kind::General
                                  : Kind::Movement;
-    if (packedPays(s, g, bytes, tilesOrWalk)) return Kind::Packed;
+    if (packedPays(s, g, bytes, tilesOrWalk,
+                   autoAccess(s, g, bytes, sourceOffsetBytes) == Access::Elements))
+      return Kind::Packed;
     return sparseByteWords ? Kind::Movement : tilesOrWalk;
   }
   const std::int64_t wide = std::max(t->rows, t->cols), planes = std::min(t->rows, t->cols);

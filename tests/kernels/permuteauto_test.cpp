@@ -65,6 +65,14 @@ TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBack
   EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");     // back after 42
 }
 
+TEST(PermuteAuto, PackedTilesTakeHalvesInSparseGeneralTilesWhereTheyRunLong) {
+  EXPECT_EQ(chosen("2,33,67,27,17,15", "5,3,0,2,4,1", "f16"), "packed");  // tiles filled 0.51
+  EXPECT_EQ(chosen("12,34,715,23,5", "0,2,4,3,1", "f16"), "packed");
+  EXPECT_EQ(chosen("5,7,2,1000,37,45", "0,5,2,3,1,4", "f16"), "general");  // runs of 74 bytes
+  EXPECT_EQ(chosen("12,34,715,23,5", "0,2,4,3,1", "f32"), "general");      // halves only
+  EXPECT_EQ(chosen("2,33,67,27,17,7", "5,3,0,2,4,1", "f16"), "general");   // under 32 MiB
+}
+
 // General tiles of 4- and 8-byte units: groups grown until they fill most of their tiles, and
 // stores from sector boundaries where columns start inside sectors and run 8 tiles or more, in
 // tensors larger than L2, with in groups of 4 tiles or more or filling their tiles.
