@@ -59,27 +59,30 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
 // them in registers and keeping their rows in a tile whose words are XOR-ordered by the cell's
 // column; then storing 8-byte words along the destination's rows.
 //
-// Aligned (Shifted false): both groups' extents whole cells and the source 8-byte aligned, so
-// every row and column starts on a word. Shifted: rows and columns start anywhere; `src` and
-// `dst` are the aligned words holding the tensors' first elements, `srcHead` and `dstHead` how
-// many elements into them the tensors start. A row is read in the aligned words that cover it,
-// each shifted into place with the next lane's (the group's last lane loads its own). A tile
-// then owns whole destination words: a column's words that start less than kSide elements before
-// its first row, up to the next tile's, each put together from the tile's word before and its own
-// (the lane before's), the first from the cell of the kSide rows above the tile, which the first
-// A threads load too. Only a column's first and last words, in the group's first and last tiles,
-// are stored in part. Warps iterate whole, since they shuffle.
-template <int E, int A, int S, bool Shifted, typename Index>
-__global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shifted>)
+// Each side aligned or shifted on its own. `src` and `dst` are the aligned words holding the
+// tensors' first elements, `srcHead` and `dstHead` how many elements into them the tensors start.
+// Aligned loads (ShiftLoads false): the in group's extent whole cells and the source 8-byte
+// aligned, so every row starts on a word. Shifted loads: a row is read in the aligned words that
+// cover it, each shifted into place with the next lane's (the group's last lane loads its own).
+// Aligned stores (ShiftStores false): the out group's extent whole cells and the destination
+// aligned, so every column starts on a word. Shifted stores: a tile owns whole destination
+// words, a column's words that start less than kSide elements before its first row, up to the
+// next tile's, each put together from the tile's word before and its own (the lane before's),
+// the first from the cell of the kSide rows above the tile, which the first A threads load too.
+// Only a column's first and last words, in the group's first and last tiles, are stored in part.
+// Warps iterate whole, since they shuffle.
+template <int E, int A, int S, bool ShiftLoads, bool ShiftStores, typename Index>
+__global__ void __launch_bounds__(A* cell::kThreadRows,
+                                  kCellBlocksPerSm<E, ShiftLoads || ShiftStores>)
     generalTiledCellsKernel(const uint2* __restrict__ src, int srcHead, uint2* __restrict__ dst,
                             int dstHead, const Args<Index> a) {
   constexpr int kRows = cell::kThreadRows, kSide = 8 / E, kSideShift = E == 1 ? 3 : 2;
   constexpr int kTileIn = A * kSide, kTileOut = kRows * S * kSide;
   constexpr int kRowWords = kRows * S;  // a destination row's words in the tile
-  constexpr int kAbove = Shifted ? kSide : 0;
+  constexpr int kAbove = ShiftStores ? kSide : 0;
   constexpr unsigned kWarp = 0xffffffffu;
   __shared__ uint2 tile[kTileIn][kRowWords];
-  __shared__ uint2 above[Shifted ? kTileIn : 1];  // each column's word of the rows above the tile
+  __shared__ uint2 above[ShiftStores ? kTileIn : 1];  // each column's word of the rows above
   __shared__ Index srcRow[kAbove + kTileOut], dstCol[kTileIn];
   const int across = threadIdx.x % A, down = threadIdx.x / A;
   const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
@@ -88,7 +91,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shif
     const Index in0 = start.in0, out0 = start.out0;
     const int cols = static_cast<int>(min(static_cast<Index>(kTileIn), a.inExtent - in0));
     const int rows = static_cast<int>(min(static_cast<Index>(kTileOut), a.outExtent - out0));
-    if constexpr (Shifted) {
+    if constexpr (ShiftLoads) {
       // The cell of rows o0 to o0 + kSide - 1 (rows before the group's first are left zero),
       // shifted into place and transposed; `mask` the lanes that take part, A at a time.
       const auto loadCell = [&](int o0, uint2(&cell)[kSide], unsigned mask) {
@@ -124,22 +127,29 @@ __global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shif
         for (int k = 0; k < kSide; ++k)
           tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[k];
       }
-      if (out0 > 0 && threadIdx.x < A) {
-        uint2 cell[kSide];
-        loadCell(-kSide, cell, A == 32 ? kWarp : (1u << A) - 1);
+      if constexpr (ShiftStores)
+        if (out0 > 0 && threadIdx.x < A) {
+          uint2 cell[kSide];
+          loadCell(-kSide, cell, A == 32 ? kWarp : (1u << A) - 1);
 #pragma unroll
-        for (int k = 0; k < kSide; ++k) above[across * kSide + k] = cell[k];
-      }
+          for (int k = 0; k < kSide; ++k) above[across * kSide + k] = cell[k];
+        }
     } else {
+      // Rows past the group's last (its extent may be no whole cells where stores shift) are
+      // left zero.
       const bool column = in0 + across * kSide < a.inExtent;
+      const auto loadRows = [&](int o, uint2(&cell)[kSide]) {
+#pragma unroll
+        for (int k = 0; k < kSide; ++k)
+          cell[k] = column && out0 + o + k < a.outExtent
+                        ? src[(srcRow[kAbove + o + k] + in0) / kSide + across]
+                        : make_uint2(0, 0);
+      };
       uint2 cell[S][kSide];
 #pragma unroll
       for (int j = 0; j < S; ++j) {
         const int o = (down * S + j) * kSide;
-        if (column && out0 + o < a.outExtent) {
-#pragma unroll
-          for (int k = 0; k < kSide; ++k) cell[j][k] = src[(srcRow[o + k] + in0) / kSide + across];
-        }
+        if (column && out0 + o < a.outExtent) loadRows(o, cell[j]);
       }
 #pragma unroll
       for (int j = 0; j < S; ++j) {
@@ -150,9 +160,17 @@ __global__ void __launch_bounds__(A* cell::kThreadRows, kCellBlocksPerSm<E, Shif
             tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[j][k];
         }
       }
+      if constexpr (ShiftStores)
+        if (out0 > 0 && threadIdx.x < A) {
+          uint2 up[kSide];
+          loadRows(-kSide, up);
+          transposeInRows<kSide / 2>(up);
+#pragma unroll
+          for (int k = 0; k < kSide; ++k) above[across * kSide + k] = up[k];
+        }
     }
     __syncthreads();
-    if constexpr (Shifted) {
+    if constexpr (ShiftStores) {
       // A warp stores a column at a time, a word a lane: the word holding elements from lane *
       // kSide - head on, the tile's word before's last `head` (the rows above's for the first
       // lane), then this one's.
@@ -208,23 +226,24 @@ void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
                 GeneralLaunch::kCellsPerThread == 2);
   const auto src = tile::wordStart<const uint2>(l.src, l.elementBytes);
   const auto dst = tile::wordStart<uint2>(l.dst, l.elementBytes);
-  const bool shifted =
-      dst.head != 0 || !generalCellsFit(l.tiling, l.elementBytes, src.head * l.elementBytes);
+  const CellShifts shifts = cellShifts(l.tiling, l.elementBytes, src.head, dst.head);
   const auto launch = [&](auto kernel, auto args) {
     kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src.word, src.head, dst.word, dst.head,
                                                        args);
     KWB_CHECK_LAUNCH("generalTiledCellsKernel");
   };
+  const auto indexed = [&]<int E, int A, bool Loads, bool Stores>() {
+    if (l.index32)
+      return launch(generalTiledCellsKernel<E, A, 2, Loads, Stores, std::int32_t>,
+                    argsOf<std::int32_t>(l.tiling));
+    launch(generalTiledCellsKernel<E, A, 2, Loads, Stores, std::int64_t>,
+           argsOf<std::int64_t>(l.tiling));
+  };
   const auto typed = [&]<int E, int A>() {
-    if (shifted)
-      return l.index32 ? launch(generalTiledCellsKernel<E, A, 2, true, std::int32_t>,
-                                argsOf<std::int32_t>(l.tiling))
-                       : launch(generalTiledCellsKernel<E, A, 2, true, std::int64_t>,
-                                argsOf<std::int64_t>(l.tiling));
-    return l.index32 ? launch(generalTiledCellsKernel<E, A, 2, false, std::int32_t>,
-                              argsOf<std::int32_t>(l.tiling))
-                     : launch(generalTiledCellsKernel<E, A, 2, false, std::int64_t>,
-                              argsOf<std::int64_t>(l.tiling));
+    if (shifts.loads && shifts.stores) return indexed.template operator()<E, A, true, true>();
+    if (shifts.loads) return indexed.template operator()<E, A, true, false>();
+    if (shifts.stores) return indexed.template operator()<E, A, false, true>();
+    indexed.template operator()<E, A, false, false>();
   };
   if (l.elementBytes == 1) return typed.template operator()<1, 16>();
   typed.template operator()<2, 32>();

@@ -270,8 +270,14 @@ void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
 
 bool generalCellsFit(const GeneralTiling& g, int elementBytes, std::int64_t sourceOffsetBytes) {
   if (elementBytes > 2) return false;
+  const CellShifts shifts =
+      cellShifts(g, elementBytes, static_cast<int>(sourceOffsetBytes % 8) / elementBytes, 0);
+  return !shifts.loads && !shifts.stores;
+}
+
+CellShifts cellShifts(const GeneralTiling& g, int elementBytes, int srcHead, int dstHead) {
   const int side = cell::side(elementBytes);
-  return g.inExtent % side == 0 && g.outExtent % side == 0 && sourceOffsetBytes % 8 == 0;
+  return {g.inExtent % side != 0 || srcHead != 0, g.outExtent % side != 0 || dstHead != 0};
 }
 
 bool generalWordsFit(const GeneralTiling& g, int elementBytes, std::int64_t sourceOffsetBytes) {

@@ -69,6 +69,14 @@ struct GeneralLaunch {
 // (the tiling's own tile sides aside); cells are shifted into place otherwise.
 bool generalCellsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
 
+// The sides on which cells shift rows into place: loads where the in group's extent is no whole
+// cells or the source starts inside an 8-byte word (`srcHead` elements in), stores likewise for
+// the out group and the destination. Each side that needs no shift moves aligned words.
+struct CellShifts {
+  bool loads = false, stores = false;
+};
+CellShifts cellShifts(const GeneralTiling& tiling, int elementBytes, int srcHead, int dstHead);
+
 // Whether the tiling's groups and the source's start allow words for this element size.
 bool generalWordsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
 

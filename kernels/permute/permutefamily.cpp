@@ -511,9 +511,15 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
   if (bytes >= 4) derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
-  if (l.cells)
-    derived.set("cells",
-                permute::generalCellsFit(l.tiling, bytes, offsetBytes(p)) ? "aligned" : "shifted");
+  if (l.cells) {
+    const permute::CellShifts shifts =
+        permute::cellShifts(l.tiling, bytes, static_cast<int>(offsetBytes(p) % 8) / bytes, 0);
+    derived.set("cells", shifts.loads || shifts.stores ? "shifted" : "aligned");
+    if (shifts.loads || shifts.stores)
+      derived.set("shifted_sides", shifts.loads && shifts.stores ? "loads and stores"
+                                   : shifts.loads                ? "loads"
+                                                                 : "stores");
+  }
   derived.set("tiles", std::to_string(l.tiling.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchGeneralTiled);

@@ -3,6 +3,7 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -566,6 +567,22 @@ TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
       "general", {{"shape", "3,256,264"}, {"perm", "2,1,0"}, {"dtype", "u8"}, {"access", "cells"}});
   ASSERT_EQ(aligned.status, RunStatus::Ok) << aligned.error;
   EXPECT_EQ(aligned.derived.get("cells"), "aligned");
+  // One side shifted, the other aligned, each moving in its own way: columns of 517 rows (stores
+  // shifted, the rows above a tile read aligned), rows of 263 (loads shifted), in several tiles
+  // each way and batched.
+  const std::tuple<const char*, const char*, const char*> sides[] = {
+      {"517,256", "1,0", "stores"},
+      {"512,263", "1,0", "loads"},
+      {"3,256,517", "0,2,1", "loads"},
+      {"2,517,136", "0,2,1", "stores"}};
+  for (const auto& [shape, perm, side] : sides)
+    for (const char* dtype : {"u8", "f16"}) {
+      const RunResult r =
+          run("general", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"access", "cells"}});
+      ASSERT_EQ(r.status, RunStatus::Ok) << shape << " " << dtype << ": " << r.error;
+      EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype;
+      EXPECT_EQ(r.derived.get("shifted_sides"), side) << shape << " " << dtype;
+    }
 }
 
 // auto's access: cells shifted into place where both groups are 48 or more long and the tensor
