@@ -145,19 +145,25 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
                         ? src[(srcRow[kAbove + o + k] + in0) / kSide + across]
                         : make_uint2(0, 0);
       };
-      uint2 cell[S][kSide];
+      // All S cells in flight at once, but a cell at a time where shifted stores leave the
+      // registers for one only.
+      constexpr int kInFlight = ShiftStores ? 1 : S;
 #pragma unroll
-      for (int j = 0; j < S; ++j) {
-        const int o = (down * S + j) * kSide;
-        if (column && out0 + o < a.outExtent) loadRows(o, cell[j]);
-      }
+      for (int j0 = 0; j0 < S; j0 += kInFlight) {
+        uint2 cell[kInFlight][kSide];
 #pragma unroll
-      for (int j = 0; j < S; ++j) {
-        if (column && out0 + (down * S + j) * kSide < a.outExtent) {
-          transposeInRows<kSide / 2>(cell[j]);
+        for (int j = 0; j < kInFlight; ++j) {
+          const int o = (down * S + j0 + j) * kSide;
+          if (column && out0 + o < a.outExtent) loadRows(o, cell[j]);
+        }
 #pragma unroll
-          for (int k = 0; k < kSide; ++k)
-            tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[j][k];
+        for (int j = 0; j < kInFlight; ++j) {
+          if (column && out0 + (down * S + j0 + j) * kSide < a.outExtent) {
+            transposeInRows<kSide / 2>(cell[j]);
+#pragma unroll
+            for (int k = 0; k < kSide; ++k)
+              tile[across * kSide + k][(down * S + j0 + j) ^ (across % kRows)] = cell[j][k];
+          }
         }
       }
       if constexpr (ShiftStores)
