@@ -135,13 +135,13 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
           for (int k = 0; k < kSide; ++k) above[across * kSide + k] = cell[k];
         }
     } else {
-      // Rows past the group's last (its extent may be no whole cells where stores shift) are
+      // Rows past the group's last, where shifted stores leave its extent no whole cells, are
       // left zero.
       const bool column = in0 + across * kSide < a.inExtent;
       const auto loadRows = [&](int o, uint2(&cell)[kSide]) {
 #pragma unroll
         for (int k = 0; k < kSide; ++k)
-          cell[k] = column && out0 + o + k < a.outExtent
+          cell[k] = column && (!ShiftStores || out0 + o + k < a.outExtent)
                         ? src[(srcRow[kAbove + o + k] + in0) / kSide + across]
                         : make_uint2(0, 0);
       };
