@@ -144,7 +144,8 @@ std::vector<ParamSpec> params(Kind kind) {
         "where columns start inside one; aligned also reads the 32 bytes of rows before the tile "
         "and writes each column from the sector boundary at or before its first row, so every "
         "warp's store fills whole sectors. auto is aligned where columns start inside sectors "
-        "and run past a tile"));
+        "and run 8 tiles or more, in tensors of the L2 cache's size or more whose in group "
+        "spans 4 tiles or fills 95 % of its tiles"));
   }
   if (kind == Kind::Packed) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
@@ -877,9 +878,11 @@ void registerPermuteFamily(Registry& registry) {
       "aligned words are funnel-shifted into place with the next one; shifted cells then give "
       "each tile whole destination words (the rows just above the tile load too), so only a "
       "column's first and last words are stored in part, while shifted words store a column's "
-      "ends one element at a time. Compare access=elements, words and cells to see what the "
-      "shifts are worth. Rows of 2, 4 or 8 bytes that stay innermost move as elements "
-      "of their own.");
+      "ends one element at a time; each side of a tile of cells shifts only where it needs to "
+      "(shifted_sides says which). Compare access=elements, words and cells to see what the "
+      "shifts are worth. For 4- and 8-byte elements whose columns start inside 32-byte sectors "
+      "((87, 6, 64280) reversed in f32), compare stores=tile with stores=aligned. Rows of 2, 4 "
+      "or 8 bytes that stay innermost move as elements of their own.");
   add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
       "Tiles of two groups transpose the source's innermost dimensions against the "
       "destination's; where both are short and meet in a third, (5, 273913, 49) reversed, a "
@@ -910,7 +913,9 @@ void registerPermuteFamily(Registry& registry) {
       "densely, and from 32 MiB where byte tiles in words would be mostly empty and the source "
       "bytes its walk passes before it comes back span 192 sectors or fewer (or lie 16 bytes or "
       "less apart); packed tiles from 32 MiB where general tiles would have a side of 48 bytes or "
-      "fewer (columns of bytes: 63 or fewer), the walk would take rows of 3 to 15 bytes that "
+      "fewer (columns of bytes: 63 or fewer) or would move single halves filling less than "
+      "0.65 of their tiles while packed tiles run 128 bytes both ways, the walk would take rows "
+      "of 3 to 15 bytes that "
       "stay innermost and come back to the source's next row down only after 4096 elements, or "
       "the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB for 65 to "
       "128 planes of 1-, 4- or 8-byte elements to channels last whose rows are no whole 32-byte "
