@@ -434,11 +434,11 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
 // where the runs span kMinAlignedOutTiles tiles or more, the tensor is larger than L2, and the
 // in group spans kMinAlignedInTiles tiles or fills kMinAlignedInFill of them. H100, forced both
 // ways: the random bench's (87, 6, 64280) reversed in f32 1766 -> 2220 GB/s, (15, 65, 12, 46,
-// 124) with (4, 2, 0, 1, 3) 2119 -> 2612, and 1.003 to 1.37x on 19 of 24 other random draws
-// (3983 x 351 x 48 reversed 1959 -> 2677). Lost: tensors of 16 MiB, which L2 holds while both
-// halves of a straddled sector arrive (0.84, 0.86), runs of 1.7 and 6.4 tiles (0.86, 0.90), in
-// groups of 15 to 132 elements in 1 to 3 partly filled tiles (0.82 to 0.94), their blocks paying
-// for the rows before in few columns.
+// 124) with (4, 2, 0, 1, 3) 2119 -> 2612; of 24 other random draws it takes 20, 19 of them
+// 1.003 to 1.37x (3983 x 351 x 48 reversed 1959 -> 2677) and one 0.98. Lost: tensors of 16 MiB,
+// which L2 holds while both halves of a straddled sector arrive (0.84, 0.86), runs of 1.7 and 6.4
+// tiles (0.86, 0.90), in groups of 15 to 132 elements in 1 to 3 partly filled tiles (0.82 to 0.94),
+// their blocks paying for the rows before in few columns.
 constexpr std::int64_t kMinAlignedOutTiles = 8;
 constexpr std::int64_t kMinAlignedInTiles = 4;
 constexpr double kMinAlignedInFill = 0.95;
