@@ -349,8 +349,8 @@ bool packedRowsPay(const Permutation& s, int bytes) {
 // both ways. 10 random f16 cases of 32 MiB and more in such tiles (H100): the 7 it takes moved
 // 1.38 to 1.96x ((12, 34, 715, 23, 5) with (0, 2, 4, 3, 1): 871 -> 1711 GB/s), and the random
 // bench's (2, 33, 67, 27, 17, 15) with (5, 3, 0, 2, 4, 1) 871 -> 1377; of the three with shorter
-// runs, 84 and 104 bytes won 1.15 and 1.22x, 74 lost (0.82). f32 in such tiles split (4 of 8
-// 1.17 to 1.23x, 4 within 1 % or lost to 0.53), f64 lost (3 of 4, 0.80 to 0.90).
+// runs, 84 and 104 bytes won 1.15 and 1.22x, 74 lost (0.82). f32 in such tiles split (3 of 8
+// 1.17 to 1.23x, 3 within 2 %, 2 lost to 0.89 and 0.53), f64 lost (3 of 4, 0.80 to 0.90).
 constexpr double kMaxPackedHalfFill = 0.65;
 
 // Whether packed tiles beat the general tiles or the walk auto would take otherwise; `elements`:
