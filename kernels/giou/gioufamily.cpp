@@ -17,20 +17,22 @@ using giou::GiouKind;
 
 // Blocks of a plain fused launch at most: each adds its sums to the same totals with atomics.
 constexpr std::int64_t kMaxFusedGrid = 8192;
+// Boxes a thread takes at most.
+constexpr int kMaxBoxesPerThread = 16;
+
+// Boxes in a batch at most: 2^27 boxes of f32 preds and targets are 4 GiB.
+constexpr std::int64_t kMaxBoxes = std::int64_t{1} << 27;
+// Counts are drawn from this seed: every variant and run of a problem sees the same samples.
+constexpr std::uint64_t kCountSeed = 1;
+
 // auto's boxes a thread for the plain kernel: as many as give one block an SM, up to the most
 // allowed. At B = 256 to 2^15 (M = 256, blocks of 256, H200) it ran 1.03 to 1.27x faster than with
 // 4 boxes a thread and within 3 % of its best launch (PERFORMANCE.md, GIoU fifth pass).
-constexpr int kMaxBoxesPerThread = 16;
-
 int autoBoxesPerThread(std::int64_t boxes, int block, int smCount) {
   const std::int64_t perBlock = std::int64_t{block} * std::max(smCount, 1);
   return static_cast<int>(
       std::clamp<std::int64_t>((boxes + perBlock - 1) / perBlock, 1, kMaxBoxesPerThread));
 }
-// Boxes in a batch at most: 2^27 boxes of f32 preds and targets are 4 GiB.
-constexpr std::int64_t kMaxBoxes = std::int64_t{1} << 27;
-// Counts are drawn from this seed: every variant and run of a problem sees the same samples.
-constexpr std::uint64_t kCountSeed = 1;
 
 std::string kindName(GiouKind kind) {
   switch (kind) {

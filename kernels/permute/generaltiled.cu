@@ -26,9 +26,6 @@ constexpr std::size_t kMaxSharedBytes = 48 * 1024;
 // wider ones are copied into shared memory asynchronously, the whole tile in flight at once.
 constexpr int kInFlight = 4;
 
-// Bytes of the sectors DRAM and L2 move.
-constexpr int kSector = 32;
-
 // With kAligned, where columns' destination runs start anywhere in a sector, each column writes
 // the tileOut elements from the sector boundary at or before its tile's first row, so that every
 // warp's store fills whole sectors: the block also reads the kBefore rows before its tile, and
@@ -37,7 +34,8 @@ template <typename T, typename Index, bool kAligned>
 __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ dst,
                                    const Args<Index> a) {
   static_assert(!kAligned || sizeof(T) >= 4, "aligned stores read their rows asynchronously");
-  constexpr int kBefore = kAligned ? kSector / static_cast<int>(sizeof(T)) : 0;
+  constexpr int kSectorUnits = static_cast<int>(kSectorBytes / sizeof(T));
+  constexpr int kBefore = kAligned ? kSectorUnits : 0;
   extern __shared__ __align__(16) unsigned char shared[];
   const int tileIn = 1 << a.inShift, tileOut = 1 << a.outShift, pitch = tileIn + 1;
   const int rows = tileOut + kBefore;
@@ -48,7 +46,7 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
   const int step = blockDim.x;
   // How many elements past a sector boundary the destination starts.
   const int dstHead =
-      static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T) % (kSector / sizeof(T)));
+      static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T) % kSectorUnits);
 
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kBefore);
@@ -256,11 +254,13 @@ __global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src,
 template <typename T, typename Index>
 void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
   auto kernel = generalTiledKernel<T, Index, false>;
-  if constexpr (sizeof(T) >= 4)
-    if (l.alignedStores) kernel = generalTiledKernel<T, Index, true>;
-  if (l.alignedStores && sizeof(T) < 4)
-    throw Error(ErrorKind::Internal, "general tiled permute: aligned stores of " +
-                                         std::to_string(sizeof(T)) + "-byte units");
+  if (l.alignedStores) {
+    if constexpr (sizeof(T) >= 4)
+      kernel = generalTiledKernel<T, Index, true>;
+    else
+      throw Error(ErrorKind::Internal, "general tiled permute: aligned stores of " +
+                                           std::to_string(sizeof(T)) + "-byte units");
+  }
   kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(
       static_cast<const T*>(l.src), static_cast<T*>(l.dst), argsOf<Index>(l.tiling));
   KWB_CHECK_LAUNCH("generalTiledKernel");

@@ -62,7 +62,9 @@ struct GeneralLaunch {
     return rows * row + (rows + static_cast<std::size_t>(tiling.tileIn)) * index;
   }
   int perWord() const { return 4 / elementBytes; }
-  int rowsBefore() const { return alignedStores ? 32 / elementBytes : 0; }
+  int rowsBefore() const {
+    return alignedStores ? static_cast<int>(kSectorBytes) / elementBytes : 0;
+  }
 };
 
 // Whether the tiling's groups and the source's start allow aligned cells for this element size

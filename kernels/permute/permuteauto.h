@@ -27,9 +27,6 @@ enum class Kind {
 // size) take 64-element tiles with 8 rows of threads where both sides fill one, else 32.
 inline constexpr int kMinTiledSide = 32;
 
-// DRAM and L2 move global memory in sectors of this many bytes.
-inline constexpr std::int64_t kSectorBytes = 32;
-
 // The narrow kernel's accesses by default: 16 bytes from 16-byte boundaries, where planes of an
 // odd width or an offset source start runs inside them, shifted into place. Its transposes moved
 // 1.04 to 2.4x faster than in the widest whole vectors the planes allowed (14128181 x 19 u8:

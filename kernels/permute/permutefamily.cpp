@@ -449,9 +449,7 @@ bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& 
       g.outExtent < kMinAlignedOutTiles * g.tileOut || g.tileOut * l.elementBytes < kSectorBytes ||
       bytes < device.l2Bytes)
     return false;
-  const double inFill =
-      static_cast<double>(g.inExtent) / static_cast<double>(g.tilesIn() * g.tileIn);
-  if (g.tilesIn() < kMinAlignedInTiles && inFill < kMinAlignedInFill) return false;
+  if (g.tilesIn() < kMinAlignedInTiles && g.inFill() < kMinAlignedInFill) return false;
   const auto straddles = [&](const permute::GeneralTiling::Axis* axes, int rank) {
     return std::any_of(axes, axes + rank, [&](const permute::GeneralTiling::Axis& axis) {
       return axis.dstStride * l.elementBytes % kSectorBytes != 0;
