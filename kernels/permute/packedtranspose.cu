@@ -140,9 +140,12 @@ __device__ __forceinline__ Bases<Index> basesOf(const Args<Index>& a, Index t) {
 template <int K, typename T, typename Index>
 __device__ __forceinline__ void load(const T* __restrict__ src, const Bases<Index>& at,
                                      const Index (&srcAt)[K], unsigned moving, T (&v)[K]) {
+  // The tile's base once, each position's offset (never negative) added unsigned: one
+  // three-input add an element instead of a 32-bit add and a sign-extending 64-bit one.
+  const T* from = src + at.src;
 #pragma unroll
   for (int j = 0; j < K; ++j)
-    if (moving >> j & 1) v[j] = src[at.src + srcAt[j]];
+    if (moving >> j & 1) v[j] = from[static_cast<std::make_unsigned_t<Index>>(srcAt[j])];
 }
 
 // Each block walks its tiles: every thread loads its positions of a tile in the source's order
@@ -181,9 +184,11 @@ __global__ void __launch_bounds__(kMaxBlock)
       load(src, at, srcAt, at.last ? loadLast : loadTile, v);
     }
     const unsigned storing = here.last ? storeLast : storeTile;
+    T* to = dst + here.dst;
 #pragma unroll
     for (int j = 0; j < K; ++j)
-      if (storing >> j & 1) dst[here.dst + dstAt[j]] = tile[sharedAt[j] >> 16];
+      if (storing >> j & 1)
+        to[static_cast<std::make_unsigned_t<Index>>(dstAt[j])] = tile[sharedAt[j] >> 16];
     __syncthreads();
   }
 }
