@@ -890,7 +890,10 @@ void registerPermuteFamily(Registry& registry) {
       "and written in the destination's: runs of 784 and 80 elements (run_bytes_read and "
       "run_bytes_written say how long). Each thread works out where its 8 positions of a tile "
       "lie once, so a tile costs an add and two accesses an element. Sweep tile_elements to see "
-      "the runs grow with the tile, and compare it with general on the same shape.");
+      "the runs grow with the tile, and compare it with general on the same shape. Then run the "
+      "same shape in u8 and f32 with --metrics compute: an access an element whatever its size "
+      "gives bytes as many warp instructions as floats for a quarter of the bytes, and they move "
+      "slower.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
