@@ -15,6 +15,9 @@ namespace {
 
 namespace cg = cooperative_groups;
 
+// Shared memory a block gets without opting in to more.
+constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
+
 // The batch of kernels that load the next before computing one (fused_conditional, fused_fwd_bwd).
 constexpr int kPipelinedBatch = 2;
 
@@ -302,9 +305,14 @@ void launchTyped(const FusedLaunch& l, cudaStream_t stream) {
   if (l.kind == FusedKind::Plain) {
     const std::size_t shared = l.sharedBytes();
     const auto kernel = giouForwardKernel<P, T, Counts>;
-    // Past 48 KiB a block opts in, the block reduction's static shared memory counted too: blocks
-    // of 1024 with f16 preds and u8 targets take a ring of exactly 48 KiB.
-    if (shared > 47 * 1024)
+    // A block opts in past 48 KiB of dynamic and static shared memory together: blocks of 1024
+    // with f16 preds and u8 targets take a ring of exactly 48 KiB, and the block reduction more.
+    static const std::size_t staticShared = [&] {
+      cudaFuncAttributes attributes{};
+      KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+      return attributes.sharedSizeBytes;
+    }();
+    if (shared + staticShared > kDefaultSharedBytes)
       KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shared)));
     kernel<<<l.grid, l.block, shared, stream>>>(preds, targets, l.counts, shape, l.epsilon, l.form,
