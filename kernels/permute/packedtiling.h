@@ -60,4 +60,20 @@ struct PackedElement {
 PackedElement packedLoad(const PackedTiling& g, std::int64_t tile, int p);
 PackedElement packedStore(const PackedTiling& g, std::int64_t tile, int p);
 
+// How a tile moves in words: each side's runs cut into words of `bytes`, loaded whole into the
+// tile (unpadded in the source's order, its words swizzled within 128-byte rows or not) and
+// gathered from it element by element.
+struct PackedWords {
+  int bytes = 0;         // 0: no words fit
+  bool swizzle = false;  // word index within each 128-byte row XOR the row's
+  double bankWays = 1;   // shared words a bank serves in a warp's gather, on average
+};
+
+// The words that move a tile fastest by a model of their instructions and bank conflicts: words
+// of 16, 8 or 4 bytes holding two or more elements of 4 bytes or fewer, where every word of each
+// side lies whole in one
+// run, starts on its width in memory (the source starting sourceOffsetBytes into its buffer) and
+// is all in or all out of a last chunk. bytes is 0 where no words fit.
+PackedWords packedWords(const PackedTiling& g, int elementBytes, std::int64_t sourceOffsetBytes);
+
 }  // namespace kwb::permute

@@ -17,20 +17,29 @@ struct PackedLaunch {
   bool index32 = true;
   int block = 512;
   int grid = 1;
+  PackedWords words;  // bytes 0: single elements
   const void* src = nullptr;
   void* dst = nullptr;
 
-  // Positions a thread holds: a power of two, at least the tile's share of each thread.
+  // Positions (in words: words) a thread holds: a power of two, at least the tile's share of
+  // each thread.
   int perThread() const {
+    const int each = words.bytes ? words.bytes / elementBytes : 1;
     int k = 1;
-    while (k * block < tiling.volume) k *= 2;
+    while (k * block * each < tiling.volume) k *= 2;
     return k;
   }
+  // In words the tile lies unpadded, in whole 128-byte rows for the swizzle.
   std::size_t sharedBytes() const {
+    if (words.bytes)
+      return (static_cast<std::size_t>(tiling.volume) * static_cast<std::size_t>(elementBytes) +
+              127) /
+             128 * 128;
     return static_cast<std::size_t>(tiling.sharedElements) * static_cast<std::size_t>(elementBytes);
   }
 };
 
 void launchPacked(const PackedLaunch& launch, cudaStream_t stream);
+void launchPackedWords(const PackedLaunch& launch, cudaStream_t stream);
 
 }  // namespace kwb::permute

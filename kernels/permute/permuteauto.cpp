@@ -370,6 +370,24 @@ bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind ot
   return (shortSide || shortByteColumns || byteWalk) && packedRunsLong(s, bytes);
 }
 
+// Packed tiles in words, for bytes and halves in tensors of 32 MiB or more the walk would take,
+// where the tiles run 128 bytes or more both ways and, for rows that stay innermost, the walk's
+// rows are shorter than 64 bytes. Against the walk on the random bench's cases (H100): 1.02 to
+// 1.32x on 6 cases ((13, 107546, 2, 8, 3) with (1, 3, 4, 0, 2) in f16: 2150 -> 2792 GB/s;
+// (828504, 3, 54) with (1, 0, 2) in u8: 1952 -> 2532); the walk kept 1.1 to 1.2x over rows of
+// 112 bytes or more ((5, 479349, 56) with (1, 0, 2) in f16) and 1.13x where a tile wrote runs
+// of 28 bytes, and 1.1 to 4.4x on tensors of 16 MiB or less.
+constexpr std::int64_t kMinPackedWordsRunBytes = 128;
+constexpr std::int64_t kMaxWalkedRowBytesForWords = 64;
+
+bool packedWordsPay(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes) {
+  if (bytes > 2 || s.elements() * bytes < kMinPackedBytes) return false;
+  if (!innermostMoves(s) && s.shape.back() * bytes >= kMaxWalkedRowBytesForWords) return false;
+  const auto p = packedTiling(s, bytes);
+  return p && std::min(p->runIn, p->runOut) * bytes >= kMinPackedWordsRunBytes &&
+         packedWords(*p, bytes, sourceOffsetBytes).bytes > 0;
+}
+
 }  // namespace
 
 // How auto has general tiles move their units: cells of 8-byte rows where both groups fill a
@@ -386,6 +404,8 @@ Access autoAccess(const Permutation& s, const GeneralTiling& g, int bytes,
   return bytes == 1 && g.outExtent >= kMinShiftedColumn ? Access::Words : Access::Elements;
 }
 
+namespace {
+
 // Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes, else the walk or packed
 // tiles. Small byte tiles without aligned words or well filled: the walk. Transposes with both
 // sides 32 or more: the narrow kernel for a side of 64 or less where it pays, else the walk for 47
@@ -395,8 +415,8 @@ Access autoAccess(const Permutation& s, const GeneralTiling& g, int bytes,
 // of bytes: the walk) or wide elements, else the walk. Any other permutation: general tiles
 // unless short columns or sparse tiles lose to the walk, either one packed tiles where they pay.
 // H100, H200 (PERFORMANCE.md).
-Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
-              const DeviceInfo& device) {
+Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
+                     const DeviceInfo& device) {
   if (!innermostMoves(s)) {
     const auto rows = asRows(s, bytes, sourceOffsetBytes);
     if (rows &&
@@ -453,6 +473,16 @@ Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
       bytes == 2 && t->rows % 2 == 0 && t->cols % 2 == 0 && sourceOffsetBytes % 4 == 0;
   if (pairs) return Kind::TiledPairs;
   return generalTiles ? Kind::General : Kind::Tiled;
+}
+
+}  // namespace
+
+// The kernel above, packed tiles in words where they beat the walk.
+Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
+              const DeviceInfo& device) {
+  const Kind kind = kindBeforeWords(s, bytes, sourceOffsetBytes, device);
+  return kind == Kind::Movement && packedWordsPay(s, bytes, sourceOffsetBytes) ? Kind::Packed
+                                                                               : kind;
 }
 
 }  // namespace kwb::permute

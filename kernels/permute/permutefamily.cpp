@@ -1,6 +1,7 @@
 // The permute family: any permutation of up to 8 dimensions, from one thread per element with
 // 64-bit index arithmetic to simplified dimensions, 16-byte movements, tiled transposes and tiles
 // for any permutation that moves the innermost dimension.
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -156,6 +157,12 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "4096", "elements",
                                 "most elements a tile holds, at most 8 per thread: larger tiles "
                                 "give longer runs on both sides and cost more registers"));
+    specs.push_back(autoChoiceParam(
+        "access", ParamRole::Launch, {"elements", "words"}, "",
+        "how a tile moves: one element at a time on both sides, or in words of 4, 8 or 16 bytes "
+        "loaded whole into shared memory and gathered element by element for the stores, where "
+        "every word of both sides' runs starts on its width (word_bytes says which, bank_ways "
+        "how many words a bank serves in a warp's gather); auto takes words where they fit"));
   }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
@@ -539,6 +546,12 @@ PermuteLauncher packedLauncher(const ParamSet& p, const Permutation& s, int byte
   l.elementBytes = bytes;
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kPackedBlock;
   l.index32 = s.elements() <= INT32_MAX;
+  const bool elements = p.has("access") && p.get("access") == "elements";
+  if (!elements && l.index32) l.words = permute::packedWords(l.tiling, bytes, offsetBytes(p));
+  // Words of bytes hold up to 16 of a tile's elements: fewer threads fill a block's share.
+  while (!p.has("block_size") && l.words.bytes && l.block > 128 &&
+         (l.block / 2) * (l.words.bytes / bytes) >= l.tiling.volume)
+    l.block /= 2;
   // Each block works out its positions once, then walks tiles: a few waves of blocks.
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block,
                         kPackedWaves, device);
@@ -549,6 +562,14 @@ PermuteLauncher packedLauncher(const ParamSet& p, const Permutation& s, int byte
   derived.set("run_bytes_read", std::to_string(l.tiling.runIn * bytes));
   derived.set("run_bytes_written", std::to_string(l.tiling.runOut * bytes));
   derived.set("positions_per_thread", std::to_string(l.perThread()));
+  derived.set("access", l.words.bytes ? "words" : "elements");
+  if (l.words.bytes) {
+    derived.set("word_bytes", std::to_string(l.words.bytes));
+    derived.set("swizzle", l.words.swizzle ? "on" : "off");
+    char ways[16];
+    std::snprintf(ways, sizeof ways, "%.2f", l.words.bankWays);
+    derived.set("bank_ways", ways);
+  }
   derived.set("tiles", std::to_string(l.tiling.tiles()));
   derived.set("index_bits", l.index32 ? "32" : "64");
   return launcherOf(l, permute::launchPacked);
@@ -737,7 +758,14 @@ class PermuteVariant final : public Variant {
               " positions a thread of " + p.get("block_size") + ", more than the " +
               std::to_string(permute::kMaxPackedPerThread) + " a thread holds; allowed: " +
               std::to_string(block * permute::kMaxPackedPerThread) + " or fewer, or more threads");
-    if (!packedTilingOf(p, s, elementBytes(p)))
+    const auto tiling = packedTilingOf(p, s, elementBytes(p));
+    if (tiling && p.get("access") == "words" &&
+        !permute::packedWords(*tiling, elementBytes(p), offsetBytes(p)).bytes)
+      throw paramError("access", "the tile " + tiling->describe() +
+                                     " has runs that are no whole words of 4, 8 or 16 bytes "
+                                     "(two elements or more) on both sides; allowed: elements "
+                                     "or auto");
+    if (!tiling)
       throw paramError("shape", "the simplified permutation (shape " + listText(s.shape) +
                                     ", perm " + listText(s.perm) +
                                     ") would need its innermost dimensions on both sides cut to "
@@ -893,7 +921,9 @@ void registerPermuteFamily(Registry& registry) {
       "the runs grow with the tile, and compare it with general on the same shape. Then run the "
       "same shape in u8 and f32 with --metrics compute: an access an element whatever its size "
       "gives bytes as many warp instructions as floats for a quarter of the bytes, and they move "
-      "slower.");
+      "slower. Where both sides' runs are whole words (access=words; word_bytes says how wide), "
+      "a thread loads whole words and keeps several tiles' words loading at once: compare "
+      "access=elements and words on (127826, 3, 100, 7) with (3, 1, 0, 2) in u8.");
   add(Kind::Auto, "picks the kernel and says which",
       "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
@@ -920,7 +950,9 @@ void registerPermuteFamily(Registry& registry) {
       "stay innermost and come back to the source's next row down only after 4096 elements, or "
       "the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB for 65 to "
       "128 planes of 1-, 4- or 8-byte elements to channels last whose rows are no whole 32-byte "
-      "sectors (tiles would store each row straddling them; bytes from 49 planes). The result's "
+      "sectors (tiles would store each row straddling them; bytes from 49 planes); packed tiles in "
+      "words, from 32 MiB, for bytes and halves the walk would take where they run 128 bytes or "
+      "more both ways and rows that stay innermost are shorter than 64 bytes. The result's "
       "chosen value says which ran.");
 }
 

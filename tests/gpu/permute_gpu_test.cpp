@@ -195,6 +195,48 @@ TEST_F(PermuteGpu, PackedTilesMatchTheReference) {
   EXPECT_EQ(reversal.derived.get("run_bytes_written"), "80");
 }
 
+// Packed tiles in words, on shapes whose runs are whole words on both sides: every element size
+// words fit, every block and tile size, a last chunk that holds less; words against elements.
+TEST_F(PermuteGpu, PackedWordsMatchTheReference) {
+  const std::pair<const char*, const char*> cases[] = {{"1278,3,100,7", "3,1,0,2"},
+                                                       {"12,2663,12,7", "1,3,2,0"},
+                                                       {"24,287,2,243,8", "1,3,0,4,2"},
+                                                       {"100,3,23,400,24", "4,2,0,3,1"},
+                                                       {"38,23549,4", "2,1,0"}};
+  int words = 0;
+  for (const auto& [shape, perm] : cases)
+    for (const char* dtype : {"u8", "f16", "f32"})
+      for (const auto& [block, elements] :
+           {std::pair{"512", "4096"}, std::pair{"256", "2048"}, std::pair{"128", "512"}}) {
+        const std::string what = std::string(shape) + " " + perm + " " + dtype + " " + block +
+                                 " threads, tiles of " + elements;
+        const RawParams params{{"shape", shape},
+                               {"perm", perm},
+                               {"dtype", dtype},
+                               {"block_size", block},
+                               {"tile_elements", elements}};
+        RawParams inWords = params;
+        inWords["access"] = "auto";
+        const RunResult r = run("packed", inWords);
+        ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << what << " " << r.derived.get("packed");
+        if (r.derived.get("access") != "words") continue;
+        ++words;
+        RawParams inElements = params;
+        inElements["access"] = "elements";
+        const RunResult e = run("packed", inElements);
+        ASSERT_EQ(e.status, RunStatus::Ok) << what << ": " << e.error;
+        EXPECT_EQ(e.derived.get("access"), "elements");
+      }
+  EXPECT_GE(words, 30);
+  // A source that starts inside a word moves in elements.
+  const RunResult shifted = run(
+      "packed", {{"shape", "1278,3,100,7"}, {"perm", "3,1,0,2"}, {"dtype", "u8"}, {"offset", "3"}});
+  ASSERT_EQ(shifted.status, RunStatus::Ok) << shifted.error;
+  EXPECT_EQ(shifted.derived.get("access"), "elements");
+  EXPECT_EQ(shifted.verification.relError, 0.0);
+}
+
 // The movement kernel's row walk against its walk by units, where rows are long enough for it:
 // rows of exactly 5 units, tails of a warp's stretch, every element size and offset.
 TEST_F(PermuteGpu, MovementWalksRowsAsItWalksUnits) {
@@ -458,8 +500,9 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // the source's next row down only after 4096 elements or more.
   EXPECT_EQ(chosen("559241,5,3", "1,0,2"), "packed");
   EXPECT_EQ(chosen("466034,6,4,3", "1,2,0,3", "u8"), "packed");
-  EXPECT_EQ(chosen("559240,5,3", "1,0,2"), "movement");                 // under 32 MiB
-  EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "movement");  // back after 312
+  EXPECT_EQ(chosen("559240,5,3", "1,0,2"), "movement");  // under 32 MiB
+  // Back after 312, but packed tiles in words run 156 and 3744 bytes: they beat the walk.
+  EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "packed");
   // Bytes from 32 MiB on where general tiles' columns would be 2 to 63 bytes long.
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("62,135300,4", "2,1,0", "u8"), "general");  // under 32 MiB

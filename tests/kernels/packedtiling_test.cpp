@@ -101,5 +101,30 @@ TEST(PackedTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
   }
 }
 
+TEST(PackedWords, RunsOfWholeWordsOnBothSidesMoveInWords) {
+  // (127826, 3, 100, 7) to (7, 3, 127826, 100) in bytes: a tile of 5 x 100 x 7 reads runs of
+  // 2100 bytes from multiples of 4 and writes runs of 500 from multiples of 4.
+  const Permutation s{{127826, 3, 100, 7}, {3, 1, 0, 2}};
+  const auto g = packedTiling(s, 1);
+  ASSERT_TRUE(g);
+  const PackedWords words = packedWords(*g, 1, 0);
+  EXPECT_EQ(words.bytes, 4) << g->describe();
+  EXPECT_EQ(packedWords(*g, 1, 2).bytes, 0) << "a source 2 bytes into its buffer";
+  // (5, 273913, 49) reversed writes runs of 80 bytes 5 x 273913 bytes apart: no words.
+  EXPECT_EQ(packedWords(*packedTiling({{5, 273913, 49}, {2, 1, 0}}, 1), 1, 0).bytes, 0);
+}
+
+TEST(PackedWords, TheSwizzleSpreadsGathersThatMeetInFewBanks) {
+  // (12, 266305, 12, 7) to (266305, 7, 12, 12) in bytes: the destination's innermost dimension
+  // lies 336 bytes apart in the tile, so a warp's gathers from words of 4 bytes unswizzled meet
+  // in 2 banks.
+  const auto g = packedTiling({{12, 266305, 12, 7}, {1, 3, 2, 0}}, 1);
+  ASSERT_TRUE(g);
+  const PackedWords words = packedWords(*g, 1, 0);
+  ASSERT_EQ(words.bytes, 4) << g->describe();
+  EXPECT_TRUE(words.swizzle);
+  EXPECT_LT(words.bankWays, 4);
+}
+
 }  // namespace
 }  // namespace kwb::permute

@@ -172,6 +172,17 @@ TEST(PermuteFamily, PackedTilesHoldEightPositionsAThreadAndCutOneDimension) {
                    "packed tiles cut one: use general or auto"));
 }
 
+TEST(PermuteFamily, PackedWordsNeedWholeWordsOnBothSides) {
+  RawParams params{
+      {"shape", "1278,3,100,7"}, {"perm", "3,1,0,2"}, {"dtype", "u8"}, {"access", "words"}};
+  EXPECT_TRUE(says(verdict("packed", params), "accepted", ""));
+  params["offset"] = "3";
+  EXPECT_TRUE(says(verdict("packed", params), "access",
+                   "no whole words of 4, 8 or 16 bytes (two elements or more) on both sides"));
+  params["access"] = "elements";
+  EXPECT_TRUE(says(verdict("packed", params), "accepted", ""));
+}
+
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}), "accepted", ""));
