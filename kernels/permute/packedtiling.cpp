@@ -142,8 +142,7 @@ double gatherBankWays(const PackedTiling& g, int elementBytes, int wordBytes, bo
       index += q % extent * linear[g.dstOrder[m]];
       q /= extent;
     }
-    const int b = index * elementBytes;
-    return swizzle ? b ^ ((b >> 7) & (128 / wordBytes - 1)) * wordBytes : b;
+    return packedWordsAddress(index * elementBytes, wordBytes, swizzle);
   };
   const int e = wordBytes / elementBytes, words = g.volume / e;
   double total = 0;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels/hostdevice.h"
 #include "kernels/permute/permuteplan.h"
 
 namespace kwb::permute {
@@ -68,6 +69,13 @@ struct PackedWords {
   bool swizzle = false;  // word index within each 128-byte row XOR the row's
   double bankWays = 1;   // shared words a bank serves in a warp's gather, on average
 };
+
+// Where byte b of a tile in words of wordBytes lies in shared memory: where swizzled, the index of
+// its word within its 128-byte row XOR the row's index, so that a warp's gathers, a destination
+// word apart in the source's order, spread over more banks.
+KWB_HOST_DEVICE int packedWordsAddress(int b, int wordBytes, bool swizzle) {
+  return swizzle ? b ^ ((b >> 7) & (128 / wordBytes - 1)) * wordBytes : b;
+}
 
 // The words that move a tile fastest by a model of their instructions and bank conflicts: words
 // of 16, 8 or 4 bytes holding two or more elements of 4 bytes or fewer, where every word of each

@@ -54,10 +54,9 @@ struct Words {
   int gatherAt[K * E];  // byte address of each destination word's elements
   unsigned loadTile = 0, loadLast = 0, storeTile = 0, storeLast = 0;
 
-  __device__ __forceinline__ Words(const Args<Index>& a, int swizzle) {
+  __device__ __forceinline__ Words(const Args<Index>& a, bool swizzle) {
     const auto at = [&](int element) {
-      const int b = element * static_cast<int>(sizeof(T));
-      return b ^ ((b >> 7) & swizzle) * W;
+      return packedWordsAddress(element * static_cast<int>(sizeof(T)), W, swizzle);
     };
 #pragma unroll
     for (int j = 0; j < K; ++j) {
@@ -123,7 +122,7 @@ __device__ __forceinline__ void gatherAndStore(const Words<T, sizeof(V), K>& w,
 template <typename T, typename V, int K>
 __global__ void __launch_bounds__(kMaxBlock)
     packedWordsKernel(const T* __restrict__ src, T* __restrict__ dst, const Args<Index> a,
-                      int swizzle) {
+                      bool swizzle) {
   constexpr int ahead = kAhead<V, K>;
   extern __shared__ __align__(16) unsigned char shared[];
   const Words<T, sizeof(V), K> w(a, swizzle);
@@ -176,8 +175,7 @@ Args<Index> wordArgsOf(const PackedLaunch& l) {
 template <typename T, typename V, int K>
 void launchWith(const PackedLaunch& l, cudaStream_t stream) {
   packedWordsKernel<T, V, K><<<l.grid, l.block, l.sharedBytes(), stream>>>(
-      static_cast<const T*>(l.src), static_cast<T*>(l.dst), wordArgsOf(l),
-      l.words.swizzle ? 128 / l.words.bytes - 1 : 0);
+      static_cast<const T*>(l.src), static_cast<T*>(l.dst), wordArgsOf(l), l.words.swizzle);
   KWB_CHECK_LAUNCH("packedWordsKernel");
 }
 

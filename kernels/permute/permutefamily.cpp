@@ -759,6 +759,10 @@ class PermuteVariant final : public Variant {
               std::to_string(permute::kMaxPackedPerThread) + " a thread holds; allowed: " +
               std::to_string(block * permute::kMaxPackedPerThread) + " or fewer, or more threads");
     const auto tiling = packedTilingOf(p, s, elementBytes(p));
+    if (p.get("access") == "words" && s.elements() > INT32_MAX)
+      throw paramError("access", "words take 32-bit indices, and " + p.get("shape") +
+                                     " has more than 2^31 - 1 elements; allowed: elements or "
+                                     "auto");
     if (tiling && p.get("access") == "words" &&
         !permute::packedWords(*tiling, elementBytes(p), offsetBytes(p)).bytes)
       throw paramError("access", "the tile " + tiling->describe() +

@@ -181,6 +181,10 @@ TEST(PermuteFamily, PackedWordsNeedWholeWordsOnBothSides) {
                    "no whole words of 4, 8 or 16 bytes (two elements or more) on both sides"));
   params["access"] = "elements";
   EXPECT_TRUE(says(verdict("packed", params), "accepted", ""));
+  // Past 2^31 elements indices take 64 bits, which words do not.
+  const RawParams huge{
+      {"shape", "2048,3,100,3500"}, {"perm", "3,1,0,2"}, {"dtype", "u8"}, {"access", "words"}};
+  EXPECT_TRUE(says(verdict("packed", huge), "access", "more than 2^31 - 1 elements"));
 }
 
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
