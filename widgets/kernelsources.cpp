@@ -42,13 +42,16 @@ KernelSources kernelSources(const std::string& family, const std::string& varian
         files({"permute/generaltiled.cu", "permute/generalcells.cu", "permute/generaltile.cuh",
                "permute/generaltiling.cpp", "permute/registertranspose.cuh"}),
         {}};
-    m[{"permute", "packed"}] = {files({"permute/packedtranspose.cu", "permute/packedtiling.cpp"}),
+    m[{"permute", "packed"}] = {files({"permute/packedtranspose.cu", "permute/packedwords.cu",
+                                       "permute/packedtile.cuh", "permute/packedtiling.cpp"}),
                                 "packedKernel("};
+    // auto opens at its decision tree; autoKind() below it adds packed tiles in words.
     m[{"permute", "auto"}] = {
         files({"permute/permuteauto.cpp", "permute/permutefamily.cpp", "permute/tiledtranspose.cu",
                "permute/generaltiled.cu", "permute/generalcells.cu", "permute/narrowtranspose.cu",
-               "permute/packedtranspose.cu", "permute/permutekernels.cu"}),
-        "autoKind("};
+               "permute/packedtranspose.cu", "permute/packedwords.cu",
+               "permute/permutekernels.cu"}),
+        "kindBeforeWords("};
     const QStringList chain =
         files({"giou/giouops.cu", "giou/giouchain.cpp", "giou/giouworkload.cpp"});
     for (const char* v : {"per_sample", "concat", "padded"}) m[{"giou", v}] = {chain, {}};
