@@ -2,8 +2,11 @@
 // and the arguments built from a PackedTiling.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include <cuda_runtime.h>
 
 #include "kernels/permute/fastdivider.h"
 #include "kernels/permute/packedtiling.h"
@@ -128,6 +131,19 @@ Args<Index> argsOf(const PackedTiling& g, int block) {
   a.chunks = DividerOf<Index>(static_cast<Index>(g.chunks));
   a.tiles = static_cast<Index>(g.tiles());
   return a;
+}
+
+// Blocks of `kernel` an SM holds at once in blocks of `block` threads, 0 where no device answers
+// (a plan made without one).
+template <typename Kernel>
+int residentBlocks(Kernel kernel, int block, std::size_t sharedBytes) {
+  int blocks = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, sharedBytes) !=
+      cudaSuccess) {
+    cudaGetLastError();  // the answer, not an error for the next call to find
+    return 0;
+  }
+  return blocks;
 }
 
 }  // namespace kwb::permute::packed

@@ -116,19 +116,23 @@ __global__ void __launch_bounds__(kMaxBlock)
 }
 
 template <typename T, int K, typename Index>
-void launchWith(const PackedLaunch& l, cudaStream_t stream) {
+void launchWith(const PackedLaunch& l, cudaStream_t stream, int* resident) {
+  if (resident) {
+    *resident = residentBlocks(packedKernel<T, K, Index>, l.block, l.sharedBytes());
+    return;
+  }
   packedKernel<T, K, Index><<<l.grid, l.block, l.sharedBytes(), stream>>>(
       static_cast<const T*>(l.src), static_cast<T*>(l.dst), argsOf<Index>(l.tiling, l.block));
   KWB_CHECK_LAUNCH("packedKernel");
 }
 
 template <typename T, typename Index>
-void launchIndexed(const PackedLaunch& l, cudaStream_t stream) {
+void launchIndexed(const PackedLaunch& l, cudaStream_t stream, int* resident) {
   switch (l.perThread()) {
-    case 1: return launchWith<T, 1, Index>(l, stream);
-    case 2: return launchWith<T, 2, Index>(l, stream);
-    case 4: return launchWith<T, 4, Index>(l, stream);
-    case 8: return launchWith<T, 8, Index>(l, stream);
+    case 1: return launchWith<T, 1, Index>(l, stream, resident);
+    case 2: return launchWith<T, 2, Index>(l, stream, resident);
+    case 4: return launchWith<T, 4, Index>(l, stream, resident);
+    case 8: return launchWith<T, 8, Index>(l, stream, resident);
     default: break;
   }
   throw Error(ErrorKind::Internal, "packed permute: " + std::to_string(l.perThread()) +
@@ -137,10 +141,10 @@ void launchIndexed(const PackedLaunch& l, cudaStream_t stream) {
                                        std::to_string(l.block));
 }
 
-}  // namespace
-
-void launchPacked(const PackedLaunch& l, cudaStream_t stream) {
-  if (l.words.bytes) return launchPackedWords(l, stream);
+// Launches the kernel the launch needs or, where `resident` is given, asks how many of its blocks
+// an SM holds instead.
+void dispatch(const PackedLaunch& l, cudaStream_t stream, int* resident) {
+  if (l.words.bytes) return launchPackedWords(l, stream, resident);
   if (l.sharedBytes() > kMaxSharedBytes || l.block > kMaxBlock)
     throw Error(ErrorKind::Internal, "packed permute: a " + l.tiling.describe() + " needs " +
                                          std::to_string(l.sharedBytes()) +
@@ -148,9 +152,21 @@ void launchPacked(const PackedLaunch& l, cudaStream_t stream) {
                                          std::to_string(l.block));
   withUnit<8>(l.elementBytes, "packed permute", [&](auto element) {
     using T = decltype(element);
-    if (l.index32) return launchIndexed<T, std::int32_t>(l, stream);
-    launchIndexed<T, std::int64_t>(l, stream);
+    if (l.index32) return launchIndexed<T, std::int32_t>(l, stream, resident);
+    launchIndexed<T, std::int64_t>(l, stream, resident);
   });
+}
+
+}  // namespace
+
+void launchPacked(const PackedLaunch& l, cudaStream_t stream) {
+  dispatch(l, stream, nullptr);
+}
+
+int packedResidentBlocks(const PackedLaunch& l) {
+  int blocks = 0;
+  dispatch(l, nullptr, &blocks);
+  return blocks;
 }
 
 }  // namespace kwb::permute

@@ -40,6 +40,13 @@ struct PackedLaunch {
 };
 
 void launchPacked(const PackedLaunch& launch, cudaStream_t stream);
-void launchPackedWords(const PackedLaunch& launch, cudaStream_t stream);
+
+// Blocks of the launch's kernel an SM holds at once, by its registers and shared memory; 0 where
+// no device answers.
+int packedResidentBlocks(const PackedLaunch& launch);
+
+// The kernel in words, launched or, where `resident` is given, asked how many of its blocks an
+// SM holds.
+void launchPackedWords(const PackedLaunch& launch, cudaStream_t stream, int* resident);
 
 }  // namespace kwb::permute

@@ -173,7 +173,11 @@ Args<Index> wordArgsOf(const PackedLaunch& l) {
 }
 
 template <typename T, typename V, int K>
-void launchWith(const PackedLaunch& l, cudaStream_t stream) {
+void launchWith(const PackedLaunch& l, cudaStream_t stream, int* resident) {
+  if (resident) {
+    *resident = residentBlocks(packedWordsKernel<T, V, K>, l.block, l.sharedBytes());
+    return;
+  }
   packedWordsKernel<T, V, K><<<l.grid, l.block, l.sharedBytes(), stream>>>(
       static_cast<const T*>(l.src), static_cast<T*>(l.dst), wordArgsOf(l), l.words.swizzle);
   KWB_CHECK_LAUNCH("packedWordsKernel");
@@ -181,15 +185,15 @@ void launchWith(const PackedLaunch& l, cudaStream_t stream) {
 
 // Words a thread at most: 16 elements of a 16-byte word of bytes, else 8 of a tile of 4096.
 template <typename T, typename V>
-void launchWords(const PackedLaunch& l, cudaStream_t stream) {
+void launchWords(const PackedLaunch& l, cudaStream_t stream, int* resident) {
   constexpr int E = sizeof(V) / sizeof(T);
   switch (l.perThread()) {
-    case 1: return launchWith<T, V, 1>(l, stream);
+    case 1: return launchWith<T, V, 1>(l, stream, resident);
     case 2:
-      if constexpr (2 * E <= 8) return launchWith<T, V, 2>(l, stream);
+      if constexpr (2 * E <= 8) return launchWith<T, V, 2>(l, stream, resident);
       break;
     case 4:
-      if constexpr (4 * E <= 8) return launchWith<T, V, 4>(l, stream);
+      if constexpr (4 * E <= 8) return launchWith<T, V, 4>(l, stream, resident);
       break;
     default: break;
   }
@@ -200,13 +204,13 @@ void launchWords(const PackedLaunch& l, cudaStream_t stream) {
 }
 
 template <typename T>
-void launchElements(const PackedLaunch& l, cudaStream_t stream) {
+void launchElements(const PackedLaunch& l, cudaStream_t stream, int* resident) {
   switch (l.words.bytes) {
     case 4:
-      if constexpr (sizeof(T) < 4) return launchWords<T, std::uint32_t>(l, stream);
+      if constexpr (sizeof(T) < 4) return launchWords<T, std::uint32_t>(l, stream, resident);
       break;
-    case 8: return launchWords<T, uint2>(l, stream);
-    case 16: return launchWords<T, uint4>(l, stream);
+    case 8: return launchWords<T, uint2>(l, stream, resident);
+    case 16: return launchWords<T, uint4>(l, stream, resident);
     default: break;
   }
   throw Error(ErrorKind::Internal, "packed permute: no words of " + std::to_string(l.words.bytes) +
@@ -215,14 +219,14 @@ void launchElements(const PackedLaunch& l, cudaStream_t stream) {
 
 }  // namespace
 
-void launchPackedWords(const PackedLaunch& l, cudaStream_t stream) {
+void launchPackedWords(const PackedLaunch& l, cudaStream_t stream, int* resident) {
   if (!l.index32 || l.block > kMaxBlock)
     throw Error(ErrorKind::Internal, "packed permute in words: 32-bit indices and blocks of " +
                                          std::to_string(kMaxBlock) + " or fewer");
   switch (l.elementBytes) {
-    case 1: return launchElements<std::uint8_t>(l, stream);
-    case 2: return launchElements<std::uint16_t>(l, stream);
-    case 4: return launchElements<std::uint32_t>(l, stream);
+    case 1: return launchElements<std::uint8_t>(l, stream, resident);
+    case 2: return launchElements<std::uint16_t>(l, stream, resident);
+    case 4: return launchElements<std::uint32_t>(l, stream, resident);
     default: break;
   }
   throw Error(ErrorKind::Internal,

@@ -1,6 +1,7 @@
 // The permute family: any permutation of up to 8 dimensions, from one thread per element with
 // 64-bit index arithmetic to simplified dimensions, 16-byte movements, tiled transposes and tiles
 // for any permutation that moves the innermost dimension.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -552,9 +553,13 @@ PermuteLauncher packedLauncher(const ParamSet& p, const Permutation& s, int byte
   while (!p.has("block_size") && l.words.bytes && l.block > 128 &&
          (l.block / 2) * (l.words.bytes / bytes) >= l.tiling.volume)
     l.block /= 2;
-  // Each block works out its positions once, then walks tiles: a few waves of blocks.
+  // Each block works out its positions once, then walks tiles with loads in flight: a wave of
+  // blocks, no more than the device holds at once, since a block that waited for another to
+  // finish would start its loads only then (packed tiles in words 1.00-1.11x, H100).
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block,
                         kPackedWaves, device);
+  if (const int resident = permute::packedResidentBlocks(l); resident > 0)
+    l.grid = std::min(l.grid, resident * device.smCount);
   addGrid(derived, l.grid, l.block, device);
   derived.set("simplified_shape", listText(s.shape));
   derived.set("simplified_perm", listText(s.perm));
