@@ -79,9 +79,9 @@ KWB_HOST_DEVICE int packedWordsAddress(int b, int wordBytes, bool swizzle) {
 
 // The words that move a tile fastest by a model of their instructions and bank conflicts: words
 // of 16, 8 or 4 bytes holding two or more elements of 4 bytes or fewer, where every word of each
-// side lies whole in one
-// run, starts on its width in memory (the source starting sourceOffsetBytes into its buffer) and
-// is all in or all out of a last chunk. bytes is 0 where no words fit.
+// side lies whole in one run, starts on its width in memory (the source starting
+// sourceOffsetBytes into its buffer) and is all in or all out of a last chunk. bytes is 0 where
+// no words fit.
 PackedWords packedWords(const PackedTiling& g, int elementBytes, std::int64_t sourceOffsetBytes);
 
 }  // namespace kwb::permute
