@@ -1,6 +1,7 @@
 // General tiles of 1- and 2-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves),
 // as tiled_wide moves a transpose; where rows and columns start on no 8-byte word (groups of odd
-// extents, a source at any offset), the same cells shifted into place.
+// extents, a source at any offset), the same cells shifted into place; where columns start
+// inside a 32-byte sector, each column's stores may start on the sector before its first row.
 #include <cstdint>
 
 #include "kernels/cudacheck.h"
@@ -37,6 +38,9 @@ constexpr int kCellBlocksPerSm = !Shifted ? 0
                                  : E == 1 ? 4
                                           : (kSmThreads / 512 < 3 ? kSmThreads / 512 : 3);
 
+// A column's words a sector holds.
+constexpr int kCellSectorWindow = static_cast<int>(kSectorBytes / sizeof(uint2));
+
 // Bytes [lo, hi) of the 8-byte word `v` stored into the aligned word at `at`, in the fewest
 // aligned stores: up to three where the range reaches either end of the word.
 __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
@@ -64,28 +68,42 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
 // Aligned loads (ShiftLoads false): the in group's extent whole cells and the source 8-byte
 // aligned, so every row starts on a word. Shifted loads: a row is read in the aligned words that
 // cover it, each shifted into place with the next lane's (the group's last lane loads its own).
-// Aligned stores (ShiftStores false): the out group's extent whole cells and the destination
-// aligned, so every column starts on a word. Shifted stores: a tile owns whole destination
-// words, a column's words that start less than kSide elements before its first row, up to the
-// next tile's, each put together from the tile's word before and its own (the lane before's),
-// the first from the cell of the kSide rows above the tile, which the first A threads load too.
-// Only a column's first and last words, in the group's first and last tiles, are stored in part.
-// Warps iterate whole, since they shuffle.
-template <int E, int A, int S, bool ShiftLoads, bool ShiftStores, typename Index>
+// Stores start where `Window` says. Words (0): the out group's extent whole cells and the
+// destination aligned, so every column starts on a word. Otherwise a tile owns the destination
+// words of each column from the window boundary (8-byte word: Window 1; 32-byte sector: Window
+// 4) at or before its first row up to the next tile's, each put together from two of the tile's
+// words, those before its first row from the Window cells above the tile, which the first
+// Window x A threads load too. Sector windows make every warp's store whole sectors where
+// columns start inside one, for the rows above they read. Only a column's first and last words,
+// in the group's first and last tiles, are stored in part. Warps iterate whole, since they
+// shuffle.
+template <int E, int A, int S, bool ShiftLoads, int Window, typename Index>
 __global__ void __launch_bounds__(A* cell::kThreadRows,
-                                  kCellBlocksPerSm<E, ShiftLoads || ShiftStores>)
+                                  kCellBlocksPerSm<E, (ShiftLoads || Window > 0)>)
     generalTiledCellsKernel(const uint2* __restrict__ src, int srcHead, uint2* __restrict__ dst,
                             int dstHead, const Args<Index> a) {
   constexpr int kRows = cell::kThreadRows, kSide = 8 / E, kSideShift = E == 1 ? 3 : 2;
   constexpr int kTileIn = A * kSide, kTileOut = kRows * S * kSide;
-  constexpr int kRowWords = kRows * S;  // a destination row's words in the tile
-  constexpr int kAbove = ShiftStores ? kSide : 0;
+  constexpr int kRowWords = kRows * S;    // a destination row's words in the tile
+  constexpr int kAbove = Window * kSide;  // rows above the tile its stores take
   constexpr unsigned kWarp = 0xffffffffu;
-  __shared__ uint2 tile[kTileIn][kRowWords];
-  __shared__ uint2 above[ShiftStores ? kTileIn : 1];  // each column's word of the rows above
+  // Sector windows keep each column's words of the rows above ahead of its own (kLead of them);
+  // word windows keep their one word apart.
+  constexpr int kLead = Window > 1 ? Window : 0;
+  __shared__ uint2 tile[kTileIn][kLead + kRowWords];
+  __shared__ uint2 above[Window == 1 ? kTileIn : 1];
   __shared__ Index srcRow[kAbove + kTileOut], dstCol[kTileIn];
   const int across = threadIdx.x % A, down = threadIdx.x / A;
   const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
+  // The threads that load the cells above, one each: `aboveCell` of them over a column of cells.
+  const bool loadsAbove = static_cast<int>(threadIdx.x) < Window * A;
+  const int aboveCell = threadIdx.x / A, aboveRow = -(Window - aboveCell) * kSide;
+  const auto keepAbove = [&](int column, uint2 word) {
+    if constexpr (Window == 1)
+      above[column] = word;
+    else
+      tile[column][aboveCell] = word;
+  };
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kAbove);
     const Index in0 = start.in0, out0 = start.out0;
@@ -125,14 +143,14 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         loadCell((down * S + j) * kSide, cell, kWarp);
 #pragma unroll
         for (int k = 0; k < kSide; ++k)
-          tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[k];
+          tile[across * kSide + k][kLead + ((down * S + j) ^ (across % kRows))] = cell[k];
       }
-      if constexpr (ShiftStores)
-        if (out0 > 0 && threadIdx.x < A) {
+      if constexpr (Window > 0)
+        if (out0 > 0 && loadsAbove) {
           uint2 cell[kSide];
-          loadCell(-kSide, cell, A == 32 ? kWarp : (1u << A) - 1);
+          loadCell(aboveRow, cell, Window * A >= 32 ? kWarp : (1u << (Window * A)) - 1);
 #pragma unroll
-          for (int k = 0; k < kSide; ++k) above[across * kSide + k] = cell[k];
+          for (int k = 0; k < kSide; ++k) keepAbove(across * kSide + k, cell[k]);
         }
     } else {
       // Rows past the group's last, where shifted stores leave its extent no whole cells, are
@@ -141,13 +159,13 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
       const auto loadRows = [&](int o, uint2(&cell)[kSide]) {
 #pragma unroll
         for (int k = 0; k < kSide; ++k)
-          cell[k] = column && (!ShiftStores || out0 + o + k < a.outExtent)
+          cell[k] = column && (Window == 0 || out0 + o + k < a.outExtent)
                         ? src[(srcRow[kAbove + o + k] + in0) / kSide + across]
                         : make_uint2(0, 0);
       };
       // All S cells in flight at once, but a cell at a time where shifted stores leave the
       // registers for one only.
-      constexpr int kInFlight = ShiftStores ? 1 : S;
+      constexpr int kInFlight = Window > 0 ? 1 : S;
 #pragma unroll
       for (int j0 = 0; j0 < S; j0 += kInFlight) {
         uint2 cell[kInFlight][kSide];
@@ -162,21 +180,22 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
             transposeInRows<kSide / 2>(cell[j]);
 #pragma unroll
             for (int k = 0; k < kSide; ++k)
-              tile[across * kSide + k][(down * S + j0 + j) ^ (across % kRows)] = cell[j][k];
+              tile[across * kSide + k][kLead + ((down * S + j0 + j) ^ (across % kRows))] =
+                  cell[j][k];
           }
         }
       }
-      if constexpr (ShiftStores)
-        if (out0 > 0 && threadIdx.x < A) {
+      if constexpr (Window > 0)
+        if (out0 > 0 && loadsAbove) {
           uint2 up[kSide];
-          loadRows(-kSide, up);
+          loadRows(aboveRow, up);
           transposeInRows<kSide / 2>(up);
 #pragma unroll
-          for (int k = 0; k < kSide; ++k) above[across * kSide + k] = up[k];
+          for (int k = 0; k < kSide; ++k) keepAbove(across * kSide + k, up[k]);
         }
     }
     __syncthreads();
-    if constexpr (ShiftStores) {
+    if constexpr (Window == 1) {
       // A warp stores a column at a time, a word a lane: the word holding elements from lane *
       // kSide - head on, the tile's word before's last `head` (the rows above's for the first
       // lane), then this one's.
@@ -209,6 +228,41 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
           storePart(dst + at + kRowWords, bytesFrom(own, own, (kSide - head) * E), 0,
                     (rows - past) * E);
       }
+    } else if constexpr (Window > 1) {
+      // As above, from the sector at or before the tile's first row: window word j holds the
+      // column's elements from j * kSide - head on, the last h of the tile's word j - q - 1 (the
+      // rows above's where negative) and the first kSide - h of word j - q.
+      constexpr int kWarps = A * kRows / 32, kColumnsPerWarp = kTileIn / kWarps;
+      constexpr int kWindow = Window * kSide;
+      static_assert(kRowWords == 32 && kTileOut % kWindow == 0);
+      const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+      const bool lastTile = out0 + kTileOut >= a.outExtent;
+#pragma unroll 4
+      for (int m = 0; m < kColumnsPerWarp; ++m) {
+        const int i = warp + kWarps * m;
+        if (i >= cols) break;  // the same for the whole warp
+        const Index d = dstCol[i] + out0 + dstHead;
+        const int head = static_cast<int>(d & (kWindow - 1));
+        const int q = head / kSide, h = head % kSide, swizzle = (i / kSide) % kRows;
+        const Index at = (d - head) >> kSideShift;
+        // Word w of the column; past the tile's last (a last tile's elements past its rows) any.
+        const auto word = [&](int w) {
+          return tile[i][w < 0 ? w + kLead : kLead + (min(w, kRowWords - 1) ^ swizzle)];
+        };
+        const auto put = [&](int j) {
+          const uint2 v =
+              h > 0 ? bytesFrom(word(j - q - 1), word(j - q), (kSide - h) * E) : word(j - q);
+          const int first = j * kSide - head;
+          const int lo = out0 > 0 ? first : max(first, 0), hi = min(first + kSide, rows);
+          if (hi - lo == kSide)
+            dst[at + j] = v;
+          else if (lo < hi)
+            storePart(dst + at + j, v, (lo - first) * E, (hi - first) * E);
+        };
+        put(lane);
+        // In the group's last tile a column may end past the window's last word.
+        if (lastTile && head > 0 && lane <= q) put(kRowWords + lane);
+      }
     } else {
 #pragma unroll
       for (int k = 0; k < kSide; ++k) {
@@ -238,18 +292,21 @@ void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
                                                        args);
     KWB_CHECK_LAUNCH("generalTiledCellsKernel");
   };
-  const auto indexed = [&]<int E, int A, bool Loads, bool Stores>() {
+  const auto indexed = [&]<int E, int A, bool Loads, int Window>() {
     if (l.index32)
-      return launch(generalTiledCellsKernel<E, A, 2, Loads, Stores, std::int32_t>,
+      return launch(generalTiledCellsKernel<E, A, 2, Loads, Window, std::int32_t>,
                     argsOf<std::int32_t>(l.tiling));
-    launch(generalTiledCellsKernel<E, A, 2, Loads, Stores, std::int64_t>,
+    launch(generalTiledCellsKernel<E, A, 2, Loads, Window, std::int64_t>,
            argsOf<std::int64_t>(l.tiling));
   };
+  const auto windowed = [&]<int E, int A, bool Loads>() {
+    if (l.alignedStores) return indexed.template operator()<E, A, Loads, kCellSectorWindow>();
+    if (shifts.stores) return indexed.template operator()<E, A, Loads, 1>();
+    indexed.template operator()<E, A, Loads, 0>();
+  };
   const auto typed = [&]<int E, int A>() {
-    if (shifts.loads && shifts.stores) return indexed.template operator()<E, A, true, true>();
-    if (shifts.loads) return indexed.template operator()<E, A, true, false>();
-    if (shifts.stores) return indexed.template operator()<E, A, false, true>();
-    indexed.template operator()<E, A, false, false>();
+    if (shifts.loads) return windowed.template operator()<E, A, true>();
+    windowed.template operator()<E, A, false>();
   };
   if (l.elementBytes == 1) return typed.template operator()<1, 16>();
   typed.template operator()<2, 32>();

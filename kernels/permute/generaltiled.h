@@ -26,9 +26,10 @@ struct GeneralLaunch {
   // (elements one at a time at its ends). The source's buffer must end on a word boundary,
   // which the last row's aligned words may reach. Needs tile sides of a word or more.
   bool shifted = false;
-  // Elements of 4 bytes or more where columns' destination runs start anywhere in a 32-byte
-  // sector: each column is written from the sector boundary at or before its tile's first row,
-  // the block reading the rows before its tile that this takes (rowsBefore()).
+  // Where columns' destination runs start anywhere in a 32-byte sector, for elements of 4 bytes
+  // or more and for cells: each column is written from the sector boundary at or before its
+  // tile's first row, the block reading the rows before its tile that this takes (rowsBefore(),
+  // or the cells above its tile).
   bool alignedStores = false;
   bool index32 = true;
   int block = 256;
@@ -63,7 +64,7 @@ struct GeneralLaunch {
   }
   int perWord() const { return 4 / elementBytes; }
   int rowsBefore() const {
-    return alignedStores ? static_cast<int>(kSectorBytes) / elementBytes : 0;
+    return alignedStores && !cells ? static_cast<int>(kSectorBytes) / elementBytes : 0;
   }
 };
 

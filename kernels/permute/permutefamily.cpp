@@ -141,13 +141,14 @@ std::vector<ParamSpec> params(Kind kind) {
         "8 or more"));
     specs.push_back(autoChoiceParam(
         "stores", ParamRole::Launch, {"tile", "aligned"}, "",
-        "where a column's stores start, for units of 4 bytes or more: tile writes each "
-        "destination column's elements of the tile, which straddle a 32-byte sector at each end "
-        "where columns start inside one; aligned also reads the 32 bytes of rows before the tile "
-        "and writes each column from the sector boundary at or before its first row, so every "
-        "warp's store fills whole sectors. auto is aligned where columns start inside sectors "
-        "and run 8 tiles or more, in tensors of the L2 cache's size or more whose in group "
-        "spans 4 tiles or fills 95 % of its tiles"));
+        "where a column's stores start, for units of 4 bytes or more and for cells: tile writes "
+        "each destination column's elements of the tile, which straddle a 32-byte sector at each "
+        "end where columns start inside one; aligned also reads the 32 bytes of rows before the "
+        "tile and writes each column from the sector boundary at or before its first row, so "
+        "every warp's store fills whole sectors. auto is aligned where columns start inside "
+        "sectors, in tensors of the L2 cache's size or more: for elements where columns run 8 "
+        "tiles or more and the in group spans 4 tiles or fills 95 % of its tiles; for cells of "
+        "bytes where the in group spans 32 tiles or more and columns 1.5 tiles or more"));
   }
   if (kind == Kind::Packed) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
@@ -447,23 +448,37 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
 // which L2 holds while both halves of a straddled sector arrive (0.84, 0.86), runs of 1.7 and 6.4
 // tiles (0.86, 0.90), in groups of 15 to 132 elements in 1 to 3 partly filled tiles (0.82 to 0.94),
 // their blocks paying for the rows before in few columns.
+//
+// Cells of bytes take them where the in group spans kMinSectorCellInTiles tiles or more, so that
+// the tiles either side of a straddled sector run far apart and its halves reach DRAM apart, and
+// the out group 1.5 tiles or more. H100, forced on the random bench's 37 draws in cells: 8 gained
+// 1.03-1.19x, 5 of them taken ((323, 4, 16, 270, 24) with (4, 2, 3, 1, 0) 1598 -> 1898 GB/s,
+// (72, 6, 10, 62137) with (2, 3, 1, 0) 1756 -> 1985); 29 lost 1-31 %, for the rows above they
+// read: halves (12 of 13), in groups of 1-20 tiles, out groups shorter than a tile, columns on
+// sectors already. Left out too: (1000, 329, 6, 96) with (2, 1, 3, 0), 1.18x in 4.5 tiles of
+// 576 bytes.
 constexpr std::int64_t kMinAlignedOutTiles = 8;
 constexpr std::int64_t kMinAlignedInTiles = 4;
 constexpr double kMinAlignedInFill = 0.95;
+constexpr std::int64_t kMinSectorCellInTiles = 32;
 bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& device) {
   const permute::GeneralTiling& g = l.tiling;
   const std::int64_t bytes = g.inExtent * g.outExtent * g.batchExtent * l.elementBytes;
-  if (l.cells || l.words || l.shifted || l.elementBytes < 4 ||
-      g.outExtent < kMinAlignedOutTiles * g.tileOut || g.tileOut * l.elementBytes < kSectorBytes ||
-      bytes < device.l2Bytes)
-    return false;
-  if (g.tilesIn() < kMinAlignedInTiles && g.inFill() < kMinAlignedInFill) return false;
   const auto straddles = [&](const permute::GeneralTiling::Axis* axes, int rank) {
     return std::any_of(axes, axes + rank, [&](const permute::GeneralTiling::Axis& axis) {
       return axis.dstStride * l.elementBytes % kSectorBytes != 0;
     });
   };
-  return straddles(g.in, g.inRank) || straddles(g.batch, g.batchRank);
+  const bool straddled = straddles(g.in, g.inRank) || straddles(g.batch, g.batchRank);
+  if (bytes < device.l2Bytes) return false;
+  if (l.cells)
+    return straddled && l.elementBytes == 1 && g.tilesIn() >= kMinSectorCellInTiles &&
+           2 * g.outExtent >= 3 * g.tileOut;
+  if (l.words || l.shifted || l.elementBytes < 4 || g.outExtent < kMinAlignedOutTiles * g.tileOut ||
+      g.tileOut * l.elementBytes < kSectorBytes)
+    return false;
+  if (g.tilesIn() < kMinAlignedInTiles && g.inFill() < kMinAlignedInFill) return false;
+  return straddled;
 }
 
 // How general tiles move their units: as given, else as auto takes them.
@@ -516,7 +531,7 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   derived.set("groups", l.tiling.describe());
   derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
   derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
-  if (bytes >= 4) derived.set("stores", l.alignedStores ? "aligned" : "tile");
+  if (bytes >= 4 || l.cells) derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
   if (l.cells) {
     const permute::CellShifts shifts =
@@ -739,11 +754,14 @@ class PermuteVariant final : public Variant {
                                    " bytes; tiles take rows of 2, 4 or 8 bytes that start "
                                    "aligned, as elements: use movement or auto");
     const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
-    if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4)
+    if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4 &&
+        generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes) !=
+            Access::Cells)
       throw paramError("stores",
-                       "aligned stores take units of 4 bytes or more, and these tiles "
+                       "aligned stores take units of 4 bytes or more or cells, and these tiles "
                        "move " +
-                           std::to_string(units.bytes) + "-byte ones; allowed: tile or auto");
+                           std::to_string(units.bytes) +
+                           "-byte ones otherwise; allowed: tile or auto, or access=cells");
     if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
     const std::string unit = units.rows ? "rows of " + std::to_string(units.bytes) + " bytes"
                                         : p.get("dtype") + " elements";

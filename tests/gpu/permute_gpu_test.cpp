@@ -25,15 +25,18 @@ class PermuteGpu : public testing::FamilyGpu {
   // elements in; each run must succeed and match bit for bit, and `check` looks at it further.
   using OddCase = std::pair<const char*, const char*>;  // shape, perm
   void runOddCases(std::span<const OddCase> cases, const char* access,
-                   const std::function<void(const RunResult&, const std::string& what)>& check) {
+                   const std::function<void(const RunResult&, const std::string& what)>& check,
+                   const RawParams& extra = {}) {
     for (const auto& [shape, perm] : cases)
       for (const char* dtype : {"u8", "f16", "bf16"})
         for (const char* offset : {"0", "1", "3", "6"}) {
-          const RunResult r = run("general", {{"shape", shape},
-                                              {"perm", perm},
-                                              {"dtype", dtype},
-                                              {"offset", offset},
-                                              {"access", access}});
+          RawParams params = extra;
+          params.insert({{"shape", shape},
+                         {"perm", perm},
+                         {"dtype", dtype},
+                         {"offset", offset},
+                         {"access", access}});
+          const RunResult r = run("general", params);
           const std::string what =
               std::string(shape) + " " + perm + " " + dtype + " offset " + offset;
           ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
@@ -110,7 +113,8 @@ TEST_F(PermuteGpu, EveryVariantMatchesTheReferenceOnRandomShapesInEveryElementSi
 // General tiles' aligned stores of 4- and 8-byte units over random shapes and offset sources:
 // each column written from the sector boundary before its tile, the out group's last tile writing
 // the rest; tiles whose rows span less than a sector made taller. Rows of 4 and 8 bytes moved as
-// units, and auto's choice on a reversal whose columns start inside sectors.
+// units, rows of 2 bytes in cells, and auto's choice on a reversal whose columns start inside
+// sectors.
 TEST_F(PermuteGpu, GeneralAlignedStoresMatchTheReference) {
   std::mt19937 rng(11);
   int aligned = 0;
@@ -142,13 +146,10 @@ TEST_F(PermuteGpu, GeneralAlignedStoresMatchTheReference) {
     for (const char* dtype : {"u8", "f16"}) {
       const RawParams params{
           {"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"stores", "aligned"}};
-      if (std::string(dtype) == "u8" && std::string(shape) == "100,58,18,2") {
-        EXPECT_THROW(Registry::instance().resolve("permute", "general", params), Error);
-        continue;  // rows of 2 bytes
-      }
       const RunResult r = run("general", params);
       ASSERT_EQ(r.status, RunStatus::Ok) << shape << " " << dtype << ": " << r.error;
       EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype;
+      EXPECT_EQ(r.derived.get("stores"), "aligned") << shape << " " << dtype;
     }
   const RunResult reversal = run("auto", {{"shape", "87,6,40000"}, {"perm", "2,1,0"}});
   ASSERT_EQ(reversal.status, RunStatus::Ok) << reversal.error;
@@ -626,6 +627,24 @@ TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
       EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype;
       EXPECT_EQ(r.derived.get("shifted_sides"), side) << shape << " " << dtype;
     }
+}
+
+// Cells whose columns start anywhere in a sector, stored from the sector boundary at or before
+// each tile's first row: the same odd groups and offsets, columns a sector or more apart (1000
+// rows: whole cells, loads aligned), columns ending in a last tile past its window's last word.
+TEST_F(PermuteGpu, GeneralCellsStoreWholeSectorsWhereColumnsStartInsideOne) {
+  const OddCase cases[] = {{"3,65,101", "2,1,0"},      {"2,3,4097", "2,1,0"},
+                           {"1001,3", "1,0"},          {"3,1001", "1,0"},
+                           {"517,263", "1,0"},         {"3,257,389", "0,2,1"},
+                           {"5,41,7,131", "3,0,2,1"},  {"1000,136", "1,0"},
+                           {"255,300", "1,0"},         {"2,139,67,21,7", "4,3,0,2,1"},
+                           {"3,1000,6,16", "2,1,3,0"}, {"24,4,16,323", "3,2,1,0"}};
+  runOddCases(cases, "cells",
+              [](const RunResult& r, const std::string& what) {
+                EXPECT_EQ(r.derived.get("access_bytes"), "8") << what;
+                EXPECT_EQ(r.derived.get("stores"), "aligned") << what;
+              },
+              {{"stores", "aligned"}});
 }
 
 // auto's access: cells shifted into place where both groups are 48 or more long and the tensor

@@ -105,5 +105,17 @@ TEST(PermuteAuto, GeneralTilesOfWideUnitsFillTheirTilesAndAlignStores) {
   EXPECT_FALSE(derivedOf("5,130,67", "2,1,0", "u8").has("stores"));               // units of a byte
 }
 
+// Cells of bytes store from sector boundaries where columns start inside sectors and span 1.5
+// tiles or more, over in groups of 32 tiles or more, in tensors larger than L2; halves do not.
+TEST(PermuteAuto, CellsOfBytesAlignStoresOverLongInGroups) {
+  const ParamSet cells = derivedOf("323,4,16,270,24", "4,2,3,1,0", "u8");  // columns of 1292
+  EXPECT_EQ(cells.get("groups"), "in 24 x 4320 | out 323 x 4 | batch 1");
+  EXPECT_EQ(cells.get("stores"), "aligned");
+  EXPECT_EQ(derivedOf("118357,567", "1,0", "u8").get("stores"), "tile");         // 5 tiles in
+  EXPECT_EQ(derivedOf("189,24,307,96", "2,1,3,0", "u8").get("stores"), "tile");  // 189 rows
+  EXPECT_EQ(derivedOf("768,174762", "1,0", "u8").get("stores"), "tile");         // whole sectors
+  EXPECT_EQ(derivedOf("6,537,250,38,2", "0,4,3,2,1", "f16").get("stores"), "tile");
+}
+
 }  // namespace
 }  // namespace kwb

@@ -120,6 +120,20 @@ TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32OrTheirOwn) {
   EXPECT_TRUE(says(verdict("tiled_half2", pairs), "accepted", ""));  // their own tiles
 }
 
+TEST(PermuteFamily, GeneralAlignedStoresTakeWideUnitsOrCells) {
+  RawParams p{{"shape", "1000,136"},
+              {"perm", "1,0"},
+              {"dtype", "u8"},
+              {"stores", "aligned"},
+              {"access", "words"}};
+  EXPECT_TRUE(says(verdict("general", p), "stores", "4 bytes or more or cells"));
+  p["access"] = "cells";
+  EXPECT_TRUE(says(verdict("general", p), "accepted", ""));
+  p["dtype"] = "f32";
+  p["access"] = "elements";
+  EXPECT_TRUE(says(verdict("general", p), "accepted", ""));
+}
+
 TEST(PermuteFamily, AnOffsetSourceNarrowsOrForbidsWideAccesses) {
   const RawParams rows{{"shape", "32,128,16,64"}, {"perm", "0,2,1,3"}, {"dtype", "f32"}};
   RawParams p = rows;
