@@ -454,9 +454,9 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
 // the out group 1.5 tiles or more. H100, forced on the random bench's 37 draws in cells: 8 gained
 // 1.03-1.19x, 5 of them taken ((323, 4, 16, 270, 24) with (4, 2, 3, 1, 0) 1598 -> 1898 GB/s,
 // (72, 6, 10, 62137) with (2, 3, 1, 0) 1756 -> 1985); 29 lost 1-31 %, for the rows above they
-// read: halves (12 of 13), in groups of 1-20 tiles, out groups shorter than a tile, columns on
-// sectors already. Left out too: (1000, 329, 6, 96) with (2, 1, 3, 0), 1.18x in 4.5 tiles of
-// 576 bytes.
+// read: columns on sectors already (10), halves (10 of 11), in groups of 20 tiles or fewer, out
+// groups shorter than a tile. Left out too: (1000, 329, 6, 96) with (2, 1, 3, 0), 1.18x in 4.5
+// tiles of 576 bytes.
 constexpr std::int64_t kMinAlignedOutTiles = 8;
 constexpr std::int64_t kMinAlignedInTiles = 4;
 constexpr double kMinAlignedInFill = 0.95;
@@ -934,8 +934,10 @@ void registerPermuteFamily(Registry& registry) {
       "ends one element at a time; each side of a tile of cells shifts only where it needs to "
       "(shifted_sides says which). Compare access=elements, words and cells to see what the "
       "shifts are worth. For 4- and 8-byte elements whose columns start inside 32-byte sectors "
-      "((87, 6, 64280) reversed in f32), compare stores=tile with stores=aligned. Rows of 2, 4 "
-      "or 8 bytes that stay innermost move as elements of their own.");
+      "((87, 6, 64280) reversed in f32), compare stores=tile with stores=aligned; cells take "
+      "stores=aligned too, from the sector before each tile's first row ((323, 4, 16, 270, 24) "
+      "with (4, 2, 3, 1, 0) in u8). Rows of 2, 4 or 8 bytes that stay innermost move as "
+      "elements of their own.");
   add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
       "Tiles of two groups transpose the source's innermost dimensions against the "
       "destination's; where both are short and meet in a third, (5, 273913, 49) reversed, a "
