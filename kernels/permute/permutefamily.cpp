@@ -754,14 +754,17 @@ class PermuteVariant final : public Variant {
                                    " bytes; tiles take rows of 2, 4 or 8 bytes that start "
                                    "aligned, as elements: use movement or auto");
     const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
-    if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4 &&
-        generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes) !=
-            Access::Cells)
-      throw paramError("stores",
-                       "aligned stores take units of 4 bytes or more or cells, and these tiles "
-                       "move " +
-                           std::to_string(units.bytes) +
-                           "-byte ones otherwise; allowed: tile or auto, or access=cells");
+    if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4) {
+      const Access access =
+          generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes);
+      if (access != Access::Cells)
+        throw paramError("stores",
+                         "aligned stores take units of 4 bytes or more, or cells, and "
+                         "these tiles move " +
+                             std::to_string(units.bytes) + "-byte units " +
+                             (access == Access::Words ? "in words" : "one at a time") +
+                             "; allowed: tile or auto, or access=cells");
+    }
     if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
     const std::string unit = units.rows ? "rows of " + std::to_string(units.bytes) + " bytes"
                                         : p.get("dtype") + " elements";

@@ -126,7 +126,7 @@ TEST(PermuteFamily, GeneralAlignedStoresTakeWideUnitsOrCells) {
               {"dtype", "u8"},
               {"stores", "aligned"},
               {"access", "words"}};
-  EXPECT_TRUE(says(verdict("general", p), "stores", "4 bytes or more or cells"));
+  EXPECT_TRUE(says(verdict("general", p), "stores", "move 1-byte units in words"));
   p["access"] = "cells";
   EXPECT_TRUE(says(verdict("general", p), "accepted", ""));
   p["dtype"] = "f32";
