@@ -464,13 +464,13 @@ constexpr std::int64_t kMinSectorCellInTiles = 32;
 bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& device) {
   const permute::GeneralTiling& g = l.tiling;
   const std::int64_t bytes = g.inExtent * g.outExtent * g.batchExtent * l.elementBytes;
+  if (bytes < device.l2Bytes) return false;
   const auto straddles = [&](const permute::GeneralTiling::Axis* axes, int rank) {
     return std::any_of(axes, axes + rank, [&](const permute::GeneralTiling::Axis& axis) {
       return axis.dstStride * l.elementBytes % kSectorBytes != 0;
     });
   };
   const bool straddled = straddles(g.in, g.inRank) || straddles(g.batch, g.batchRank);
-  if (bytes < device.l2Bytes) return false;
   if (l.cells)
     return straddled && l.elementBytes == 1 && g.tilesIn() >= kMinSectorCellInTiles &&
            2 * g.outExtent >= 3 * g.tileOut;
