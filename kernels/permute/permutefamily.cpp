@@ -83,7 +83,8 @@ ParamSpec storesParam(Kind kind) {
                   " do not apply)";
   const std::string when =
       tiled ? "auto, with tiles of 16 or 32 (the auto variant then takes 32 for 4-byte elements, "
-              "16 for 8-byte ones), is aligned for 4- and 8-byte elements"
+              "16 for 8-byte ones, but 32 where one tall tile holds each column: 65 to 97 "
+              "source rows), is aligned for 4- and 8-byte elements"
             : "auto is aligned";
   return autoChoiceParam(
       "stores", ParamRole::Launch, {"tile", "aligned"}, "",
@@ -92,7 +93,8 @@ ParamSpec storesParam(Kind kind) {
           "not start on one; aligned reads " +
           windows + ". " + when +
           " where destination rows are not whole sectors, the source's rows and columns fill "
-          "the tall tiles and they fill a wave of the device");
+          "the tall tiles (or one tall tile holds each column, more than half full) and they "
+          "fill a wave of the device");
 }
 
 std::vector<ParamSpec> params(Kind kind) {
@@ -251,12 +253,6 @@ CellShape cellShapeOf(const ParamSet& p, int bytes) {
           given("cells_per_thread").value_or(kAutoCellsPerThread)};
 }
 
-// Aligned stores' tile: 32 wide for 4-byte elements, 16 for 8-byte ones, so that each warp's
-// store is 128 bytes of one row.
-int alignedTile(int bytes) {
-  return bytes >= 8 ? 16 : 32;
-}
-
 // What aligned stores read for each unit a destination row has (elements, or words of cells):
 // each column of tiles in kAlignedTall windows and the one above them, the last filled as the
 // rows allow.
@@ -271,14 +267,17 @@ constexpr double kMinAlignedColumnFill = 0.75;
 
 // Aligned stores where the destination's rows (the source's columns) are not whole sectors, for
 // 4- and 8-byte elements, cells and pairs, unless the source has too few rows to fill the tall
-// tiles, too few columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %),
-// or the tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
+// tiles (but where one tall tile holds each column), too few columns to fill the tiles across
+// ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or the tall tiles do not fill a wave of the
+// device ((1097, 955) f32 lost 12 %).
 bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device) {
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
   return (l.cells || l.pairs || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
-         l.rows * l.elementBytes % kSectorBytes != 0 && alignedReads(l) <= kMaxAlignedReads &&
+         l.rows * l.elementBytes % kSectorBytes != 0 &&
+         (alignedReads(l) <= kMaxAlignedReads ||
+          (!l.cells && !l.pairs && permute::alignedTallTileHoldsColumn(l.rows, tile))) &&
          static_cast<double>(l.cols) / static_cast<double>(across) >= kMinAlignedColumnFill &&
          l.tiles() * l.threadsPerBlock() >=
              static_cast<std::int64_t>(device.smCount) * device.maxThreadsPerSm;
@@ -386,8 +385,8 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   // Aligned stores: the tiled kernel's own tiles of 16 or 32 (auto's where tile_size is not
   // given), cells' and pairs' tiles of kAlignedCellRows destination rows.
   const bool given = p.has("stores") && !p.isAuto("stores");
-  const int alignedTileSize =
-      kind == Kind::Tiled ? alignedTile(bytes) : permute::TiledLaunch::kAlignedCellRows;
+  const int alignedTileSize = kind == Kind::Tiled ? permute::alignedTileFor(l.rows, bytes)
+                                                  : permute::TiledLaunch::kAlignedCellRows;
   if (kind == Kind::Tiled && !given && !p.has("tile_size") &&
       alignedStoresPay(l, alignedTileSize, device))
     l.tile = alignedTileSize;
@@ -982,7 +981,9 @@ void registerPermuteFamily(Registry& registry) {
       "stay innermost and come back to the source's next row down only after 4096 elements, or "
       "the walk would take bytes whose source runs 4 bytes or more, and from 64 MiB for 65 to "
       "128 planes of 1-, 4- or 8-byte elements to channels last whose rows are no whole 32-byte "
-      "sectors (tiles would store each row straddling them; bytes from 49 planes); packed tiles in "
+      "sectors (tiles would store each row straddling them; bytes from 49 planes; 4- and 8-byte "
+      "ones from 98, where tiles with aligned stores no longer hold a column in one tall tile); "
+      "packed tiles in "
       "words, from 32 MiB, for bytes and halves the walk would take where they run 128 bytes or "
       "more both ways and rows that stay innermost are shorter than 64 bytes. The result's "
       "chosen value says which ran.");

@@ -411,9 +411,9 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 }
 
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
-// elements, 16 for 8-byte ones, cells and pairs of 64 destination rows), unless the source's rows
-// or columns are too few to fill them or the tall tiles fill no wave of the device (the aligned
-// shapes fill one on GPUs up to 250 SMs).
+// elements, 16 for 8-byte ones but where one tall tile of 32 holds a column, cells and pairs of 64
+// destination rows), unless the source's rows or columns are too few to fill them or the tall
+// tiles fill no wave of the device (the aligned shapes fill one on GPUs up to 250 SMs).
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
     const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
@@ -425,6 +425,8 @@ TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   EXPECT_EQ(stores("929,8195", "1,0", "f32"), "aligned");
   EXPECT_EQ(stores("3,929,3075", "0,2,1", "f32"), "aligned");
   EXPECT_EQ(stores("407,8195", "1,0", "f64"), "aligned");
+  EXPECT_EQ(stores("95,70000", "1,0", "f64"), "aligned");  // one tall tile a column
+  EXPECT_EQ(stores("81,70000", "1,0", "f32"), "aligned");
   EXPECT_EQ(stores("928,8195", "1,0", "f32"), "tile");   // whole sectors
   EXPECT_EQ(stores("100,65539", "1,0", "f32"), "tile");  // tall tiles 3.2 times the rows
   EXPECT_EQ(stores("1097,955", "1,0", "f32"), "tile");   // under a wave of blocks

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "kernels/h100device.h"
 #include "kernels/registry.h"
@@ -23,7 +24,8 @@ std::string chosen(const char* shape, const char* perm, const char* dtype = "f32
 }
 
 TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSectors) {
-  EXPECT_EQ(chosen("65,516222", "1,0"), "packed");
+  EXPECT_EQ(chosen("98,342392", "1,0"), "packed");
+  EXPECT_EQ(chosen("65,2064888", "1,0", "u8"), "packed");
   EXPECT_EQ(chosen("128,262144", "1,0", "u8"), "tiled_wide");  // rows of whole sectors
   EXPECT_EQ(chosen("127,264208", "1,0", "f64"), "packed");
   EXPECT_EQ(chosen("129,260097", "1,0", "f64"), "tiled");  // past 128 planes
@@ -83,6 +85,25 @@ TEST(PermuteAuto, PackedTilesTakeHalvesInSparseGeneralTilesWhereTheyRunLong) {
   EXPECT_EQ(chosen("5,7,2,1000,37,45", "0,5,2,3,1,4", "f16"), "general");  // runs of 74 bytes
   EXPECT_EQ(chosen("12,34,715,23,5", "0,2,4,3,1", "f32"), "general");      // halves only
   EXPECT_EQ(chosen("2,33,67,27,17,7", "5,3,0,2,4,1", "f16"), "general");   // under 32 MiB
+}
+
+// But aligned tiles of 32 where one tall tile holds each column: 65 to 97 planes of 4- and 8-byte
+// elements whose rows straddle sectors, from a wave of tall tiles (tiles of 32 x 8 threads).
+TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
+  for (const auto& [shape, dtype] :
+       {std::pair{"65,516222", "f32"}, std::pair{"95,350000", "f32"}, std::pair{"95,73920", "f64"},
+        std::pair{"97,170000", "f64"}, std::pair{"3,67,200000", "f64"}}) {
+    const ParamSet d =
+        derivedOf(shape, std::string(shape).starts_with("3,") ? "0,2,1" : "1,0", dtype);
+    EXPECT_EQ(d.get("chosen"), "tiled") << shape << " " << dtype;
+    EXPECT_EQ(d.get("stores"), "aligned") << shape << " " << dtype;
+    EXPECT_EQ(d.get("block"), "256") << shape << " " << dtype;
+  }
+  EXPECT_EQ(chosen("98,170000", "1,0", "f64"), "packed");               // two tall tiles a column
+  EXPECT_EQ(derivedOf("407,41221", "1,0", "f64").get("block"), "128");  // tiles of 16
+  EXPECT_EQ(derivedOf("95,30000", "1,0", "f32").get("stores"),
+            "tile");  // under a wave of tall tiles
+  EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
 // General tiles of 4- and 8-byte units: groups grown until they fill most of their tiles, and
