@@ -101,8 +101,8 @@ TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
   }
   EXPECT_EQ(chosen("98,170000", "1,0", "f64"), "packed");               // two tall tiles a column
   EXPECT_EQ(derivedOf("407,41221", "1,0", "f64").get("block"), "128");  // tiles of 16
-  EXPECT_EQ(derivedOf("95,30000", "1,0", "f32").get("stores"),
-            "tile");  // under a wave of tall tiles
+  // Under a wave of tall tiles.
+  EXPECT_EQ(derivedOf("95,30000", "1,0", "f32").get("stores"), "tile");
   EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
