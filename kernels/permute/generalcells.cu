@@ -136,14 +136,20 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         }
         transposeInRows<kSide / 2>(cell);
       };
-      // A cell at a time, so that its words and the next lane's are all a thread holds.
+      // A cell at a time, so that its words and the next lane's are all a thread holds. A warp
+      // whose cells all lie past the tile's rows skips them (whole warps, since they shuffle): in
+      // a group's last tile, or one whose group is shorter than a tile, they were most of the
+      // instructions.
+      const int warpFirstRow = static_cast<int>(threadIdx.x / 32) * (32 / A) * S * kSide;
+      if (warpFirstRow < rows) {
 #pragma unroll
-      for (int j = 0; j < S; ++j) {
-        uint2 cell[kSide];
-        loadCell((down * S + j) * kSide, cell, kWarp);
+        for (int j = 0; j < S; ++j) {
+          uint2 cell[kSide];
+          loadCell((down * S + j) * kSide, cell, kWarp);
 #pragma unroll
-        for (int k = 0; k < kSide; ++k)
-          tile[across * kSide + k][kLead + ((down * S + j) ^ (across % kRows))] = cell[k];
+          for (int k = 0; k < kSide; ++k)
+            tile[across * kSide + k][kLead + ((down * S + j) ^ (across % kRows))] = cell[k];
+        }
       }
       if constexpr (Window > 0)
         if (out0 > 0 && loadsAbove) {
