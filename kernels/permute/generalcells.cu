@@ -59,6 +59,19 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
   if (hi - lo >= 1) put(std::uint8_t{});
 }
 
+// Calls store(i) for each column i of the tile that the calling warp stores: columns warp,
+// warp + Warps and so on, up to the tile's `cols`.
+template <int Warps, int Columns, typename Store>
+__device__ __forceinline__ void storeColumns(int cols, Store store) {
+  const int warp = static_cast<int>(threadIdx.x / 32);
+#pragma unroll 4
+  for (int m = 0; m < Columns / Warps; ++m) {
+    const int i = warp + Warps * m;
+    if (i >= cols) break;  // the same for the whole warp
+    store(i);
+  }
+}
+
 // A x 16 threads, each loading S cells one above the other along the source's rows, transposing
 // them in registers and keeping their rows in a tile whose words are XOR-ordered by the cell's
 // column; then storing 8-byte words along the destination's rows.
@@ -205,14 +218,10 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
       // A warp stores a column at a time, a word a lane: the word holding elements from lane *
       // kSide - head on, the tile's word before's last `head` (the rows above's for the first
       // lane), then this one's.
-      constexpr int kWarps = A * kRows / 32, kColumnsPerWarp = kTileIn / kWarps;
       static_assert(kRowWords == 32);
-      const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+      const int lane = threadIdx.x % 32;
       const bool lastTile = out0 + kTileOut >= a.outExtent;
-#pragma unroll 4
-      for (int m = 0; m < kColumnsPerWarp; ++m) {
-        const int i = warp + kWarps * m;
-        if (i >= cols) break;  // the same for the whole warp
+      storeColumns<A * kRows / 32, kTileIn>(cols, [&](int i) {
         const Index d = dstCol[i] + out0 + dstHead;
         const int head = static_cast<int>(d & (kSide - 1));
         const Index at = d >> kSideShift;
@@ -233,20 +242,16 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         if (lastTile && lane == 31 && head > 0 && past < rows)
           storePart(dst + at + kRowWords, bytesFrom(own, own, (kSide - head) * E), 0,
                     (rows - past) * E);
-      }
+      });
     } else if constexpr (Window > 1) {
       // As above, from the sector at or before the tile's first row: window word j holds the
       // column's elements from j * kSide - head on, the last h of the tile's word j - q - 1 (the
       // rows above's where negative) and the first kSide - h of word j - q.
-      constexpr int kWarps = A * kRows / 32, kColumnsPerWarp = kTileIn / kWarps;
       constexpr int kWindow = Window * kSide;
       static_assert(kRowWords == 32 && kTileOut % kWindow == 0);
-      const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+      const int lane = threadIdx.x % 32;
       const bool lastTile = out0 + kTileOut >= a.outExtent;
-#pragma unroll 4
-      for (int m = 0; m < kColumnsPerWarp; ++m) {
-        const int i = warp + kWarps * m;
-        if (i >= cols) break;  // the same for the whole warp
+      storeColumns<A * kRows / 32, kTileIn>(cols, [&](int i) {
         const Index d = dstCol[i] + out0 + dstHead;
         const int head = static_cast<int>(d & (kWindow - 1));
         const int q = head / kSide, h = head % kSide, swizzle = (i / kSide) % kRows;
@@ -268,7 +273,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         put(lane);
         // In the group's last tile a column may end past the window's last word.
         if (lastTile && head > 0 && lane <= q) put(kRowWords + lane);
-      }
+      });
     } else {
 #pragma unroll
       for (int k = 0; k < kSide; ++k) {
