@@ -100,23 +100,26 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
   constexpr int kRowWords = kRows * S;    // a destination row's words in the tile
   constexpr int kAbove = Window * kSide;  // rows above the tile its stores take
   constexpr unsigned kWarp = 0xffffffffu;
-  // Sector windows keep each column's words of the rows above ahead of its own (kLead of them);
-  // word windows keep their one word apart.
-  constexpr int kLead = Window > 1 ? Window : 0;
-  __shared__ uint2 tile[kTileIn][kLead + kRowWords];
-  __shared__ uint2 above[Window == 1 ? kTileIn : 1];
+  // The rows above the tile, kept apart from it. Word windows: a word a column, at the column's
+  // index. Sector windows: Window words a column; cell c of column across * kSide + k at (k * A +
+  // across) * Window + (c ^ (across / 4) % 4), so that the 32 threads storing one k of their
+  // cells meet each bank twice, as does a warp reading a column's. (Kept ahead of each column's
+  // own words in the tile's rows, the threads loading them met a bank 16 times.)
+  static_assert(Window <= 1 || Window == 4);
+  __shared__ uint2 tile[kTileIn][kRowWords];
+  __shared__ uint2 above[Window > 0 ? kTileIn * Window : 1];
+  const auto aboveAt = [](int column, int c) {
+    if constexpr (Window <= 1) return column;
+    const int across = column / kSide;
+    return (column % kSide * A + across) * Window + (c ^ (across / 4) % 4);
+  };
   __shared__ Index srcRow[kAbove + kTileOut], dstCol[kTileIn];
   const int across = threadIdx.x % A, down = threadIdx.x / A;
   const int outAcross = threadIdx.x % kRows, outDown = threadIdx.x / kRows;
   // The threads that load the cells above, one each: `aboveCell` of them over a column of cells.
   const bool loadsAbove = static_cast<int>(threadIdx.x) < Window * A;
   const int aboveCell = threadIdx.x / A, aboveRow = -(Window - aboveCell) * kSide;
-  const auto keepAbove = [&](int column, uint2 word) {
-    if constexpr (Window == 1)
-      above[column] = word;
-    else
-      tile[column][aboveCell] = word;
-  };
+  const auto keepAbove = [&](int column, uint2 word) { above[aboveAt(column, aboveCell)] = word; };
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kAbove);
     const Index in0 = start.in0, out0 = start.out0;
@@ -161,7 +164,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
           loadCell((down * S + j) * kSide, cell, kWarp);
 #pragma unroll
           for (int k = 0; k < kSide; ++k)
-            tile[across * kSide + k][kLead + ((down * S + j) ^ (across % kRows))] = cell[k];
+            tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[k];
         }
       }
       if constexpr (Window > 0)
@@ -199,8 +202,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
             transposeInRows<kSide / 2>(cell[j]);
 #pragma unroll
             for (int k = 0; k < kSide; ++k)
-              tile[across * kSide + k][kLead + ((down * S + j0 + j) ^ (across % kRows))] =
-                  cell[j][k];
+              tile[across * kSide + k][(down * S + j0 + j) ^ (across % kRows)] = cell[j][k];
           }
         }
       }
@@ -225,7 +227,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         const Index d = dstCol[i] + out0 + dstHead;
         const int head = static_cast<int>(d & (kSide - 1));
         const Index at = d >> kSideShift;
-        const uint2 own = tile[i][lane ^ ((i / kSide) % kRows)], up = above[i];
+        const uint2 own = tile[i][lane ^ ((i / kSide) % kRows)], up = above[aboveAt(i, 0)];
         uint2 before = make_uint2(__shfl_up_sync(kWarp, own.x, 1), __shfl_up_sync(kWarp, own.y, 1));
         if (lane == 0) before = up;
         const uint2 word = head > 0 ? bytesFrom(before, own, (kSide - head) * E) : own;
@@ -258,7 +260,9 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         const Index at = (d - head) >> kSideShift;
         // Word w of the column; past the tile's last (a last tile's elements past its rows) any.
         const auto word = [&](int w) {
-          return tile[i][w < 0 ? w + kLead : kLead + (min(w, kRowWords - 1) ^ swizzle)];
+          // One shared load from either array (a branch would split the warp at lane q).
+          return *(w < 0 ? &above[aboveAt(i, w + Window)]
+                         : &tile[i][min(w, kRowWords - 1) ^ swizzle]);
         };
         const auto put = [&](int j) {
           const uint2 v =
