@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
   // The rows above the tile, kept apart from it. Word windows: a word a column, at the column's
   // index. Sector windows: Window words a column; cell c of column across * kSide + k at (k * A +
   // across) * Window + (c ^ (across / 4) % 4), so that the 32 threads storing one k of their
-  // cells meet each bank twice, as does a warp reading a column's. (Kept ahead of each column's
-  // own words in the tile's rows, the threads loading them met a bank 16 times.)
+  // cells meet each bank twice, as does a warp reading a column's. (Ahead of each column's own
+  // words in the tile's rows, where rows 8 apart start on one bank, they would meet it 16 times.)
   static_assert(Window <= 1 || Window == 4);
   __shared__ uint2 tile[kTileIn][kRowWords];
   __shared__ uint2 above[Window > 0 ? kTileIn * Window : 1];
