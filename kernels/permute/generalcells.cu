@@ -23,6 +23,18 @@ __device__ __forceinline__ uint2 bytesFrom(uint2 cur, uint2 next, int from) {
   return make_uint2(__funnelshift_r(a, b, shift), __funnelshift_r(b, c, shift));
 }
 
+// The 16 bytes of (c : b : a) from byte `from` (0 to 7) of a on.
+__device__ __forceinline__ uint4 bytesFrom(uint2 a, uint2 b, uint2 c, int from) {
+  const bool high = from >= 4;
+  const std::uint32_t u[6] = {a.x, a.y, b.x, b.y, c.x, c.y};
+  std::uint32_t w[5];
+#pragma unroll
+  for (int k = 0; k < 5; ++k) w[k] = high ? u[k + 1] : u[k];
+  const int shift = (from & 3) * 8;
+  return make_uint4(__funnelshift_r(w[0], w[1], shift), __funnelshift_r(w[1], w[2], shift),
+                    __funnelshift_r(w[2], w[3], shift), __funnelshift_r(w[3], w[4], shift));
+}
+
 // Threads an SM holds on the architecture compiled for: 1024 on Turing, 1536 or more since.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 constexpr int kSmThreads = 1024;
@@ -59,8 +71,8 @@ __device__ __forceinline__ void storePart(uint2* at, uint2 v, int lo, int hi) {
   if (hi - lo >= 1) put(std::uint8_t{});
 }
 
-// Calls store(i) for each column i of the tile that the calling warp stores: columns warp,
-// warp + Warps and so on, up to the tile's `cols`.
+// Calls store(i) for each column (or pair of columns) i of the tile that the calling warp stores:
+// warp, warp + Warps and so on, up to `cols` of the tile's `Columns`.
 template <int Warps, int Columns, typename Store>
 __device__ __forceinline__ void storeColumns(int cols, Store store) {
   const int warp = static_cast<int>(threadIdx.x / 32);
@@ -73,11 +85,12 @@ __device__ __forceinline__ void storeColumns(int cols, Store store) {
 }
 
 // A x 16 threads, each loading S cells one above the other along the source's rows, transposing
-// them in registers and keeping their rows in a tile whose words are XOR-ordered by the cell's
-// column; then storing 8-byte words along the destination's rows.
+// them in registers and keeping their rows in a tile whose words `slot` orders by the cell's
+// column; then storing 8-byte words along the destination's rows (16-byte ones in sector windows).
 //
 // Each side aligned or shifted on its own. `src` and `dst` are the aligned words holding the
-// tensors' first elements, `srcHead` and `dstHead` how many elements into them the tensors start.
+// tensors' first elements (16-byte aligned for sector windows), `srcHead` and `dstHead` how many
+// elements into them the tensors start.
 // Aligned loads (ShiftLoads false): the in group's extent whole cells and the source 8-byte
 // aligned, so every row starts on a word. Shifted loads: a row is read in the aligned words that
 // cover it, each shifted into place with the next lane's (the group's last lane loads its own).
@@ -103,15 +116,19 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
   // The rows above the tile, kept apart from it. Word windows: a word a column, at the column's
   // index. Sector windows: Window words a column; cell c of column across * kSide + k at (k * A +
   // across) * Window + (c ^ (across / 4) % 4), so that the 32 threads storing one k of their
-  // cells meet each bank twice, as does a warp reading a column's. (Ahead of each column's own
-  // words in the tile's rows, where rows 8 apart start on one bank, they would meet it 16 times.)
+  // cells meet each bank twice. (Ahead of each column's own words in the tile's rows, where rows
+  // 8 apart start on one bank, they would meet it 16 times.) A column's words 2p and 2p + 1 stay
+  // a 16-byte pair, swapped where the XOR is odd.
   static_assert(Window <= 1 || Window == 4);
-  __shared__ uint2 tile[kTileIn][kRowWords];
-  __shared__ uint2 above[Window > 0 ? kTileIn * Window : 1];
+  __shared__ alignas(16) uint2 tile[kTileIn][kRowWords];
+  __shared__ alignas(Window > 1 ? 16 : 8) uint2 above[Window > 0 ? kTileIn * Window : 1];
   const auto aboveAt = [](int column, int c) {
-    if constexpr (Window <= 1) return column;
-    const int across = column / kSide;
-    return (column % kSide * A + across) * Window + (c ^ (across / 4) % 4);
+    if constexpr (Window <= 1) {
+      return column;
+    } else {
+      const int across = column / kSide;
+      return (column % kSide * A + across) * Window + (c ^ (across / 4) % 4);
+    }
   };
   __shared__ Index srcRow[kAbove + kTileOut], dstCol[kTileIn];
   const int across = threadIdx.x % A, down = threadIdx.x / A;
@@ -120,6 +137,9 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
   const bool loadsAbove = static_cast<int>(threadIdx.x) < Window * A;
   const int aboveCell = threadIdx.x / A, aboveRow = -(Window - aboveCell) * kSide;
   const auto keepAbove = [&](int column, uint2 word) { above[aboveAt(column, aboveCell)] = word; };
+  // Where word w of a column of cells `cell` lies in its tile row: XOR-ordered by the cell, so
+  // that the threads keeping a cell's rows meet each bank twice.
+  const auto slot = [](int w, int cell) { return w ^ cell % kRows; };
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kAbove);
     const Index in0 = start.in0, out0 = start.out0;
@@ -164,7 +184,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
           loadCell((down * S + j) * kSide, cell, kWarp);
 #pragma unroll
           for (int k = 0; k < kSide; ++k)
-            tile[across * kSide + k][(down * S + j) ^ (across % kRows)] = cell[k];
+            tile[across * kSide + k][slot(down * S + j, across)] = cell[k];
         }
       }
       if constexpr (Window > 0)
@@ -186,8 +206,8 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
                         : make_uint2(0, 0);
       };
       // All S cells in flight at once, but a cell at a time where shifted stores leave the
-      // registers for one only.
-      constexpr int kInFlight = Window > 0 ? 1 : S;
+      // registers for one only: in word windows, of halves, or with 64-bit indices.
+      constexpr int kInFlight = Window == 0 || (Window > 1 && E == 1 && sizeof(Index) == 4) ? S : 1;
 #pragma unroll
       for (int j0 = 0; j0 < S; j0 += kInFlight) {
         uint2 cell[kInFlight][kSide];
@@ -202,7 +222,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
             transposeInRows<kSide / 2>(cell[j]);
 #pragma unroll
             for (int k = 0; k < kSide; ++k)
-              tile[across * kSide + k][(down * S + j0 + j) ^ (across % kRows)] = cell[j][k];
+              tile[across * kSide + k][slot(down * S + j0 + j, across)] = cell[j][k];
           }
         }
       }
@@ -227,7 +247,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         const Index d = dstCol[i] + out0 + dstHead;
         const int head = static_cast<int>(d & (kSide - 1));
         const Index at = d >> kSideShift;
-        const uint2 own = tile[i][lane ^ ((i / kSide) % kRows)], up = above[aboveAt(i, 0)];
+        const uint2 own = tile[i][slot(lane, i / kSide)], up = above[aboveAt(i, 0)];
         uint2 before = make_uint2(__shfl_up_sync(kWarp, own.x, 1), __shfl_up_sync(kWarp, own.y, 1));
         if (lane == 0) before = up;
         const uint2 word = head > 0 ? bytesFrom(before, own, (kSide - head) * E) : own;
@@ -246,38 +266,92 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
                     (rows - past) * E);
       });
     } else if constexpr (Window > 1) {
-      // As above, from the sector at or before the tile's first row: window word j holds the
-      // column's elements from j * kSide - head on, the last h of the tile's word j - q - 1 (the
-      // rows above's where negative) and the first kSide - h of word j - q.
+      // Half a warp stores a column, 16 bytes a lane, two columns at a time. Window word j holds
+      // the column's elements from j * kSide - head on: the last h of the tile's word j - q - 1
+      // (the rows above's where negative) and the first kSide - h of word j - q. A lane's two
+      // window words take three of the tile's words: an aligned pair in one shared load, and the
+      // word before it (q even) or after it (q odd). Words the column fills in part wait for a
+      // second pass, one a thread: in a warp of columns they would each take the whole warp.
       constexpr int kWindow = Window * kSide;
       static_assert(kRowWords == 32 && kTileOut % kWindow == 0);
-      const int lane = threadIdx.x % 32;
       const bool lastTile = out0 + kTileOut >= a.outExtent;
-      storeColumns<A * kRows / 32, kTileIn>(cols, [&](int i) {
+      struct Column {
+        Index at;  // the destination word of the window's first
+        int head, q, h;
+      };
+      const auto columnOf = [&](int i) {
         const Index d = dstCol[i] + out0 + dstHead;
         const int head = static_cast<int>(d & (kWindow - 1));
-        const int q = head / kSide, h = head % kSide, swizzle = (i / kSide) % kRows;
-        const Index at = (d - head) >> kSideShift;
-        // Word w of the column; past the tile's last (a last tile's elements past its rows) any.
-        const auto word = [&](int w) {
-          // One shared load from either array (a branch would split the warp at lane q).
-          return *(w < 0 ? &above[aboveAt(i, w + Window)]
-                         : &tile[i][min(w, kRowWords - 1) ^ swizzle]);
+        return Column{(d - head) >> kSideShift, head, head / kSide, head % kSide};
+      };
+      // Word w of column i; past the tile's last (a last tile's elements past its rows) any.
+      const auto word = [&](int i, int w) {
+        // One shared load from either array (a branch would split the warp at lane q).
+        return *(w < 0 ? &above[aboveAt(i, w + Window)]
+                       : &tile[i][slot(min(w, kRowWords - 1), i / kSide)]);
+      };
+      // The elements of window word j from its first, `first`, that are the column's: none
+      // before the group's first row, none past the tile's rows.
+      const auto ownedFrom = [&](int first) { return out0 > 0 ? first : max(first, 0); };
+      const auto ownedTo = [&](int first) { return min(first + kSide, rows); };
+      const int lane = threadIdx.x % 32, l = lane % 16;
+      storeColumns<A * kRows / 32, kTileIn / 2>((cols + 1) / 2, [&](int pair) {
+        const int i = 2 * pair + lane / 16;
+        if (i >= cols) return;
+        const Column c = columnOf(i);
+        // Words 2p and 2p + 1 of the column, in one load: a pair stays together, swapped where
+        // its first word's slot is odd.
+        const auto wordPair = [&](int p, uint2& lo, uint2& hi) {
+          const int w = 2 * p;
+          const int at = w < 0 ? aboveAt(i, w + Window) : slot(min(w, kRowWords - 2), i / kSide);
+          const uint4 v =
+              *reinterpret_cast<const uint4*>(w < 0 ? &above[at & ~1] : &tile[i][at & ~1]);
+          const uint2 even = make_uint2(v.x, v.y), odd = make_uint2(v.z, v.w);
+          lo = at & 1 ? odd : even;
+          hi = at & 1 ? even : odd;
         };
-        const auto put = [&](int j) {
-          const uint2 v =
-              h > 0 ? bytesFrom(word(j - q - 1), word(j - q), (kSide - h) * E) : word(j - q);
-          const int first = j * kSide - head;
-          const int lo = out0 > 0 ? first : max(first, 0), hi = min(first + kSide, rows);
-          if (hi - lo == kSide)
-            dst[at + j] = v;
-          else if (lo < hi)
-            storePart(dst + at + j, v, (lo - first) * E, (hi - first) * E);
+        // Window words 2jp and 2jp + 1, where the column fills them.
+        const auto put = [&](int jp) {
+          const int p = jp - (c.q + 1) / 2;
+          uint2 lo, hi, other = make_uint2(0, 0);
+          wordPair(p, lo, hi);
+          // Where columns start on a word, an even q needs the pair alone.
+          if (c.h > 0 || c.q & 1) other = word(i, c.q & 1 ? 2 * p + 2 : 2 * p - 1);
+          const bool odd = c.q & 1;
+          const uint4 v = c.h > 0 ? bytesFrom(odd ? lo : other, odd ? hi : lo, odd ? other : hi,
+                                              (kSide - c.h) * E)
+                          : odd ? make_uint4(hi.x, hi.y, other.x, other.y)
+                                : make_uint4(lo.x, lo.y, hi.x, hi.y);
+          const int first = 2 * jp * kSide - c.head;
+          const bool whole0 = ownedTo(first) - ownedFrom(first) == kSide;
+          const bool whole1 = ownedTo(first + kSide) - ownedFrom(first + kSide) == kSide;
+          if (whole0 && whole1)
+            *reinterpret_cast<uint4*>(dst + c.at + 2 * jp) = v;
+          else if (whole0)
+            dst[c.at + 2 * jp] = make_uint2(v.x, v.y);
+          else if (whole1)
+            dst[c.at + 2 * jp + 1] = make_uint2(v.z, v.w);
         };
-        put(lane);
+        put(l);
         // In the group's last tile a column may end past the window's last word.
-        if (lastTile && head > 0 && lane <= q) put(kRowWords + lane);
+        if (lastTile && c.head > 0 && kTileOut - c.head < rows && l <= c.q / 2)
+          put(kRowWords / 2 + l);
       });
+      // The words columns fill in part: in the group's first tile the one holding a column's
+      // first row where it starts inside a word, in its last the one holding its last row where
+      // it ends inside one (the same word where the column is that short, stored twice).
+      for (int job = threadIdx.x; job < 2 * cols; job += blockDim.x) {
+        const int i = job / 2;
+        const bool last = job & 1;
+        const Column c = columnOf(i);
+        if (last ? !lastTile || (rows + c.head) % kSide == 0 : out0 > 0 || c.h == 0) continue;
+        const int j = last ? (rows - 1 + c.head) / kSide : c.q;
+        const uint2 v = c.h > 0
+                            ? bytesFrom(word(i, j - c.q - 1), word(i, j - c.q), (kSide - c.h) * E)
+                            : word(i, j - c.q);
+        const int first = j * kSide - c.head;
+        storePart(dst + c.at + j, v, (ownedFrom(first) - first) * E, (ownedTo(first) - first) * E);
+      }
     } else {
 #pragma unroll
       for (int k = 0; k < kSide; ++k) {
@@ -286,7 +360,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         for (int j = 0; j < S; ++j) {
           const int w = outAcross + kRows * j;
           if (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent)
-            dst[(dstCol[i] + out0) / kSide + w] = tile[i][w ^ (outDown % kRows)];
+            dst[(dstCol[i] + out0) / kSide + w] = tile[i][slot(w, outDown)];
         }
       }
     }
@@ -302,9 +376,12 @@ void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
   const auto src = tile::wordStart<const uint2>(l.src, l.elementBytes);
   const auto dst = tile::wordStart<uint2>(l.dst, l.elementBytes);
   const CellShifts shifts = cellShifts(l.tiling, l.elementBytes, src.head, dst.head);
+  // Sector windows count from the 16-byte word the destination starts in.
+  const auto dst16 = tile::wordStart<uint4>(l.dst, l.elementBytes);
   const auto launch = [&](auto kernel, auto args) {
-    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(src.word, src.head, dst.word, dst.head,
-                                                       args);
+    kernel<<<l.grid, l.threadsPerBlock(), 0, stream>>>(
+        src.word, src.head, l.alignedStores ? reinterpret_cast<uint2*>(dst16.word) : dst.word,
+        l.alignedStores ? dst16.head : dst.head, args);
     KWB_CHECK_LAUNCH("generalTiledCellsKernel");
   };
   const auto indexed = [&]<int E, int A, bool Loads, int Window>() {
