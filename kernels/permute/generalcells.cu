@@ -25,14 +25,8 @@ __device__ __forceinline__ uint2 bytesFrom(uint2 cur, uint2 next, int from) {
 
 // The 16 bytes of (c : b : a) from byte `from` (0 to 7) of a on.
 __device__ __forceinline__ uint4 bytesFrom(uint2 a, uint2 b, uint2 c, int from) {
-  const bool high = from >= 4;
-  const std::uint32_t u[6] = {a.x, a.y, b.x, b.y, c.x, c.y};
-  std::uint32_t w[5];
-#pragma unroll
-  for (int k = 0; k < 5; ++k) w[k] = high ? u[k + 1] : u[k];
-  const int shift = (from & 3) * 8;
-  return make_uint4(__funnelshift_r(w[0], w[1], shift), __funnelshift_r(w[1], w[2], shift),
-                    __funnelshift_r(w[2], w[3], shift), __funnelshift_r(w[3], w[4], shift));
+  const uint2 low = bytesFrom(a, b, from), high = bytesFrom(b, c, from);
+  return make_uint4(low.x, low.y, high.x, high.y);
 }
 
 // Threads an SM holds on the architecture compiled for: 1024 on Turing, 1536 or more since.
