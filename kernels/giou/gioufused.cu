@@ -21,16 +21,32 @@ constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
 // The batch of kernels that load the next before computing one (fused_conditional, fused_fwd_bwd).
 constexpr int kPipelinedBatch = 2;
 
+// A block's share of the loss: its valid boxes' GIoU sum and their count.
+struct Share {
+  float sum;
+  unsigned count;
+};
+__device__ Share operator+(Share a, Share b) {
+  return {a.sum + b.sum, a.count + b.count};
+}
+
+__device__ unsigned shuffleXor(unsigned v, int lanes) {
+  return __shfl_xor_sync(0xffffffffu, v, lanes);
+}
+__device__ Share shuffleXor(Share v, int lanes) {
+  return {__shfl_xor_sync(0xffffffffu, v.sum, lanes), shuffleXor(v.count, lanes)};
+}
+
 template <typename V>
 __device__ V blockReduce(V v) {
   __shared__ V warpTotals[32];
   __syncthreads();  // the array may still be read from a previous reduction
-  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  for (int o = 16; o > 0; o /= 2) v = v + shuffleXor(v, o);
   if (threadIdx.x % 32 == 0) warpTotals[threadIdx.x / 32] = v;
   __syncthreads();
-  v = threadIdx.x < blockDim.x / 32 ? warpTotals[threadIdx.x] : V(0);
+  v = threadIdx.x < blockDim.x / 32 ? warpTotals[threadIdx.x] : V{};
   if (threadIdx.x < 32)
-    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+    for (int o = 16; o > 0; o /= 2) v = v + shuffleXor(v, o);
   return v;  // in thread 0
 }
 
@@ -97,47 +113,70 @@ __device__ __forceinline__ void advance(const Shape& shape, int& chunk, int& u0)
   chunk += gridDim.x;
 }
 
-__device__ __forceinline__ float lossOf(LossForm form, float sum, unsigned count) {
-  const float divisor = count > 0 ? static_cast<float>(count) : 1.0f;
-  return (form == LossForm::SumGiou ? sum : static_cast<float>(count) - sum) / divisor;
-}
-
 using TotalRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
-// A block's sum and count join the totals. The block that counts itself last gets the loss's
-// sum and count and zeroes the totals for the next call; the others get false. On an H100 at
-// B = 4096 x M = 256 this took a microsecond off the forward kernel against partial sums per
-// block that the last block read back and added (a fence and two round trips more).
-__device__ bool addToTotals(float sum, unsigned count, LossTotals* totals, float& allSum,
-                            unsigned& allCount) {
-  TotalRef total(totals->sum), valid(totals->count);
-  total.fetch_add(
-      static_cast<unsigned long long>(__double2ll_rn(static_cast<double>(sum) * kLossFixedOne)),
-      cuda::memory_order_relaxed);
-  if (count > 0) valid.fetch_add(count, cuda::memory_order_relaxed);
-  cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(totals->blocksDone);
-  // Release: this block's adds are seen by the block that counts last; acquire: that one sees all.
-  if (done.fetch_add(1, cuda::memory_order_acq_rel) != gridDim.x - 1) return false;
-  allSum = static_cast<float>(
-      static_cast<double>(static_cast<long long>(total.load(cuda::memory_order_relaxed))) /
-      kLossFixedOne);
-  allCount = static_cast<unsigned>(valid.load(cuda::memory_order_relaxed));
-  total.store(0, cuda::memory_order_relaxed);
-  valid.store(0, cuda::memory_order_relaxed);
-  done.store(0, cuda::memory_order_relaxed);
-  return true;
-}
+// Where a total's count of blocks starts and the sum's fixed-point unit: the count of blocks takes
+// the grid's bit width at the top, the sum of 1 - GIoU (at most 2 a box) the bits below it, with
+// one to spare for the blocks' roundings. At B = 4096 x M = 256 in 256 blocks a unit is 2^-32; at
+// 2^27 boxes in 8192 blocks (the most the family launches), 2^-20.
+struct TotalsLayout {
+  int doneShift;
+  double unitsPerOne;
+  __device__ static TotalsLayout of(int boxes) {
+    const int doneShift = 32 + __clz(gridDim.x);
+    const int sumBits = 64 - __clzll(2ull * static_cast<unsigned>(boxes));
+    return {doneShift, static_cast<double>(1ull << (doneShift - 1 - sumBits))};
+  }
+  __device__ unsigned long long oneBlock() const { return 1ull << doneShift; }
+  // What a block adds to the sum: 1 - GIoU over its valid boxes, never negative, so that it cannot
+  // borrow from the count of blocks above it.
+  __device__ unsigned long long sumShare(Share share) const {
+    const double complement =
+        fmax(static_cast<double>(share.count) - static_cast<double>(share.sum), 0.0);
+    return static_cast<unsigned long long>(__double2ll_rn(complement * unitsPerOne)) + oneBlock();
+  }
+  __device__ bool complete(unsigned long long total) const {
+    return total >> doneShift == gridDim.x;
+  }
+  __device__ unsigned long long value(unsigned long long total) const {
+    return total & (oneBlock() - 1);
+  }
+  __device__ float loss(LossForm form, unsigned long long sumTotal,
+                        unsigned long long count) const {
+    const double complement = static_cast<double>(value(sumTotal)) / unitsPerOne;
+    const double divisor = count > 0 ? static_cast<double>(count) : 1.0;
+    return static_cast<float>(
+        (form == LossForm::SumGiou ? static_cast<double>(count) - complement : complement) /
+        divisor);
+  }
+};
 
-// The forward kernels' end: the block's sum and count reduced and added to the totals; the block
-// that counts itself last writes the loss.
-__device__ void addBlockToLoss(float sum, unsigned count, LossForm form, LossTotals* totals,
+// The forward kernels' end: the block's share reduced and added to the totals, the sum and the
+// count at once. The add that completes a total returns it whole to its block; the blocks that
+// complete the sum and the count meet in the mailbox, and the one that arrives second has both
+// and writes the loss. Only the adds' returned values carry what that block needs: no fence, no
+// load after them. The blocks that complete a total zero it for the next call.
+__device__ void addBlockToLoss(Share share, LossForm form, int boxes, LossTotals* totals,
                                float* loss) {
-  sum = blockReduce(sum);
-  count = blockReduce(count);
-  float allSum;
-  unsigned allCount;
-  if (threadIdx.x == 0 && addToTotals(sum, count, totals, allSum, allCount))
-    *loss = lossOf(form, allSum, allCount);
+  share = blockReduce(share);
+  if (threadIdx.x != 0) return;
+  const auto layout = TotalsLayout::of(boxes);
+  TotalRef sumTotal(totals->sum), countTotal(totals->count), mailbox(totals->mailbox);
+  const unsigned long long sumAdd = layout.sumShare(share);
+  const unsigned long long countAdd = share.count + layout.oneBlock();
+  unsigned long long s = sumTotal.fetch_add(sumAdd, cuda::memory_order_relaxed) + sumAdd;
+  unsigned long long c = countTotal.fetch_add(countAdd, cuda::memory_order_relaxed) + countAdd;
+  const bool sumDone = layout.complete(s), countDone = layout.complete(c);
+  if (!sumDone && !countDone) return;
+  if (sumDone) sumTotal.store(0, cuda::memory_order_relaxed);
+  if (countDone) countTotal.store(0, cuda::memory_order_relaxed);
+  if (!(sumDone && countDone)) {
+    const unsigned long long other = mailbox.exchange(sumDone ? s : c, cuda::memory_order_relaxed);
+    if (other == 0) return;  // the other total's block arrives second
+    mailbox.store(0, cuda::memory_order_relaxed);
+    (sumDone ? c : s) = other;
+  }
+  *loss = layout.loss(form, s, layout.value(c));
 }
 
 // Where a thread's boxes are: its chunk's boxes a block-wide step apart, then the next chunk's.
@@ -193,7 +232,7 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
     count += counted;
     issue();  // into slot(k): its box is in registers and used
   }
-  addBlockToLoss(sum, count, form, totals, loss);
+  addBlockToLoss({sum, count}, form, shape.total, totals, loss);
 }
 
 // Invalid boxes skipped: a target's y2 read before its boxes, two round trips a batch, so the
@@ -221,7 +260,7 @@ __global__ void giouConditionalKernel(const P* __restrict__ preds, const T* __re
     }
     b = next;
   }
-  addBlockToLoss(sum, count, form, totals, loss);
+  addBlockToLoss({sum, count}, form, shape.total, totals, loss);
 }
 
 template <typename P, typename T, bool Counts>
@@ -253,7 +292,7 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   __syncthreads();
 
   // Like fused_conditional, two round trips a batch: the next batch loads during this one's math.
-  float sum = 0;
+  Share share{0.0f, 0u};
   int chunk = blockIdx.x;
   int u0 = 0;
   auto b = loadBatch<kPipelinedBatch, Counts>(preds, targets, counts, shape, chunk, u0);
@@ -265,19 +304,27 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
       if (!b.inRange[u]) continue;
       Box<float> g{0, 0, 0, 0};
       if (b.valid[u]) {
-        sum += giouWithGradient(b.pred[u], b.target[u], epsilon, g);
+        share.sum += giouWithGradient(b.pred[u], b.target[u], epsilon, g);
+        ++share.count;
         g = {g.x1 * slope, g.y1 * slope, g.x2 * slope, g.y2 * slope};
       }
       storeBox(grad, b.box[u], g);
     }
     b = next;
   }
-  // The count is in the totals already: each block adds its sum alone.
-  sum = blockReduce(sum);
-  float allSum;
-  unsigned allCount;
-  if (threadIdx.x == 0 && addToTotals(sum, 0, totals, allSum, allCount))
-    *loss = lossOf(form, allSum, allCount);
+  // The count is in the totals already: each block adds its sum alone, and the block whose add
+  // completes it writes the loss. Acquire-release: every block has read the count before that
+  // block zeroes it.
+  share = blockReduce(share);
+  if (threadIdx.x != 0) return;
+  const auto layout = TotalsLayout::of(shape.total);
+  TotalRef sumTotal(totals->sum);
+  const unsigned long long sumAdd = layout.sumShare(share);
+  const unsigned long long s = sumTotal.fetch_add(sumAdd, cuda::memory_order_acq_rel) + sumAdd;
+  if (!layout.complete(s)) return;
+  sumTotal.store(0, cuda::memory_order_relaxed);
+  TotalRef(totals->count).store(0, cuda::memory_order_relaxed);
+  *loss = layout.loss(form, s, total);
 }
 
 template <typename P, typename T, bool Counts>

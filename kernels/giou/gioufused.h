@@ -16,14 +16,15 @@ enum class FusedKind {
   ForwardBackward,  // the loss and d loss / d preds; one cooperative kernel
 };
 
-// The loss as integers, added to by every block: the GIoU sum in fixed point and the valid count.
-// Integer adds give the same totals in any order, so every run forms the same loss.
+// The loss as integers, added to by every block: the sum of 1 - GIoU over the valid boxes in
+// fixed point and the valid count, each with the number of blocks added so far in its top bits,
+// and a mailbox where the blocks that complete the two meet. Integer adds give the same totals in
+// any order, so every run forms the same loss.
 struct LossTotals {
   unsigned long long sum;
   unsigned long long count;
-  unsigned blocksDone;
+  unsigned long long mailbox;
 };
-inline constexpr double kLossFixedOne = 4294967296.0;  // 2^32: 2^27 boxes of |GIoU| <= 1 fit
 
 // Boxes a thread of the plain kernel has in flight: a ring of this many in shared memory, copied
 // asynchronously (cp.async), so that its next boxes load while it computes one and no register
@@ -33,9 +34,9 @@ inline constexpr double kLossFixedOne = 4294967296.0;  // 2^32: 2^27 boxes of |G
 inline constexpr int kForwardRing = 4;
 
 // One launch of a fused kernel over all B x M boxes. Each thread takes boxesPerThread boxes a
-// block-wide step apart; a block reduces its share and adds it to the totals, and the last block
-// to finish forms the loss. ForwardBackward counts the valid boxes into the totals first, then
-// scales the gradient after a grid-wide sync.
+// block-wide step apart; a block reduces its share and adds it to the totals, and the block whose
+// add completes them forms the loss. ForwardBackward counts the valid boxes into the totals first,
+// then scales the gradient after a grid-wide sync.
 struct FusedLaunch {
   FusedKind kind = FusedKind::Plain;
   DType predType = DType::F32;

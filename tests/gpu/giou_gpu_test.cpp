@@ -161,9 +161,10 @@ TEST_F(GiouGpu, DeclaredKernelsPerCallAreWhatRuns) {
   }
 }
 
-// The block that forms the loss zeroes the totals every block adds to, so each call of a launch
-// forms its own loss (a timed run's later calls are never checked against the reference): calls
-// alternate between two sets of targets and each gives its set's loss, bit for bit.
+// The blocks that complete the totals zero them, so each call of a launch forms its own loss (a
+// timed run's later calls are never checked against the reference): calls alternate between two
+// sets of targets and each gives its set's loss, bit for bit. Launches of 34 and of 200 blocks,
+// many calls: the blocks that complete the sum and the count are not always the same one.
 TEST(GiouFusedGpu, EveryCallFormsItsOwnLoss) {
   constexpr int kBatch = 64, kBoxes = 100, kTotal = kBatch * kBoxes;
   std::vector<float> preds(4 * kTotal);
@@ -196,31 +197,33 @@ TEST(GiouFusedGpu, EveryCallFormsItsOwnLoss) {
   }
   KWB_CUDA_CHECK(cudaMemset(dTotals, 0, sizeof(giou::LossTotals)));
   for (auto kind :
-       {giou::FusedKind::Plain, giou::FusedKind::Conditional, giou::FusedKind::ForwardBackward}) {
-    giou::FusedLaunch l;
-    l.kind = kind;
-    l.batch = kBatch;
-    l.boxes = kBoxes;
-    l.block = 64;
-    l.boxesPerThread = 3;
-    l.grid = static_cast<int>(l.chunks());  // 34 blocks adding to the totals
-    l.preds = dPreds;
-    l.grad = dGrad;
-    l.loss = dLoss;
-    l.totals = static_cast<giou::LossTotals*>(dTotals);
-    std::vector<float> losses;
-    for (int call = 0; call < 6; ++call) {
-      l.targets = dTargets[call % 2];
-      KWB_CUDA_CHECK(cudaMemset(dLoss, 0xff, sizeof(float)));  // a NaN unless the call writes it
-      giou::launchFused(l, nullptr);
-      float loss = 0;
-      KWB_CUDA_CHECK(cudaMemcpy(&loss, dLoss, sizeof loss, cudaMemcpyDeviceToHost));
-      losses.push_back(loss);
+       {giou::FusedKind::Plain, giou::FusedKind::Conditional, giou::FusedKind::ForwardBackward})
+    for (const int block : {64, 32}) {
+      giou::FusedLaunch l;
+      l.kind = kind;
+      l.batch = kBatch;
+      l.boxes = kBoxes;
+      l.block = block;
+      l.boxesPerThread = block == 64 ? 3 : 1;
+      l.grid = static_cast<int>(l.chunks());  // 34 or 200 blocks adding to the totals
+      l.preds = dPreds;
+      l.grad = dGrad;
+      l.loss = dLoss;
+      l.totals = static_cast<giou::LossTotals*>(dTotals);
+      std::vector<float> losses;
+      for (int call = 0; call < 40; ++call) {
+        l.targets = dTargets[call % 2];
+        KWB_CUDA_CHECK(cudaMemset(dLoss, 0xff, sizeof(float)));  // a NaN unless the call writes it
+        giou::launchFused(l, nullptr);
+        float loss = 0;
+        KWB_CUDA_CHECK(cudaMemcpy(&loss, dLoss, sizeof loss, cudaMemcpyDeviceToHost));
+        losses.push_back(loss);
+      }
+      EXPECT_NE(losses[0], losses[1]) << static_cast<int>(kind);
+      for (int call = 0; call < 40; ++call)
+        EXPECT_EQ(losses[call], losses[call % 2])
+            << static_cast<int>(kind) << " blocks of " << block << " call " << call;
     }
-    EXPECT_NE(losses[0], losses[1]) << static_cast<int>(kind);
-    for (int call = 0; call < 6; ++call)
-      EXPECT_EQ(losses[call], losses[call % 2]) << static_cast<int>(kind) << " call " << call;
-  }
   for (void* p : {dPreds, dGrad, dTotals, dTargets[0], dTargets[1], static_cast<void*>(dLoss)})
     cudaFree(p);
 }
