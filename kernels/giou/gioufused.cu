@@ -286,7 +286,13 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
   __shared__ float slope;
   __shared__ unsigned total;
   if (threadIdx.x == 0) {
-    total = static_cast<unsigned>(TotalRef(totals->count).load(cuda::memory_order_relaxed));
+    // Each block reads the count with an add of one block above it: the last to read zeroes it.
+    const auto layout = TotalsLayout::of(shape.total);
+    TotalRef countTotal(totals->count);
+    const unsigned long long c =
+        countTotal.fetch_add(layout.oneBlock(), cuda::memory_order_relaxed) + layout.oneBlock();
+    if (layout.complete(c)) countTotal.store(0, cuda::memory_order_relaxed);
+    total = static_cast<unsigned>(layout.value(c));
     slope = (form == LossForm::SumGiou ? 1.0f : -1.0f) / static_cast<float>(total > 0 ? total : 1);
   }
   __syncthreads();
@@ -312,18 +318,16 @@ __global__ void giouForwardBackwardKernel(const P* __restrict__ preds,
     }
     b = next;
   }
-  // The count is in the totals already: each block adds its sum alone, and the block whose add
-  // completes it writes the loss. Acquire-release: every block has read the count before that
-  // block zeroes it.
+  // The count is known already: each block adds its sum alone, and the block whose add completes
+  // it writes the loss.
   share = blockReduce(share);
   if (threadIdx.x != 0) return;
   const auto layout = TotalsLayout::of(shape.total);
   TotalRef sumTotal(totals->sum);
   const unsigned long long sumAdd = layout.sumShare(share);
-  const unsigned long long s = sumTotal.fetch_add(sumAdd, cuda::memory_order_acq_rel) + sumAdd;
+  const unsigned long long s = sumTotal.fetch_add(sumAdd, cuda::memory_order_relaxed) + sumAdd;
   if (!layout.complete(s)) return;
   sumTotal.store(0, cuda::memory_order_relaxed);
-  TotalRef(totals->count).store(0, cuda::memory_order_relaxed);
   *loss = layout.loss(form, s, total);
 }
 
