@@ -25,13 +25,18 @@ constexpr std::int64_t kMaxBoxes = std::int64_t{1} << 27;
 // Counts are drawn from this seed: every variant and run of a problem sees the same samples.
 constexpr std::uint64_t kCountSeed = 1;
 
-// auto's boxes a thread for the plain kernel: as many as give one block an SM, up to the most
-// allowed. At B = 256 to 2^15 (M = 256, blocks of 256, H200) it ran 1.03 to 1.27x faster than with
-// 4 boxes a thread and within 3 % of its best launch (PERFORMANCE.md, GIoU fifth pass).
-int autoBoxesPerThread(std::int64_t boxes, int block, int smCount) {
-  const std::int64_t perBlock = std::int64_t{block} * std::max(smCount, 1);
-  return static_cast<int>(
-      std::clamp<std::int64_t>((boxes + perBlock - 1) / perBlock, 1, kMaxBoxesPerThread));
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// auto's grid for the plain kernel: a whole number of blocks an SM, as few as hold the batch in
+// the most boxes a thread allowed, so that every SM has the same share (the kernel walks the batch
+// a grid's width apart). One block an SM ran 1.03 to 1.27x faster than 4 boxes a thread at B = 256
+// to 2^15 (M = 256, blocks of 256, H200; PERFORMANCE.md, GIoU fifth pass).
+std::int64_t autoPlainGrid(std::int64_t boxes, int block, int smCount) {
+  const std::int64_t sms = std::max(smCount, 1);
+  const std::int64_t perSm = ceilDiv(boxes, sms * block * kMaxBoxesPerThread);
+  return std::min({sms * perSm, ceilDiv(boxes, block), kMaxFusedGrid});
 }
 
 std::string kindName(GiouKind kind) {
@@ -87,7 +92,8 @@ std::vector<ParamSpec> params(GiouKind kind) {
     const bool plain = kind == GiouKind::Fused;
     ParamSpec boxes = integerParam(
         "boxes_per_thread", ParamRole::Launch, 1, kMaxBoxesPerThread, plain ? "auto" : "4", "boxes",
-        plain ? "boxes each thread takes, a block's width apart; auto: enough for one block an SM"
+        plain ? "boxes each thread takes at most, a grid's width apart; auto: a whole number of "
+                "blocks an SM, as few as hold the batch in 16 boxes a thread"
               : "boxes each thread takes, a block's width apart");
     boxes.allowsAuto = plain;
     specs.push_back(boxes);
@@ -152,13 +158,17 @@ class GiouVariant final : public Variant {
       l.batch = config.problem.batch;
       l.boxes = static_cast<int>(config.problem.boxes);
       l.block = config.block;
-      l.boxesPerThread = p.isAuto("boxes_per_thread")
-                             ? autoBoxesPerThread(l.batch * l.boxes, l.block, device.smCount)
-                             : static_cast<int>(p.getInt("boxes_per_thread"));
+      std::int64_t grid = 0;
+      if (p.isAuto("boxes_per_thread")) {
+        grid = autoPlainGrid(l.batch * l.boxes, l.block, device.smCount);
+        l.boxesPerThread = static_cast<int>(ceilDiv(l.batch * l.boxes, grid * l.block));
+      } else {
+        l.boxesPerThread = static_cast<int>(p.getInt("boxes_per_thread"));
+        grid = std::min(l.chunks(), kMaxFusedGrid);
+      }
       derived.set("boxes_per_thread", std::to_string(l.boxesPerThread));
       checkBlockFits(giou::fusedKernel(l), config.block);
       checkBlockSharedFits(l.sharedBytes(), config.block, device.ordinal);
-      std::int64_t grid = std::min(l.chunks(), kMaxFusedGrid);
       if (kind_ == GiouKind::FusedForwardBackward)
         grid = std::min<std::int64_t>(grid, giou::cooperativeGridLimit(l, device.smCount));
       l.grid = static_cast<int>(std::max<std::int64_t>(grid, 1));

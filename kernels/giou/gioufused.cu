@@ -179,21 +179,6 @@ __device__ void addBlockToLoss(Share share, LossForm form, int boxes, LossTotals
   *loss = layout.loss(form, s, layout.value(c));
 }
 
-// Where a thread's boxes are: its chunk's boxes a block-wide step apart, then the next chunk's.
-// A box of a chunk past the last is past the batch too (the chunks just cover it).
-struct BoxWalk {
-  int chunk, u;
-  __device__ int box(const Shape& shape) const {
-    return (chunk * shape.perThread + u) * blockDim.x + threadIdx.x;
-  }
-  __device__ bool inRange(const Shape& shape) const { return box(shape) < shape.total; }
-  __device__ void next(const Shape& shape) {
-    if (++u < shape.perThread) return;
-    u = 0;
-    chunk += gridDim.x;
-  }
-};
-
 // The write-up's kernel: every box computed, then multiplied by its validity. Each box's pred
 // and target go through the thread's ring slot: copied kForwardRing boxes ahead, read once landed.
 template <typename P, typename T, bool Counts>
@@ -205,16 +190,23 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
   P* predRing = reinterpret_cast<P*>(ring);  // [kForwardRing][blockDim.x][4]
   T* targetRing = reinterpret_cast<T*>(ring + kForwardRing * blockDim.x * 4 * sizeof(P));
   const auto slot = [&](int k) { return (k % kForwardRing) * blockDim.x + threadIdx.x; };
-  BoxWalk ahead{static_cast<int>(blockIdx.x), 0};
+  // A thread's k-th box: a grid's width of boxes apart, so that any grid shares the batch out to
+  // within a box a thread. A grid of a whole number of blocks an SM then gives every SM the same
+  // share, which chunks of whole boxes a thread cannot (B = 4096 x M = 256 in chunks of 16 boxes
+  // a thread is 256 blocks: two on 124 of an H100's SMs, one on 8).
+  const auto boxAt = [&](int k) {
+    return (k * static_cast<int>(gridDim.x) + static_cast<int>(blockIdx.x)) *
+               static_cast<int>(blockDim.x) +
+           static_cast<int>(threadIdx.x);
+  };
   int issued = 0;
   const auto issue = [&] {
-    if (ahead.inRange(shape)) {
-      const int box = ahead.box(shape), at = slot(issued);
+    if (const int box = boxAt(issued); box < shape.total) {
+      const int at = slot(issued);
       __pipeline_memcpy_async(predRing + 4 * at, preds + 4 * box, 4 * sizeof(P));
       __pipeline_memcpy_async(targetRing + 4 * at, targets + 4 * box, 4 * sizeof(T));
     }
     __pipeline_commit();
-    ahead.next(shape);
     ++issued;
   };
 #pragma unroll
@@ -222,9 +214,8 @@ __global__ void giouForwardKernel(const P* __restrict__ preds, const T* __restri
   float sum = 0;
   unsigned count = 0;
   int k = 0;
-  for (BoxWalk at{static_cast<int>(blockIdx.x), 0}; at.inRange(shape); at.next(shape), ++k) {
+  for (int box = boxAt(k); box < shape.total; box = boxAt(++k)) {
     __pipeline_wait_prior(kForwardRing - 1);
-    const int box = at.box(shape);
     const Box<float> pred = loadBox(predRing, slot(k));
     const Box<float> target = loadBox(targetRing, slot(k));
     const bool counted = Counts ? box % shape.boxes < counts[box / shape.boxes] : target.y2 > 0.0f;

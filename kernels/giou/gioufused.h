@@ -34,9 +34,10 @@ struct LossTotals {
 inline constexpr int kForwardRing = 4;
 
 // One launch of a fused kernel over all B x M boxes. Each thread takes boxesPerThread boxes a
-// block-wide step apart; a block reduces its share and adds it to the totals, and the block whose
-// add completes them forms the loss. ForwardBackward counts the valid boxes into the totals first,
-// then scales the gradient after a grid-wide sync.
+// block-wide step apart (the plain kernel: a grid-wide step apart, as many as the grid leaves it);
+// a block reduces its share and adds it to the totals, and the block whose add completes them forms
+// the loss. ForwardBackward counts the valid boxes into the totals first, then scales the gradient
+// after a grid-wide sync.
 struct FusedLaunch {
   FusedKind kind = FusedKind::Plain;
   DType predType = DType::F32;

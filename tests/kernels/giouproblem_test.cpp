@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "kernels/giou/gioumath.h"
@@ -153,25 +155,32 @@ TEST(GiouFamily, ChecksBeforeRunning) {
   EXPECT_EQ(rejected("padded", {{"dtype", "f64"}}), "dtype");
 }
 
-// The plain kernel's boxes a thread by default: one block of 256 an SM (132 SMs), 1 to 16.
-std::string fusedBoxesPerThread(const std::string& variant, const RawParams& params) {
+// The plain kernel's launch by default: a whole number of blocks of 256 an SM (132 SMs), as few
+// as hold the batch in 16 boxes a thread; boxes_per_thread is then the most a thread takes.
+std::pair<std::string, std::string> fusedLaunch(const std::string& variant,
+                                                const RawParams& params) {
   const Variant& v = Registry::instance().find("giou", variant);
   const ParamSet derived =
       v.create(Registry::instance().resolve("giou", variant, params), h100())->derived();
-  return derived.has("boxes_per_thread") ? derived.get("boxes_per_thread") : "";
+  return {derived.get("grid"),
+          derived.has("boxes_per_thread") ? derived.get("boxes_per_thread") : ""};
 }
 
-TEST(GiouFamily, AutoGivesThePlainKernelOneBlockAnSm) {
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "1"}, {"boxes", "16"}}), "1");
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "256"}}), "2");  // 65536 boxes: 128 blocks
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "264"}}), "2");  // 67584: exactly 132 blocks
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "265"}}), "3");
-  EXPECT_EQ(fusedBoxesPerThread("fused", {}), "8");  // B = 1024
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "1024"}, {"block_size", "512"}}), "4");
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "4096"}}), "16");  // 31 would fit: at most 16
-  EXPECT_EQ(fusedBoxesPerThread("fused", {{"batch", "4096"}, {"boxes_per_thread", "5"}}), "5");
+using Launch = std::pair<std::string, std::string>;
+
+TEST(GiouFamily, AutoGivesThePlainKernelTheSameShareOnEverySm) {
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "1"}, {"boxes", "16"}}), Launch("1", "1"));
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "256"}}), Launch("132", "2"));  // 65536 boxes
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "264"}}), Launch("132", "2"));  // 67584: 2 each
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "265"}}), Launch("132", "3"));
+  EXPECT_EQ(fusedLaunch("fused", {}), Launch("132", "8"));  // B = 1024
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "1024"}, {"block_size", "512"}}), Launch("132", "4"));
+  // 2^20 boxes: one block an SM would take 31 a thread, two take 16 at most (15.5 on average).
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "4096"}}), Launch("264", "16"));
+  EXPECT_EQ(fusedLaunch("fused", {{"batch", "4096"}, {"boxes_per_thread", "5"}}),
+            Launch("820", "5"));
   EXPECT_EQ(rejected("fused_conditional", {{"boxes_per_thread", "auto"}}), "boxes_per_thread");
-  EXPECT_EQ(fusedBoxesPerThread("fused_conditional", {{"batch", "4096"}}), "4");
+  EXPECT_EQ(fusedLaunch("fused_conditional", {{"batch", "4096"}}), Launch("1024", "4"));
 }
 
 }  // namespace
