@@ -117,7 +117,7 @@ using TotalRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>
 
 // Where a total's count of blocks starts and the sum's fixed-point unit: the count of blocks takes
 // the grid's bit width at the top, the sum of 1 - GIoU (at most 2 a box) the bits below it, with
-// one to spare for the blocks' roundings. At B = 4096 x M = 256 in 256 blocks a unit is 2^-32; at
+// one to spare for the blocks' roundings. At B = 4096 x M = 256 in 264 blocks a unit is 2^-32; at
 // 2^27 boxes in 8192 blocks (the most the family launches), 2^-20.
 struct TotalsLayout {
   int doneShift;
