@@ -7,6 +7,7 @@
 #include "kernels/permute/generaltiled.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/packedtiling.h"
+#include "kernels/permute/planetranspose.h"
 #include "kernels/permute/tiledtranspose.h"
 
 namespace kwb::permute {
@@ -419,6 +420,26 @@ namespace {
 // of bytes: the walk) or wide elements, else the walk. Any other permutation: general tiles
 // unless short columns or sparse tiles lose to the walk, either one packed tiles where they pay.
 // H100, H200 (PERFORMANCE.md).
+// Batches of planes of bytes and halves go through the planes kernel where a plane is 5 to 13 KiB
+// and its gathers meet 8 words a bank or fewer, from 64 MiB. Batches of 128 MiB against auto's
+// choice before (H100): bytes in planes of (84, 100) 1.74x, (100, 84) 1.64x, (124, 100) 1.56x,
+// (200, 60) 1.71x, (96, 96) 1.28x; halves in (48, 80) 1.29x and (50, 60) 1.09x. Smaller planes
+// lost (bytes: (48, 80) 0.73x, (28, 28) 0.43x, (12, 100) 0.29x; a plane is too little work
+// between a block's barriers), and so did 16 KiB of halves ((84, 100): 0.91x), gathers meeting
+// 32 words a bank ((64, 64) halves: 0.43x) and 4- and 8-byte elements, which tiles already move
+// at 0.87 to 1.0 of the copy ceiling (0.48x to 1.04x).
+constexpr std::int64_t kMinAutoPlaneBytes = 5 * 1024;
+constexpr std::int64_t kMaxAutoPlaneBytes = 13 * 1024;
+constexpr int kMaxAutoPlaneBankWays = 8;
+constexpr std::int64_t kMinAutoPlanesTensorBytes = std::int64_t{64} << 20;
+
+bool planesPay(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes) {
+  if (bytes > 2 || t.batch * t.rows * t.cols * bytes < kMinAutoPlanesTensorBytes) return false;
+  if (!planesFit(t.rows, t.cols, bytes, sourceOffsetBytes, kMaxAutoPlaneBytes)) return false;
+  const PlaneLaunch l{t.batch, t.rows, t.cols, bytes};
+  return l.planeBytes() >= kMinAutoPlaneBytes && l.bankWays() <= kMaxAutoPlaneBankWays;
+}
+
 Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
                      const DeviceInfo& device) {
   if (!innermostMoves(s)) {
@@ -430,6 +451,7 @@ Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetB
   }
   const GeneralTiling g = tilingOf(s, bytes);
   const auto t = asBatchTranspose(s);
+  if (t && planesPay(*t, bytes, sourceOffsetBytes)) return Kind::Planes;
   const bool words = generalWordsFit(g, bytes, sourceOffsetBytes);
   if (bytes == 1 && smallByteTiles(s) && (!words || tileFill(g) < kMinWalkTileFill))
     return Kind::Movement;

@@ -14,6 +14,7 @@
 #include "kernels/permute/permuteauto.h"
 #include "kernels/permute/permutelaunch.h"
 #include "kernels/permute/permuteworkload.h"
+#include "kernels/permute/planetranspose.h"
 #include "kernels/permute/tiledtranspose.h"
 #include "kernels/registry.h"
 
@@ -27,6 +28,7 @@ using permute::kMaxNarrow;
 using permute::kMinTiledSide;
 using permute::kNarrowBlock;
 using permute::kNarrowVectorBytes;
+using permute::kPlaneBlock;
 using permute::kSectorBytes;
 using permute::listText;
 using permute::Permutation;
@@ -62,6 +64,7 @@ std::string kindName(Kind kind) {
     case Kind::Narrow: return "narrow";
     case Kind::General: return "general";
     case Kind::Packed: return "packed";
+    case Kind::Planes: return "planes";
     case Kind::Auto: break;
   }
   return "auto";
@@ -102,12 +105,13 @@ std::vector<ParamSpec> params(Kind kind) {
   // reversal, whose destination's innermost dimension is 3 long; the packed one's: a reversal
   // whose sides' innermost dimensions are 49 and 5 long.
   const bool narrow = kind == Kind::Narrow, general = kind == Kind::General,
-             packed = kind == Kind::Packed;
+             packed = kind == Kind::Packed, planes = kind == Kind::Planes;
   std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
                 narrow    ? "16,3,512,512"
                 : general ? "3,4096,4096"
                 : packed  ? "5,273913,7,7"
+                : planes  ? "15978,84,100"
                           : "64,512,512",
                 "elements", "sizes of the source's dimensions, outermost first"),
       listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims,
@@ -117,9 +121,9 @@ std::vector<ParamSpec> params(Kind kind) {
                           : "0,2,1",
                 "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
-                  kind == Kind::TiledPairs  ? "f16"
-                  : kind == Kind::TiledWide ? "u8"
-                                            : "f32",
+                  kind == Kind::TiledPairs                          ? "f16"
+                  : kind == Kind::TiledWide || kind == Kind::Planes ? "u8"
+                                                                    : "f32",
                   "", "element type; a permutation moves its bytes unchanged"),
       integerParam("offset", ParamRole::Problem, 0, 15, "0", "elements",
                    "the source starts this many elements into its buffer, as a view into a "
@@ -168,6 +172,11 @@ std::vector<ParamSpec> params(Kind kind) {
         "every word of both sides' runs starts on its width (word_bytes says which, bank_ways "
         "how many words a bank serves in a warp's gather); auto takes words where they fit"));
   }
+  if (kind == Kind::Planes)
+    specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "128",
+                                "threads",
+                                "threads per block; a block holds one plane in shared memory, so "
+                                "smaller blocks put more planes on an SM at once"));
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -625,6 +634,25 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchNarrowTranspose);
 }
 
+PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int bytes,
+                               const DeviceInfo& device, ParamSet& derived) {
+  const BatchTranspose t = *asBatchTranspose(s);
+  permute::PlaneLaunch l{t.batch, t.rows, t.cols, bytes};
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kPlaneBlock;
+  // Every block resident, each walking planes a grid apart (without a device to ask, as many
+  // as the SMs' threads hold).
+  int perSm = permute::residentPlaneBlocks(l);
+  if (perSm == 0) perSm = std::max(device.maxThreadsPerSm / l.block, 1);
+  l.grid = static_cast<int>(std::min(std::int64_t{perSm} * std::max(device.smCount, 1), t.batch));
+  addGrid(derived, l.grid, l.block, device);
+  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
+                               std::to_string(t.cols));
+  derived.set("plane_bytes", std::to_string(l.planeBytes()));
+  derived.set("word_bytes", std::to_string(l.wordBytes()));
+  derived.set("bank_ways", std::to_string(l.bankWays()));
+  return launcherOf(l, permute::launchPlaneTranspose);
+}
+
 class PermuteVariant final : public Variant {
  public:
   PermuteVariant(Kind kind, std::string summary, std::string teaches)
@@ -647,6 +675,7 @@ class PermuteVariant final : public Variant {
     if (kind_ == Kind::Narrow) checkNarrow(p, s);
     if (kind_ == Kind::General) checkGeneral(p, s);
     if (kind_ == Kind::Packed) checkPacked(p, s);
+    if (kind_ == Kind::Planes) checkPlanes(p, s);
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
     if (kind_ == Kind::Movement && p.get("walk") == "rows") checkRowWalk(p, s);
   }
@@ -668,6 +697,7 @@ class PermuteVariant final : public Variant {
         : kind == Kind::Narrow  ? narrowLauncher(p, s, bytes, device, derived)
         : kind == Kind::General ? generalLauncher(p, s, bytes, device, derived)
         : kind == Kind::Packed  ? packedLauncher(p, s, bytes, device, derived)
+        : kind == Kind::Planes  ? planesLauncher(p, s, bytes, device, derived)
                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
@@ -801,6 +831,26 @@ class PermuteVariant final : public Variant {
                                     "fit a tile of " +
                                     p.get("tile_elements") +
                                     " elements; packed tiles cut one: use general or auto");
+  }
+
+  static void checkPlanes(const ParamSet& p, const Permutation& s) {
+    const auto t = requireTranspose(s, "planes move");
+    const int bytes = elementBytes(p);
+    const permute::PlaneLaunch l{t.batch, t.rows, t.cols, bytes};
+    const std::string plane = std::to_string(t.rows) + " x " + std::to_string(t.cols) + " " +
+                              p.get("dtype") + " (" + std::to_string(l.planeBytes()) + " bytes)";
+    if (l.planeBytes() % 16 != 0 || l.planeBytes() > permute::kMaxPlaneBytes)
+      throw paramError("shape",
+                       "a plane is " + plane + "; planes move whole 16-byte vectors, at most " +
+                           std::to_string(permute::kMaxPlaneBytes) + " bytes of them: use auto");
+    if (t.rows % l.wordElements() != 0)
+      throw paramError("shape", "a plane is " + plane + "; its " + std::to_string(t.rows) +
+                                    " rows make destination rows of no whole " +
+                                    std::to_string(l.wordBytes()) + "-byte words: use auto");
+    if (offsetBytes(p) % 16 != 0)
+      throw paramError("offset", "planes load 16-byte vectors, and a source " + p.get("offset") +
+                                     " elements in is not 16-byte aligned; allowed: 0, or use "
+                                     "auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -955,7 +1005,19 @@ void registerPermuteFamily(Registry& registry) {
       "slower. Where both sides' runs are whole words (access=words; word_bytes says how wide), "
       "a thread loads whole words and keeps several tiles' words loading at once: compare "
       "access=elements and words on (127826, 3, 100, 7) with (3, 1, 0, 2) in u8.");
+  add(Kind::Planes, "batches of small transposes, a whole plane at a time",
+      "A batch of small planes, (15978, 84, 100) with (0, 2, 1) in u8, gives tiles of 32 or 64 "
+      "little to fill, and each plane's rows start anywhere. Here a block loads a whole plane, "
+      "contiguous on both sides, in 16-byte vectors into shared memory and writes the "
+      "transposed plane in 4-byte words, each gathered from 4 rows of one column (8-byte words "
+      "for 8-byte elements). A warp's 32 words then read rows 4 apart, which for rows of 100 "
+      "bytes meet in 8 banks; lanes 8 apart start on different bytes of their words, so every "
+      "lane has a bank of its own (bank_ways says how many words a bank serves). Sweep "
+      "block_size: smaller blocks hold more planes an SM at once. Planes must be whole 16-byte "
+      "vectors of at most 48 KiB.");
   add(Kind::Auto, "picks the kernel and says which",
+      "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB that are "
+      "whole 16-byte vectors, from 64 MiB, where its gathers meet 8 words a bank or fewer. "
       "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
       "for bytes and halves where the sides are whole cells, pairs for even 16-bit ones, cells "

@@ -414,6 +414,30 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 // elements, 16 for 8-byte ones but where one tall tile of 32 holds a column, cells and pairs of 64
 // destination rows), unless the source's rows or columns are too few to fill them or the tall
 // tiles fill no wave of the device (the aligned shapes fill one on GPUs up to 250 SMs).
+// Planes in every element size, in blocks small and large, with a batch that leaves the grid's
+// last trip short, and auto's choice of them.
+TEST_F(PermuteGpu, PlaneTransposesMatchTheReference) {
+  const char* shapes[][4] = {{"u8", "37,84,100", "0", "64"},    {"u8", "3000,100,84", "0", "128"},
+                             {"u8", "5,4,16", "0", "512"},      {"f16", "9,50,60", "8", "256"},
+                             {"f16", "2500,48,80", "0", "128"}, {"bf16", "4,2,8", "0", "64"},
+                             {"f32", "41,30,30", "4", "128"},   {"f32", "3,4,4", "0", "256"},
+                             {"f64", "19,20,36", "2", "128"},   {"f64", "2,64,64", "0", "512"}};
+  for (const auto& [dtype, shape, offset, block] : shapes) {
+    const RunResult r = run("planes", {{"shape", shape},
+                                       {"perm", "0,2,1"},
+                                       {"dtype", dtype},
+                                       {"offset", offset},
+                                       {"block_size", block}});
+    ASSERT_EQ(r.status, RunStatus::Ok) << shape << " " << dtype << ": " << r.error;
+    EXPECT_EQ(r.verification.relError, 0.0) << shape << " " << dtype;
+  }
+  const RunResult r = run("auto", {{"shape", "15978,84,100"}, {"perm", "0,2,1"}, {"dtype", "u8"}});
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
+  EXPECT_EQ(r.derived.get("chosen"), "planes");
+  EXPECT_EQ(r.derived.get("bank_ways"), "1");
+  EXPECT_EQ(r.verification.relError, 0.0);
+}
+
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
     const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});

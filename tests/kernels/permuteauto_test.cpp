@@ -36,6 +36,18 @@ TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSec
   EXPECT_EQ(chosen("48,1398112", "1,0", "u8"), "tiled_wide");
 }
 
+TEST(PermuteAuto, PlanesTakeBatchesOfBytesAndHalvesInPlanesOf5To13KiB) {
+  EXPECT_EQ(chosen("15978,84,100", "0,2,1", "u8"), "planes");
+  EXPECT_EQ(chosen("11184,200,60", "0,2,1", "u8"), "planes");
+  EXPECT_EQ(chosen("22369,50,60", "0,2,1", "f16"), "planes");
+  EXPECT_NE(chosen("7000,84,100", "0,2,1", "u8"), "planes");        // under 64 MiB
+  EXPECT_NE(chosen("34952,48,80", "0,2,1", "u8"), "planes");        // planes of 3840 bytes
+  EXPECT_NE(chosen("7989,84,100", "0,2,1", "f16"), "planes");       // of 16800
+  EXPECT_NE(chosen("16384,64,64", "0,2,1", "f16"), "planes");       // 32 words a bank
+  EXPECT_NE(chosen("11184,50,60", "0,2,1", "f32"), "planes");       // 4-byte elements
+  EXPECT_NE(chosen("15978,84,100", "0,2,1", "u8", "1"), "planes");  // an offset source
+}
+
 TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("64,131073,4", "2,1,0", "u8"), "general");   // columns of a cells' group
@@ -44,9 +56,10 @@ TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
 }
 
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
-  EXPECT_EQ(chosen("15978,84,100", "0,2,1", "u8"), "movement");  // tiles filled 0.51
-  EXPECT_EQ(chosen("22369,60,100", "0,2,1", "u8"), "general");   // 0.73
-  EXPECT_EQ(chosen("8729,124,124", "0,2,1", "u8"), "general");   // 0.94
+  // Under 64 MiB, where planes would take them.
+  EXPECT_EQ(chosen("7000,84,100", "0,2,1", "u8"), "movement");  // tiles filled 0.51
+  EXPECT_EQ(chosen("10000,60,100", "0,2,1", "u8"), "general");  // 0.73
+  EXPECT_EQ(chosen("8729,124,124", "0,2,1", "u8"), "general");  // 0.94
 }
 
 TEST(PermuteAuto, SparseByteTilesInWordsTakeTheWalkWhereItsSourceSectorsStayClose) {
@@ -74,7 +87,7 @@ TEST(PermuteAuto, PackedTilesInWordsTakeWhatTheWalkWouldWhereTheyRunLong) {
   EXPECT_EQ(chosen("13,107546,2,8,3", "1,3,4,0,2", "f16"), "packed");  // of 576 and 7488
   EXPECT_EQ(chosen("828504,3,54", "1,0,2", "u8"), "packed");           // the walk's rows: 54
   EXPECT_EQ(chosen("5,479349,56", "1,0,2", "f16"), "movement");        // 112 bytes
-  EXPECT_EQ(chosen("15978,84,100", "0,2,1", "u8"), "movement");        // writes runs of 28
+  EXPECT_EQ(chosen("7000,84,100", "0,2,1", "u8"), "movement");         // writes runs of 28
   EXPECT_EQ(chosen("3,63550,4,22", "1,0,3,2", "u8"), "movement");      // 16 MiB
   EXPECT_EQ(chosen("828504,3,54", "1,0,2", "u8", "1"), "movement");    // no whole words
 }

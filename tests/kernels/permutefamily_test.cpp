@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/planetranspose.h"
 #include "kernels/registry.h"
 
 namespace kwb {
@@ -216,6 +217,36 @@ TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "2"}}),
            "movement_size", "narrower than an element; allowed: 4 to 16, or auto"));
+}
+
+TEST(PermuteFamily, PlanesTakeBatchesOfWholeVectorPlanesThatFitSharedMemory) {
+  const auto planes = [](const char* shape, const char* dtype, const char* offset = "0") {
+    return verdict("planes",
+                   {{"shape", shape}, {"perm", "0,2,1"}, {"dtype", dtype}, {"offset", offset}});
+  };
+  EXPECT_TRUE(says(planes("15978,84,100", "u8"), "accepted", ""));
+  EXPECT_TRUE(says(planes("7,20,36", "f64"), "accepted", ""));
+  EXPECT_TRUE(says(planes("7,84,102", "u8"), "shape", "whole 16-byte vectors"));
+  EXPECT_TRUE(says(planes("7,200,250", "u8"), "shape", "at most 49152 bytes"));
+  EXPECT_TRUE(says(planes("7,82,104", "u8"), "shape", "no whole 4-byte words"));
+  EXPECT_TRUE(says(planes("7,84,100", "u8", "3"), "offset", "not 16-byte aligned"));
+  EXPECT_TRUE(says(planes("7,84,100", "f16", "8"), "accepted", ""));
+  EXPECT_TRUE(says(verdict("planes", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
+                   "use movement or auto"));
+}
+
+// Lanes 8 apart start on different elements of their words: rows of 100 bytes, 4 rows a word,
+// would otherwise put lanes 8 apart in one bank.
+TEST(PlaneTranspose, GathersSpreadOverTheBanks) {
+  const auto ways = [](std::int64_t rows, std::int64_t cols, int bytes) {
+    return permute::PlaneLaunch{1, rows, cols, bytes}.bankWays();
+  };
+  EXPECT_EQ(ways(84, 100, 1), 1);
+  EXPECT_EQ(ways(100, 84, 1), 1);
+  EXPECT_EQ(ways(64, 64, 1), 8);
+  EXPECT_EQ(ways(50, 60, 2), 2);
+  EXPECT_EQ(ways(64, 64, 2), 32);
+  EXPECT_EQ(ways(30, 30, 4), 2);
 }
 
 TEST(NarrowTranspose, VectorsDivideThePlaneAndHoldWholeElements) {
