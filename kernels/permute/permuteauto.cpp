@@ -411,15 +411,6 @@ Access autoAccess(const Permutation& s, const GeneralTiling& g, int bytes,
 
 namespace {
 
-// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes, else the walk or packed
-// tiles. Small byte tiles without aligned words or well filled: the walk. Transposes with both
-// sides 32 or more: the narrow kernel for a side of 64 or less where it pays, else the walk for 47
-// planes or fewer to channels last, else packed tiles for 65 (bytes: 49) to 128 planes to
-// channels last, else cells, pairs of halves, shifted cells or words, else the tiled kernel. A
-// shorter side: the narrow kernel, else general tiles for 8 planes or more in words (sparse ones
-// of bytes: the walk) or wide elements, else the walk. Any other permutation: general tiles
-// unless short columns or sparse tiles lose to the walk, either one packed tiles where they pay.
-// H100, H200 (PERFORMANCE.md).
 // Batches of planes of bytes and halves go through the planes kernel where a plane is 5 to 13 KiB
 // and its gathers meet 8 words a bank or fewer, from 64 MiB. Batches of 128 MiB against auto's
 // choice before (H100): bytes in planes of (84, 100) 1.74x, (100, 84) 1.64x, (124, 100) 1.56x,
@@ -440,6 +431,16 @@ bool planesPay(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetByte
   return l.planeBytes() >= kMinAutoPlaneBytes && l.bankWays() <= kMaxAutoPlaneBankWays;
 }
 
+// Rows that stay innermost: general tiles over rows of 2, 4 or 8 bytes, else the walk or packed
+// tiles. Batches of small planes that pay: the planes kernel. Small byte tiles without aligned
+// words or well filled: the walk. Transposes with both sides 32 or more: the narrow kernel for a
+// side of 64 or less where it pays, else the walk for 47 planes or fewer to channels last, else
+// packed tiles for 65 (bytes: 49) to 128 planes to channels last, else cells, pairs of halves,
+// shifted cells or words, else the tiled kernel. A
+// shorter side: the narrow kernel, else general tiles for 8 planes or more in words (sparse ones
+// of bytes: the walk) or wide elements, else the walk. Any other permutation: general tiles
+// unless short columns or sparse tiles lose to the walk, either one packed tiles where they pay.
+// H100, H200 (PERFORMANCE.md).
 Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
                      const DeviceInfo& device) {
   if (!innermostMoves(s)) {
