@@ -839,11 +839,11 @@ class PermuteVariant final : public Variant {
     const permute::PlaneLaunch l{t.batch, t.rows, t.cols, bytes};
     const std::string plane = std::to_string(t.rows) + " x " + std::to_string(t.cols) + " " +
                               p.get("dtype") + " (" + std::to_string(l.planeBytes()) + " bytes)";
-    if (l.planeBytes() % 16 != 0 || l.planeBytes() > permute::kMaxPlaneBytes)
+    if (!l.wholeVectors() || l.planeBytes() > permute::kMaxPlaneBytes)
       throw paramError("shape",
                        "a plane is " + plane + "; planes move whole 16-byte vectors, at most " +
                            std::to_string(permute::kMaxPlaneBytes) + " bytes of them: use auto");
-    if (t.rows % l.wordElements() != 0)
+    if (!l.wholeWords())
       throw paramError("shape", "a plane is " + plane + "; its " + std::to_string(t.rows) +
                                     " rows make destination rows of no whole " +
                                     std::to_string(l.wordBytes()) + "-byte words: use auto");

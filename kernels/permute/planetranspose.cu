@@ -95,8 +95,8 @@ int PlaneLaunch::bankWays() const {
 bool planesFit(std::int64_t rows, std::int64_t cols, int elementBytes,
                std::int64_t sourceOffsetBytes, std::int64_t maxPlaneBytes) {
   const PlaneLaunch l{1, rows, cols, elementBytes};
-  return l.planeBytes() % 16 == 0 && l.planeBytes() <= maxPlaneBytes &&
-         rows % l.wordElements() == 0 && sourceOffsetBytes % 16 == 0;
+  return l.wholeVectors() && l.planeBytes() <= maxPlaneBytes && l.wholeWords() &&
+         sourceOffsetBytes % 16 == 0;
 }
 
 int residentPlaneBlocks(const PlaneLaunch& l) {

@@ -25,6 +25,9 @@ struct PlaneLaunch {
   int wordBytes() const { return elementBytes == 8 ? 8 : 4; }
   // Elements a destination word holds: rows of one source column.
   int wordElements() const { return wordBytes() / elementBytes; }
+  // A plane loads in whole 16-byte vectors; a destination row stores in whole words.
+  bool wholeVectors() const { return planeBytes() % 16 == 0; }
+  bool wholeWords() const { return rows % wordElements() == 0; }
   // The most distinct shared-memory words one bank serves in a step of a warp's gathers, where
   // the warp's 32 destination words lie in one destination row: lanes 8 apart start on
   // different elements of their words, so that for (84, 100) in u8 every lane has a bank of its

@@ -23,6 +23,13 @@ std::pair<std::string, std::string> verdict(const std::string& variant, const Ra
   return {"accepted", ""};
 }
 
+// The verdict on a transpose `perm` of `shape` in `dtype`, its source `offset` elements in.
+std::pair<std::string, std::string> transposeVerdict(const std::string& variant, const char* perm,
+                                                     const char* shape, const char* dtype,
+                                                     const char* offset) {
+  return verdict(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+}
+
 bool says(const std::pair<std::string, std::string>& v, const std::string& param,
           const std::string& text) {
   return v.first == param && v.second.find(text) != std::string::npos;
@@ -60,8 +67,7 @@ TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
 
 TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesAndHalves) {
   const auto wide = [](const char* shape, const char* dtype, const char* offset = "0") {
-    return verdict("tiled_wide",
-                   {{"shape", shape}, {"perm", "1,0"}, {"dtype", dtype}, {"offset", offset}});
+    return transposeVerdict("tiled_wide", "1,0", shape, dtype, offset);
   };
   EXPECT_TRUE(says(wide("40,64", "u8"), "accepted", ""));
   EXPECT_TRUE(says(wide("36,64", "u8"), "shape", "multiples of 8"));
@@ -221,8 +227,7 @@ TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
 
 TEST(PermuteFamily, PlanesTakeBatchesOfWholeVectorPlanesThatFitSharedMemory) {
   const auto planes = [](const char* shape, const char* dtype, const char* offset = "0") {
-    return verdict("planes",
-                   {{"shape", shape}, {"perm", "0,2,1"}, {"dtype", dtype}, {"offset", offset}});
+    return transposeVerdict("planes", "0,2,1", shape, dtype, offset);
   };
   EXPECT_TRUE(says(planes("15978,84,100", "u8"), "accepted", ""));
   EXPECT_TRUE(says(planes("7,20,36", "f64"), "accepted", ""));
