@@ -2,6 +2,7 @@
 // 64-bit index arithmetic to simplified dimensions, 16-byte movements, tiled transposes and tiles
 // for any permutation that moves the innermost dimension.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -155,6 +156,13 @@ std::vector<ParamSpec> params(Kind kind) {
         "sectors, in tensors of the L2 cache's size or more: for elements where columns run 8 "
         "tiles or more and the in group spans 4 tiles or fills 95 % of its tiles; for cells of "
         "bytes where the in group spans 32 tiles or more and columns 1.5 tiles or more"));
+    specs.push_back(autoChoiceParam(
+        "tile_in", ParamRole::Launch, {"4", "8", "16", "32", "64", "128", "256"}, "units",
+        "columns a tile holds, units of the in group (the source's contiguous run a tile's row "
+        "reads); its rows fill the rest of the tile (4096 units, 2048 of 8 bytes). Not for "
+        "cells, whose tiles are their own; auto sets the shorter group's side to 64 or its "
+        "extent, and for units of 4 bytes or more whose rows start inside sectors takes the "
+        "sides the groups fill best, each 128 bytes or more (tile says which)"));
   }
   if (kind == Kind::Packed) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
@@ -511,6 +519,14 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   const Access access = generalAccess(p, s, l.tiling, bytes);
   l.cells = access == Access::Cells;
   if (l.cells) l.tiling = cellTiling(s, bytes);
+  if (access == Access::Elements && bytes >= 4)
+    permute::fitTileSides(l.tiling, bytes, permute::generalTileElements(bytes));
+  if (p.has("tile_in") && !p.isAuto("tile_in")) {
+    l.tiling.tileIn = static_cast<int>(p.getInt("tile_in"));
+    l.tiling.tileOut = static_cast<int>(
+        std::min<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(l.tiling.outExtent)),
+                               permute::generalTileElements(bytes) / l.tiling.tileIn));
+  }
   // Words aligned where the groups are whole words and the source starts on one, else shifted
   // into place, in tiles at least a word along each side.
   l.words = access == Access::Words && permute::generalWordsFit(l.tiling, bytes, offsetBytes(p));
@@ -794,6 +810,12 @@ class PermuteVariant final : public Variant {
                              (access == Access::Words ? "in words" : "one at a time") +
                              "; allowed: tile or auto, or access=cells");
     }
+    if (p.has("tile_in") && !p.isAuto("tile_in") &&
+        generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes) ==
+            Access::Cells)
+      throw paramError("tile_in",
+                       "tiles of cells take their own sides; allowed: auto, or "
+                       "access=elements or words");
     if (!p.has("access") || p.isAuto("access") || p.get("access") == "elements") return;
     const std::string unit = units.rows ? "rows of " + std::to_string(units.bytes) + " bytes"
                                         : p.get("dtype") + " elements";

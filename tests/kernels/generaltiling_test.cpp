@@ -11,8 +11,7 @@ namespace kwb::permute {
 namespace {
 
 // Every destination element written once, from the source element the permutation names.
-void expectEveryElementOnceFromItsSource(const Permutation& s, int tileElements) {
-  const GeneralTiling g = generalTiling(s, tileElements);
+void expectEveryElementOnceFromItsSource(const Permutation& s, const GeneralTiling& g) {
   ASSERT_EQ(g.inExtent * g.outExtent * g.batchExtent, s.elements());
   const SourceOffsets sourceOf(s);
   std::vector<int> written(static_cast<std::size_t>(s.elements()), 0);
@@ -70,6 +69,35 @@ TEST(GeneralTiling, GroupsStopAtTheOtherSidesInnermostDimension) {
   EXPECT_EQ(g.describe(), "in 7 | out 6 x 4 | batch 5");
 }
 
+TEST(GeneralTiling, SidesFitTheGroupsWhereRowsStraddleSectors) {
+  // (12, 14, 736, 11, 6) with (3, 1, 4, 2, 0) in f64: rows of 66 start 528 bytes apart; tiles 64
+  // wide hold 66 in two, 52 % full, tiles 16 wide in five, 83 %.
+  GeneralTiling g = generalTiling({{12, 14, 736, 11, 6}, {3, 1, 4, 2, 0}}, 2048, 64, 64, 0.875);
+  ASSERT_EQ(g.describe(), "in 6 x 11 | out 12 x 736 | batch 14");
+  ASSERT_EQ(g.tileIn, 64);
+  fitTileSides(g, 8, 2048);
+  EXPECT_EQ(g.tileIn, 16);
+  EXPECT_EQ(g.tileOut, 128);
+  // The same groups in f32, rows 264 bytes apart: 16 f32 are 64 bytes, shorter than the shortest
+  // run taken; tiles 32 wide, 69 % full.
+  g = generalTiling({{12, 14, 736, 11, 6}, {3, 1, 4, 2, 0}}, 4096, 64, 64, 0.875);
+  fitTileSides(g, 4, 4096);
+  EXPECT_EQ(g.tileIn, 32);
+  EXPECT_EQ(g.tileOut, 128);
+  // (2, 1, 300, 4, 96, 44) with (5, 3, 0, 2, 4, 1) in f64: rows of 352 bytes start on sectors,
+  // and the tile keeps a row whole.
+  g = generalTiling(simplify({{2, 1, 300, 4, 96, 44}, {5, 3, 0, 2, 4, 1}}), 2048, 64, 64, 0.875);
+  const int tileIn = g.tileIn, tileOut = g.tileOut;
+  fitTileSides(g, 8, 2048);
+  EXPECT_EQ(g.tileIn, tileIn);
+  EXPECT_EQ(g.tileOut, tileOut);
+  // A full tile stays as it is.
+  g = generalTiling({{3, 4096, 4096}, {2, 1, 0}}, 4096, 64, 64, 0.875);
+  fitTileSides(g, 4, 4096);
+  EXPECT_EQ(g.tileIn, 64);
+  EXPECT_EQ(g.tileOut, 64);
+}
+
 TEST(GeneralTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
   std::mt19937 rng(3);
   int checked = 0;
@@ -77,8 +105,14 @@ TEST(GeneralTiling, EveryElementOfRandomPermutationsComesFromItsSourceOnce) {
     const Permutation s = simplify(randomPermutation(rng, 2, 6));
     if (s.perm.back() == static_cast<int>(s.shape.size()) - 1) continue;  // innermost stays
     const int tileElements = checked % 3 == 0 ? 256 : kGeneralTileElements;
-    expectEveryElementOnceFromItsSource(s, tileElements);
-    const GeneralTiling g = generalTiling(s, tileElements);
+    GeneralTiling g = generalTiling(s, tileElements);
+    expectEveryElementOnceFromItsSource(s, g);
+    if (checked % 3 == 1) {  // sides fitted to the groups, as for 4-byte units
+      GeneralTiling fitted = g;
+      fitTileSides(fitted, 4, tileElements);
+      expectEveryElementOnceFromItsSource(s, fitted);
+      EXPECT_LE(fitted.tileIn * fitted.tileOut, tileElements);
+    }
     EXPECT_LE(g.tileIn * g.tileOut, tileElements);
     // Whatever the tile's shape, it fits the shared memory a block takes without opting in.
     for (int bytes : {1, 2, 4, 8})

@@ -23,6 +23,22 @@ std::string chosen(const char* shape, const char* perm, const char* dtype = "f32
   return derivedOf(shape, perm, dtype, offset).get("chosen");
 }
 
+TEST(PermuteAuto, GeneralTilesFitTheirSidesToGroupsWhoseRowsStraddleSectors) {
+  // Rows of 66 f64, 528 bytes apart: tiles 16 wide, 83 % full, not 64 wide, 52 %.
+  EXPECT_EQ(derivedOf("12,14,736,11,6", "3,1,4,2,0", "f64").get("tile"), "128 x 16");
+  EXPECT_EQ(derivedOf("4,26,1000,66", "0,3,2,1", "f64").get("tile"), "128 x 16");
+  // Rows of 44 f64, 352 bytes apart, start on sectors: the tile holds a row whole.
+  EXPECT_EQ(derivedOf("2,1,300,4,96,44", "5,3,0,2,4,1", "f64").get("tile"), "32 x 64");
+  // tile_in sets the width, the rows take the rest.
+  const RawParams params{
+      {"shape", "12,14,736,11,6"}, {"perm", "3,1,4,2,0"}, {"dtype", "f64"}, {"tile_in", "64"}};
+  const Variant& general = Registry::instance().find("permute", "general");
+  EXPECT_EQ(general.create(Registry::instance().resolve("permute", "general", params), h100())
+                ->derived()
+                .get("tile"),
+            "32 x 64");
+}
+
 TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSectors) {
   EXPECT_EQ(chosen("98,342392", "1,0"), "packed");
   EXPECT_EQ(chosen("65,2064888", "1,0", "u8"), "packed");

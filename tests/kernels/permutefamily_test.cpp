@@ -177,6 +177,13 @@ TEST(PermuteFamily, GeneralAccessTakesWordsAndCellsForBytesAndHalvesOnly) {
   EXPECT_EQ(with("f16", "cells").first, "accepted");
   EXPECT_EQ(with("u8", "cells").first, "accepted");  // rows of 100 bytes: shifted into place
   EXPECT_EQ(with("f16", "cells", "2").first, "accepted");
+  RawParams p = reversal;
+  p["dtype"] = "u8";
+  p["access"] = "cells";
+  p["tile_in"] = "32";
+  EXPECT_TRUE(says(verdict("general", p), "tile_in", "tiles of cells take their own sides"));
+  p["access"] = "words";
+  EXPECT_EQ(verdict("general", p).first, "accepted");
 }
 
 TEST(PermuteFamily, PackedTilesHoldEightPositionsAThreadAndCutOneDimension) {
