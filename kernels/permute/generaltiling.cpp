@@ -106,6 +106,10 @@ double fillOf(std::int64_t extent, int side) {
 
 }  // namespace
 
+int tileRowsFor(const GeneralTiling& g, int tileIn, int tileElements) {
+  return std::min(powerOfTwoAtLeast(g.outExtent, tileElements), tileElements / tileIn);
+}
+
 void fitTileSides(GeneralTiling& g, int bytes, int tileElements) {
   if (!rowsStraddle(g, bytes)) return;
   // Sides of 128 bytes or more, or the whole group: columns of 64 bytes moved (25, 12, 9, 6, 6,
@@ -120,7 +124,7 @@ void fitTileSides(GeneralTiling& g, int bytes, int tileElements) {
   const int area = g.tileIn * g.tileOut;  // as many units a tile as before: no more barriers
   double best = fill(g.tileIn, g.tileOut) * kMinFillGain;
   for (int tileIn = std::min(minSide, inMost); tileIn <= inMost; tileIn *= 2) {
-    const int tileOut = std::min(outMost, tileElements / tileIn);
+    const int tileOut = tileRowsFor(g, tileIn, tileElements);
     if (tileOut < std::min(minSide, outMost) || tileIn * tileOut < area) continue;
     if (const double f = fill(tileIn, tileOut); f > best) {
       best = f;

@@ -56,6 +56,10 @@ inline constexpr int kGroupSpan = 64;
 GeneralTiling generalTiling(const Permutation& simplified, int tileElements = kGeneralTileElements,
                             int inSpan = kGroupSpan, int outSpan = kGroupSpan, double minFill = 0);
 
+// The rows of a tile tileIn units wide: the rest of tileElements, or the out group's extent in
+// a power of two where that is less.
+int tileRowsFor(const GeneralTiling& g, int tileIn, int tileElements);
+
 // For units of `bytes` moved one at a time, where the tile's rows start anywhere in a sector:
 // the tile's sides (powers of two, as many units together as before, each kMinRunBytes or more or
 // its whole group) whose tiles the groups fill best, where that fills kMinFillGain more of them.

@@ -2,7 +2,6 @@
 // 64-bit index arithmetic to simplified dimensions, 16-byte movements, tiled transposes and tiles
 // for any permutation that moves the innermost dimension.
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -523,9 +522,8 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
     permute::fitTileSides(l.tiling, bytes, permute::generalTileElements(bytes));
   if (p.has("tile_in") && !p.isAuto("tile_in")) {
     l.tiling.tileIn = static_cast<int>(p.getInt("tile_in"));
-    l.tiling.tileOut = static_cast<int>(
-        std::min<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(l.tiling.outExtent)),
-                               permute::generalTileElements(bytes) / l.tiling.tileIn));
+    l.tiling.tileOut =
+        permute::tileRowsFor(l.tiling, l.tiling.tileIn, permute::generalTileElements(bytes));
   }
   // Words aligned where the groups are whole words and the source starts on one, else shifted
   // into place, in tiles at least a word along each side.
@@ -799,9 +797,9 @@ class PermuteVariant final : public Variant {
                                    " bytes; tiles take rows of 2, 4 or 8 bytes that start "
                                    "aligned, as elements: use movement or auto");
     const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
+    const Access access =
+        generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes);
     if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4) {
-      const Access access =
-          generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes);
       if (access != Access::Cells)
         throw paramError("stores",
                          "aligned stores take units of 4 bytes or more, or cells, and "
@@ -810,9 +808,7 @@ class PermuteVariant final : public Variant {
                              (access == Access::Words ? "in words" : "one at a time") +
                              "; allowed: tile or auto, or access=cells");
     }
-    if (p.has("tile_in") && !p.isAuto("tile_in") &&
-        generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes) ==
-            Access::Cells)
+    if (p.has("tile_in") && !p.isAuto("tile_in") && access == Access::Cells)
       throw paramError("tile_in",
                        "tiles of cells take their own sides; allowed: auto, or "
                        "access=elements or words");

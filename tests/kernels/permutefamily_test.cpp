@@ -23,11 +23,13 @@ std::pair<std::string, std::string> verdict(const std::string& variant, const Ra
   return {"accepted", ""};
 }
 
-// The verdict on a transpose `perm` of `shape` in `dtype`, its source `offset` elements in.
-std::pair<std::string, std::string> transposeVerdict(const std::string& variant, const char* perm,
-                                                     const char* shape, const char* dtype,
-                                                     const char* offset) {
-  return verdict(variant, {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+// The verdicts of `variant` on transposes `perm`: of a shape in a dtype, its source `offset`
+// elements in.
+auto transposeVerdicts(const char* variant, const char* perm) {
+  return [=](const char* shape, const char* dtype, const char* offset = "0") {
+    return verdict(variant,
+                   {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}});
+  };
 }
 
 bool says(const std::pair<std::string, std::string>& v, const std::string& param,
@@ -66,9 +68,7 @@ TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
 }
 
 TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesAndHalves) {
-  const auto wide = [](const char* shape, const char* dtype, const char* offset = "0") {
-    return transposeVerdict("tiled_wide", "1,0", shape, dtype, offset);
-  };
+  const auto wide = transposeVerdicts("tiled_wide", "1,0");
   EXPECT_TRUE(says(wide("40,64", "u8"), "accepted", ""));
   EXPECT_TRUE(says(wide("36,64", "u8"), "shape", "multiples of 8"));
   EXPECT_TRUE(says(wide("36,64", "f16"), "accepted", ""));
@@ -233,9 +233,7 @@ TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
 }
 
 TEST(PermuteFamily, PlanesTakeBatchesOfWholeVectorPlanesThatFitSharedMemory) {
-  const auto planes = [](const char* shape, const char* dtype, const char* offset = "0") {
-    return transposeVerdict("planes", "0,2,1", shape, dtype, offset);
-  };
+  const auto planes = transposeVerdicts("planes", "0,2,1");
   EXPECT_TRUE(says(planes("15978,84,100", "u8"), "accepted", ""));
   EXPECT_TRUE(says(planes("7,20,36", "f64"), "accepted", ""));
   EXPECT_TRUE(says(planes("7,84,102", "u8"), "shape", "whole 16-byte vectors"));
