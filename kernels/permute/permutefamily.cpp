@@ -1007,7 +1007,9 @@ void registerPermuteFamily(Registry& registry) {
       "((87, 6, 64280) reversed in f32), compare stores=tile with stores=aligned; cells take "
       "stores=aligned too, from the sector before each tile's first row ((323, 4, 16, 270, 24) "
       "with (4, 2, 3, 1, 0) in u8). Rows of 2, 4 or 8 bytes that stay innermost move as "
-      "elements of their own.");
+      "elements of their own. A group that is not a whole number of tiles leaves its last tile "
+      "part empty: sweep tile_in on (12, 14, 736, 11, 6) with (3, 1, 4, 2, 0) in f64, whose rows "
+      "of 66 fill tiles 64 wide to 52 % and 16 wide to 83 % (tile says which auto took).");
   add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
       "Tiles of two groups transpose the source's innermost dimensions against the "
       "destination's; where both are short and meet in a third, (5, 273913, 49) reversed, a "
