@@ -159,24 +159,24 @@ TEST_F(PermuteGpu, GeneralAlignedStoresMatchTheReference) {
 
 // General tiles of every width tile_in allows, their rows filling the rest of the tile, in every
 // element size, with stores as the tile lies and aligned: random shapes leave tiles part-filled on
-// both sides.
+// both sides. Every block size, so that a block spans less than a tile's side (blocks of 128
+// across tiles 256 wide or 1024 tall) as well as more.
 TEST_F(PermuteGpu, GeneralTilesOfEveryWidthMatchTheReference) {
   std::mt19937 rng(23);
+  const char* blocks[] = {"128", "256", "512", "1024"};
   int ran = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const auto [shape, perm, offset] = randomCase(rng);
+    const char* block = blocks[trial % 4];
     for (const char* dtype : {"u8", "f16", "f32", "f64"})
       for (const char* tileIn : {"4", "8", "16", "32", "64", "128", "256"})
         for (const char* stores : {"tile", "aligned"}) {
           const bool wide = std::string(dtype) == "f32" || std::string(dtype) == "f64";
           if (!wide && std::string(stores) == "aligned") continue;
-          const RawParams params{{"shape", shape},
-                                 {"perm", perm},
-                                 {"dtype", dtype},
-                                 {"offset", offset},
-                                 {"tile_in", tileIn},
-                                 {"stores", stores},
-                                 {"access", wide ? "elements" : "auto"}};
+          const RawParams params{{"shape", shape},      {"perm", perm},
+                                 {"dtype", dtype},      {"offset", offset},
+                                 {"tile_in", tileIn},   {"stores", stores},
+                                 {"block_size", block}, {"access", wide ? "elements" : "auto"}};
           try {
             Registry::instance().resolve("permute", "general", params);
           } catch (const Error&) {
@@ -184,7 +184,7 @@ TEST_F(PermuteGpu, GeneralTilesOfEveryWidthMatchTheReference) {
           }
           const RunResult r = run("general", params);
           const std::string what = shape + " " + perm + " " + dtype + " offset " + offset +
-                                   " tile_in " + tileIn + " stores " + stores;
+                                   " tile_in " + tileIn + " stores " + stores + " block " + block;
           ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
           EXPECT_EQ(r.verification.relError, 0.0) << what;
           ++ran;
