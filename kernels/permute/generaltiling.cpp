@@ -99,11 +99,6 @@ bool rowsStraddle(const GeneralTiling& g, int bytes) {
   return straddles(g.out, g.outRank) || straddles(g.batch, g.batchRank);
 }
 
-double fillOf(std::int64_t extent, int side) {
-  const std::int64_t tiles = (extent + side - 1) / side;
-  return static_cast<double>(extent) / static_cast<double>(tiles * side);
-}
-
 }  // namespace
 
 int tileRowsFor(const GeneralTiling& g, int tileIn, int tileElements) {

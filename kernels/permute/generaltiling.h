@@ -10,6 +10,12 @@ namespace kwb::permute {
 // DRAM and L2 move global memory in sectors of this many bytes.
 inline constexpr std::int64_t kSectorBytes = 32;
 
+// The share of the tiles of `side` units covering `extent` units that the extent fills.
+inline double fillOf(std::int64_t extent, int side) {
+  const std::int64_t tiles = (extent + side - 1) / side;
+  return static_cast<double>(extent) / static_cast<double>(tiles * side);
+}
+
 // A permutation whose innermost dimension moves, as one tiled transpose of two groups of
 // dimensions, whatever its rank: the source's innermost dimensions (the "in" group, contiguous
 // in the source) against the destination's innermost ones (the "out" group, contiguous in the
@@ -28,12 +34,8 @@ struct GeneralTiling {
   std::int64_t tilesOut() const { return (outExtent + tileOut - 1) / tileOut; }
   std::int64_t tiles() const { return batchExtent * tilesIn() * tilesOut(); }
   // The share of its tiles' columns (rows) the in (out) group fills.
-  double inFill() const {
-    return static_cast<double>(inExtent) / static_cast<double>(tilesIn() * tileIn);
-  }
-  double outFill() const {
-    return static_cast<double>(outExtent) / static_cast<double>(tilesOut() * tileOut);
-  }
+  double inFill() const { return fillOf(inExtent, tileIn); }
+  double outFill() const { return fillOf(outExtent, tileOut); }
   // "in 2 x 4096 | out 3 x 4096 | batch 1": each group's sizes, innermost first.
   std::string describe() const;
 };

@@ -2,10 +2,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <type_traits>
 
-#include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/planetranspose.h"
+#include "kernels/units.cuh"
 
 namespace kwb::permute {
 namespace {
@@ -60,18 +61,9 @@ __global__ void planeTransposeKernel(const T* __restrict__ src, T* __restrict__ 
   }
 }
 
-template <typename F>
-void withTypes(int elementBytes, F&& f) {
-  switch (elementBytes) {
-    case 1: return f(std::uint8_t{}, std::uint32_t{});
-    case 2: return f(std::uint16_t{}, std::uint32_t{});
-    case 4: return f(std::uint32_t{}, std::uint32_t{});
-    case 8: return f(std::uint64_t{}, std::uint64_t{});
-    default: break;
-  }
-  throw Error(ErrorKind::Internal,
-              "plane transpose: elements of " + std::to_string(elementBytes) + " bytes");
-}
+// The word a destination row stores in: 8 bytes for 8-byte elements, else 4.
+template <typename T>
+using WordOf = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
 
 }  // namespace
 
@@ -101,9 +93,10 @@ bool planesFit(std::int64_t rows, std::int64_t cols, int elementBytes,
 
 int residentPlaneBlocks(const PlaneLaunch& l) {
   int perSm = 0;
-  withTypes(l.elementBytes, [&](auto t, auto w) {
+  withUnit<8>(l.elementBytes, "plane transpose", [&](auto t) {
+    using T = decltype(t);
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &perSm, planeTransposeKernel<decltype(t), decltype(w)>, l.block,
+            &perSm, planeTransposeKernel<T, WordOf<T>>, l.block,
             static_cast<std::size_t>(l.planeBytes())) != cudaSuccess) {
       cudaGetLastError();  // no device answers (a plan made without one): not an error to keep
       perSm = 0;
@@ -113,10 +106,10 @@ int residentPlaneBlocks(const PlaneLaunch& l) {
 }
 
 void launchPlaneTranspose(const PlaneLaunch& l, cudaStream_t stream) {
-  withTypes(l.elementBytes, [&](auto t, auto w) {
+  withUnit<8>(l.elementBytes, "plane transpose", [&](auto t) {
     using T = decltype(t);
     // Planes of at most 48 KiB: no opting in to more shared memory.
-    planeTransposeKernel<T, decltype(w)>
+    planeTransposeKernel<T, WordOf<T>>
         <<<l.grid, l.block, static_cast<std::size_t>(l.planeBytes()), stream>>>(
             static_cast<const T*>(l.src), static_cast<T*>(l.dst), l.batch, static_cast<int>(l.rows),
             static_cast<int>(l.cols));
