@@ -285,9 +285,16 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
 // destination's innermost group) would be shorter than a cells' group, 49 to 63 bytes: 1.7 to
 // 3.6x on 6 random cases of 32 MiB and more ((2, 16870, 26, 153) with (1, 3, 2, 0): 409 -> 1458
 // GB/s), where their rows were that short instead general tiles kept 1.24 to 1.9x (8 cases).
+// Short sides of halves and floats that the walk would take likewise where the walk comes back to
+// the source's next element only after kMinWalkReturnBytes of the destination, its sectors gone
+// from L2 by then: 7 random draws 1.14 to 3.2x ((3, 5592405, 8) reversed in f16: 777 -> 240 us; (9,
+// 669, 851, 3) with (3, 1, 0, 2) in f32 79 -> 54 us), then 10 fresh draws the rule took 1.18
+// to 2.7x; where it came back within 615 KiB the walk kept 1.06 to 1.29x (7 draws), and doubles,
+// back within 2 KiB, 1.05 to 1.32x (8).
 constexpr std::int64_t kMinPackedBytes = std::int64_t{32} << 20;
 constexpr std::int64_t kMinPackedRunBytes = 64;
 constexpr std::int64_t kMaxShortSideBytes = 48;
+constexpr std::int64_t kMinWalkReturnBytes = std::int64_t{4} << 20;
 constexpr std::int64_t kMinPackedSourceRunBytes = 4;
 
 // The shorter of a packed tile's runs in bytes, 0 where no packed tiling exists.
@@ -322,6 +329,16 @@ bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int byte
          s.elements() * bytes >= kMinPackedTransposeBytes && packedTiling(s, bytes);
 }
 
+// The destination's stride of source dimension `axis`: how far the walk in destination order
+// goes before it comes back to that dimension's next element.
+std::int64_t destinationStride(const Permutation& s, int axis) {
+  std::int64_t stride = 1;
+  for (int j = static_cast<int>(s.shape.size()) - 1; s.perm[static_cast<std::size_t>(j)] != axis;
+       --j)
+    stride *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
+  return stride;
+}
+
 // Rows of 3 to 15 bytes (not 4 or 8) that stay innermost, which the walk moves in units of 1 to 4
 // bytes: where it comes back to the source's next row down only after kFarRowDown elements of the
 // destination or more (its sectors long gone from L1), packed tiles that run 128 bytes or more
@@ -342,10 +359,9 @@ bool packedRowsPay(const Permutation& s, int bytes) {
   if (rank < 3 || s.shape.back() * bytes >= kShortRowBytes ||
       s.elements() * bytes < kMinPackedBytes)
     return false;
-  std::int64_t nextRowDown = 1;  // the destination's stride of the source's dimension outside rows
-  for (int j = rank - 1; s.perm[static_cast<std::size_t>(j)] != rank - 2; --j)
-    nextRowDown *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
-  return nextRowDown > kFarRowDown && packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
+  // The source's dimension outside rows, in the destination.
+  return destinationStride(s, rank - 2) > kFarRowDown &&
+         packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
 }
 
 // Halves in general tiles of elements (no words or cells fit) that fill less than
@@ -366,8 +382,11 @@ bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind ot
       packedRunBytes(s, bytes) >= kMinPackedRowRunBytes)
     return true;
   const std::int64_t side = std::min(g.inExtent, g.outExtent);
+  const bool lateReturn =
+      otherwise == Kind::Movement && (bytes == 2 || bytes == 4) &&
+      destinationStride(s, static_cast<int>(s.shape.size()) - 1) * bytes >= kMinWalkReturnBytes;
   const bool shortSide =
-      otherwise == Kind::General && side >= 2 && side * bytes <= kMaxShortSideBytes;
+      (otherwise == Kind::General || lateReturn) && side >= 2 && side * bytes <= kMaxShortSideBytes;
   const bool shortByteColumns =
       otherwise == Kind::General && bytes == 1 && g.outExtent >= 2 && g.outExtent < kMinCellGroup;
   const bool byteWalk = otherwise == Kind::Movement && bytes == 1 &&

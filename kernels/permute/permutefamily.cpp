@@ -370,14 +370,21 @@ PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
       derived.set("walk", rows ? "rows" : "units");
     }
     l.index32 = l.plan.elements() <= INT32_MAX;
-    l.grid =
-        gridForWaves(static_cast<std::uint64_t>((l.plan.elements() + permute::kStridedUnroll - 1) /
-                                                permute::kStridedUnroll),
-                     l.block, kWaves, device);
+    const auto threads = [&](bool deep) {
+      const int perThread = permute::unitsPerThread(l.walk, l.unitBytes, deep);
+      return static_cast<std::uint64_t>((l.plan.elements() + perThread - 1) / perThread);
+    };
+    // The simplified walk stays at four moves a thread, as its lesson teaches.
+    l.deep = kind == Kind::Movement && l.index32 &&
+             threads(true) >= static_cast<std::uint64_t>(device.smCount) *
+                                  static_cast<std::uint64_t>(device.maxThreadsPerSm);
+    l.grid = gridForWaves(threads(l.deep), l.block, kWaves, device);
     addGrid(derived, l.grid, l.block, device);
     derived.set("simplified_shape", listText(s.shape));
     derived.set("simplified_perm", listText(s.perm));
     derived.set("index_bits", l.index32 ? "32" : "64");
+    derived.set("moves_per_thread",
+                std::to_string(permute::unitsPerThread(l.walk, l.unitBytes, l.deep)));
   }
   return launcherOf(l, permute::launchPermute);
 }

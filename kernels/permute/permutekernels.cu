@@ -85,36 +85,43 @@ __device__ __forceinline__ Index sourceOffset(const Walk<Index, Rank>& w, Index 
   return from + i * w.src[Rank - 1];
 }
 
-template <int Rank, typename T, typename Index>
+// Each thread loads Moves units, a block apart, before it stores any.
+template <int Rank, typename T, typename Index, int Moves>
 __global__ void stridedPermuteKernel(const T* __restrict__ src, T* __restrict__ dst,
                                      Walk<Index, Rank> w, Index count) {
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * kUnroll;
-  for (Index base = static_cast<Index>(blockIdx.x) * blockDim.x * kUnroll + threadIdx.x;
-       base < count; base += step) {
-    T v[kUnroll];
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * Moves;
+  for (Index base = static_cast<Index>(blockIdx.x) * blockDim.x * Moves + threadIdx.x; base < count;
+       base += step) {
+    T v[Moves];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
+    for (int u = 0; u < Moves; ++u) {
       const Index i = base + u * blockDim.x;
       if (i >= count) break;
       v[u] = src[sourceOffset(w, i)];
     }
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
+    for (int u = 0; u < Moves; ++u) {
       const Index i = base + u * blockDim.x;
       if (i < count) dst[i] = v[u];
     }
   }
 }
 
-// One warp's stretch of the row walk; `Whole` where every unit of it lies before `count`, so that
-// no unit is checked and its stores take offsets from one address.
+// One warp's stretch of the row walk, loaded into `v`: each lane finds where one destination row
+// (a run along the destination's innermost dimension, w.dst[Rank - 2] units long) starts in the
+// source, once, and each unit takes its row's start from that lane by a shuffle. `Whole` where
+// every unit of it lies before `count`, so that no unit is checked.
 template <bool Whole, int Rank, typename T, typename Index>
-__device__ __forceinline__ void rowWalkStretch(const T* __restrict__ src, T* __restrict__ dst,
+__device__ __forceinline__ void loadRowStretch(const T* __restrict__ src,
                                                const Walk<Index, Rank>& w, Index first,
-                                               Index firstRow, Index start, Index lane,
-                                               Index count) {
+                                               Index lastRow, Index lane, Index count,
+                                               T (&v)[kUnroll]) {
   const Divider<Index> row = w.dst[Rank - 2];
-  T v[kUnroll];
+  const Index firstRow = row.divide(first);
+  // A row starts at the innermost dimension's first unit: no term of its own (sourceOffset's
+  // multiply-add there cost 10 % on (189, 101, 2, 100, 7, 5) f16, H100).
+  Index rowStart = (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor;
+  const Index start = outerSourceOffset(w, rowStart);
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) {
     const Index i = first + lane + u * 32;
@@ -122,36 +129,49 @@ __device__ __forceinline__ void rowWalkStretch(const T* __restrict__ src, T* __r
     const Index from = __shfl_sync(0xffffffffu, start, static_cast<int>((r - firstRow) % 32));
     if (Whole || i < count) v[u] = src[from + (i - r * row.divisor) * w.src[Rank - 1]];
   }
+}
+
+// The destination's units of a stretch are consecutive: the stores take offsets from one address.
+template <bool Whole, typename T, typename Index>
+__device__ __forceinline__ void storeRowStretch(T* __restrict__ dst, Index first, Index lane,
+                                                Index count, const T (&v)[kUnroll]) {
   T* out = dst + (first + lane);
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u)
     if (Whole || first + lane + u * 32 < count) out[u * 32] = v[u];
 }
 
-// The same walk, but each of a warp's lanes finds where one destination row (a run along the
-// destination's innermost dimension, w.dst[Rank - 2] units long) starts in the source, once,
-// and each unit takes its row's start from that lane by a shuffle: a division and a shuffle a
-// unit instead of a division per dimension. A warp moves 32 x kUnroll consecutive units, lane
-// after lane, which span 32 rows at most (kMinWalkRow).
-template <int Rank, typename T, typename Index>
+// The strided walk with a division and a shuffle a unit instead of a division per dimension. A
+// warp moves Stretches stretches of 32 x kUnroll consecutive units, lane after lane, each
+// spanning 32 rows at most (kMinWalkRow); it loads them all before it stores any.
+template <int Rank, typename T, typename Index, int Stretches>
 __global__ void rowWalkKernel(const T* __restrict__ src, T* __restrict__ dst, Walk<Index, Rank> w,
                               Index count) {
   constexpr Index stretch = 32 * kUnroll;
-  const Divider<Index> row = w.dst[Rank - 2];
+  constexpr Index span = stretch * Stretches;
   const Index lane = threadIdx.x % 32;
-  const Index lastRow = row.divide(count - 1);
-  const Index step = static_cast<Index>(gridDim.x) * (blockDim.x / 32) * stretch;
-  for (Index first = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * stretch;
+  const Index lastRow = w.dst[Rank - 2].divide(count - 1);
+  const Index step = static_cast<Index>(gridDim.x) * (blockDim.x / 32) * span;
+  for (Index first = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * span;
        first < count; first += step) {
-    const Index firstRow = row.divide(first);
-    // A row starts at the innermost dimension's first unit: no term of its own (sourceOffset's
-    // multiply-add there cost 10 % on (189, 101, 2, 100, 7, 5) f16, H100).
-    Index rowStart = (firstRow + lane < lastRow ? firstRow + lane : lastRow) * row.divisor;
-    const Index start = outerSourceOffset(w, rowStart);
-    if (count - first >= stretch)
-      rowWalkStretch<true>(src, dst, w, first, firstRow, start, lane, count);
-    else
-      rowWalkStretch<false>(src, dst, w, first, firstRow, start, lane, count);
+    T v[Stretches][kUnroll];
+    if (count - first >= span) {
+#pragma unroll
+      for (int s = 0; s < Stretches; ++s)
+        loadRowStretch<true>(src, w, first + s * stretch, lastRow, lane, count, v[s]);
+#pragma unroll
+      for (int s = 0; s < Stretches; ++s)
+        storeRowStretch<true>(dst, first + s * stretch, lane, count, v[s]);
+    } else {
+#pragma unroll
+      for (int s = 0; s < Stretches; ++s)
+        if (first + s * stretch < count)
+          loadRowStretch<false>(src, w, first + s * stretch, lastRow, lane, count, v[s]);
+#pragma unroll
+      for (int s = 0; s < Stretches; ++s)
+        if (first + s * stretch < count)
+          storeRowStretch<false>(dst, first + s * stretch, lane, count, v[s]);
+    }
   }
 }
 
@@ -182,14 +202,15 @@ void launchNaive(const PermuteLaunch& l, cudaStream_t stream) {
   KWB_CHECK_LAUNCH("naivePermuteKernel");
 }
 
-// The strided walk by units, or by rows where the launch says so (a row needs 2 dimensions).
-template <int Rank, typename T, typename Index>
+// The strided walk by units, or by rows where the launch says so (a row needs 2 dimensions), as
+// deep as `Deep` says.
+template <int Rank, typename T, typename Index, bool Deep>
 void launchWalk(const PermuteLaunch& l, cudaStream_t stream) {
   const bool rows = Rank >= 2 && l.walk == PermuteWalk::Rows;
   const auto kernel = [&] {
     if constexpr (Rank >= 2)
-      if (rows) return rowWalkKernel<Rank, T, Index>;
-    return stridedPermuteKernel<Rank, T, Index>;
+      if (rows) return rowWalkKernel<Rank, T, Index, rowWalkStretches(sizeof(T), Deep)>;
+    return stridedPermuteKernel<Rank, T, Index, unitWalkUnroll(sizeof(T), Deep)>;
   }();
   kernel<<<l.grid, l.block, 0, stream>>>(static_cast<const T*>(l.src), static_cast<T*>(l.dst),
                                          walkOf<Index, Rank>(l.plan),
@@ -200,13 +221,21 @@ void launchWalk(const PermuteLaunch& l, cudaStream_t stream) {
     KWB_CHECK_LAUNCH("stridedPermuteKernel");
 }
 
+// Deep walks only where they differ from the others, for units of the size of T.
+template <typename T>
+constexpr bool deepDiffers() {
+  constexpr int bytes = sizeof(T);
+  return unitWalkUnroll(bytes, true) != unitWalkUnroll(bytes, false) ||
+         rowWalkStretches(bytes, true) != rowWalkStretches(bytes, false);
+}
+
 // Unsigned: the grid-stride loop's last step may pass 2^31 without wrapping.
 template <int Rank, typename T>
 void launchStrided(const PermuteLaunch& l, cudaStream_t stream) {
-  if (l.index32)
-    launchWalk<Rank, T, std::uint32_t>(l, stream);
-  else
-    launchWalk<Rank, T, std::uint64_t>(l, stream);
+  if (!l.index32) return launchWalk<Rank, T, std::uint64_t, false>(l, stream);
+  if constexpr (deepDiffers<T>())
+    if (l.deep) return launchWalk<Rank, T, std::uint32_t, true>(l, stream);
+  launchWalk<Rank, T, std::uint32_t, false>(l, stream);
 }
 
 template <typename T, int Rank = 1>

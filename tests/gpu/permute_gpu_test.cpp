@@ -309,6 +309,29 @@ TEST_F(PermuteGpu, MovementWalksRowsAsItWalksUnits) {
   EXPECT_GT(rows, 40);
 }
 
+// Deep walks, where the grid still fills the device: halves 16 moves a thread and rows of them two
+// stretches a warp, floats 8 moves, bytes and doubles the usual 4; counts that leave a tail.
+TEST_F(PermuteGpu, MovementWalksDeepWhereTheGridFillsTheDevice) {
+  struct Case {
+    const char *shape, *perm, *dtype, *offset, *walk, *moves;
+  };
+  for (const Case& c : {Case{"3,20,170,25,29", "3,1,0,2,4", "f16", "0", "rows", "8"},
+                        Case{"3,20,170,25,29", "3,1,0,2,4", "f16", "3", "rows", "8"},
+                        Case{"1000,4,5,5,127", "3,0,2,4,1", "f16", "0", "units", "16"},
+                        Case{"14,96,24,3,97", "2,1,0,4,3", "f32", "1", "units", "8"},
+                        Case{"14,96,24,3,97", "2,1,0,4,3", "u8", "0", "units", "4"},
+                        Case{"14,96,24,3,97", "2,1,0,4,3", "f64", "0", "units", "4"}}) {
+    const RawParams params{
+        {"shape", c.shape}, {"perm", c.perm}, {"dtype", c.dtype}, {"offset", c.offset}};
+    const RunResult r = run("movement", params);
+    const std::string what = std::string(c.shape) + " " + c.dtype + " offset " + c.offset;
+    ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+    EXPECT_EQ(r.verification.relError, 0.0) << what;
+    EXPECT_EQ(r.derived.get("walk"), c.walk) << what;
+    EXPECT_EQ(r.derived.get("moves_per_thread"), c.moves) << what;
+  }
+}
+
 // Transposes of every kind the tiled kernels take: sides shorter than a tile, odd sides, batches,
 // every tile size, rows per block and padding, in every element size, pairs where even, and
 // stores aligned on the destination (columns of tiles of up to three segments).

@@ -98,6 +98,15 @@ TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBack
   EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");  // back after 42
 }
 
+TEST(PermuteAuto, PackedTilesTakeShortSidesOfHalvesAndFloatsWhereTheWalkComesBackLate) {
+  EXPECT_EQ(chosen("9,669,851,3", "3,1,0,2"), "packed");  // back after 5123871 floats
+  EXPECT_EQ(chosen("3,5592405,8", "2,1,0", "f16"), "packed");
+  EXPECT_EQ(chosen("667,2,71,787,3", "2,4,1,0,3"), "packed");    // after 4.0 MiB
+  EXPECT_EQ(chosen("666,2,71,787,3", "2,4,1,0,3"), "movement");  // after 3.99 MiB
+  EXPECT_EQ(chosen("1333,2,71,787,3", "2,4,1,0,3", "f16"), "packed");
+  EXPECT_EQ(chosen("1332,2,71,787,3", "2,4,1,0,3", "f16"), "movement");
+}
+
 TEST(PermuteAuto, PackedTilesInWordsTakeWhatTheWalkWouldWhereTheyRunLong) {
   EXPECT_EQ(chosen("3,2,4,215092,13", "3,2,0,1,4", "u8"), "packed");   // runs of 156 and 3744
   EXPECT_EQ(chosen("13,107546,2,8,3", "1,3,4,0,2", "f16"), "packed");  // of 576 and 7488

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "kernels/h100device.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/planetranspose.h"
 #include "kernels/registry.h"
@@ -115,6 +116,27 @@ TEST(PermuteFamily, TheRowWalkTakesRowsOfFiveUnitsOrMore) {
   EXPECT_TRUE(says(verdict("movement", rows), "accepted", ""));
   EXPECT_TRUE(says(verdict("movement", {{"shape", "6,4,3"}, {"perm", "0,2,1"}, {"walk", "rows"}}),
                    "walk", "shorter than the 5"));
+}
+
+// The moves a thread of `variant`'s walk keeps in flight on an H100.
+std::string movesPerThread(const char* variant, const char* shape, const char* perm,
+                           const char* dtype) {
+  const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", dtype}};
+  const Variant& v = Registry::instance().find("permute", variant);
+  return v.create(Registry::instance().resolve("permute", variant, params), h100())
+      ->derived()
+      .get("moves_per_thread");
+}
+
+TEST(PermuteFamily, TheWalkGoesDeepForHalvesAndFloatsWhereTheGridStillFillsTheDevice) {
+  EXPECT_EQ(movesPerThread("movement", "1000,4,5,5,127", "3,0,2,4,1", "f16"), "16");
+  EXPECT_EQ(movesPerThread("movement", "3,20,170,25,29", "3,1,0,2,4", "f16"), "8");  // rows
+  EXPECT_EQ(movesPerThread("movement", "14,96,24,3,97", "2,1,0,4,3", "f32"), "8");
+  EXPECT_EQ(movesPerThread("movement", "14,96,24,3,97", "2,1,0,4,3", "u8"), "4");
+  // 4325376 halves make 270336 threads of 16, the H100's 132 x 2048; 4325358 make one fewer.
+  EXPECT_EQ(movesPerThread("movement", "1441792,3", "1,0", "f16"), "16");
+  EXPECT_EQ(movesPerThread("movement", "1441786,3", "1,0", "f16"), "4");
+  EXPECT_EQ(movesPerThread("simplified", "1000,4,5,5,127", "3,0,2,4,1", "f16"), "4");
 }
 
 TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32OrTheirOwn) {
