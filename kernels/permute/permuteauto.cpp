@@ -350,8 +350,14 @@ std::int64_t destinationStride(const Permutation& s, int axis) {
 // 2, 1, 4) in f32: 758 -> 2450; (2739137, 7, 7) with (1, 0, 2) in f16: 921 -> 2185), two of bytes
 // whose walk was fast lost ((3199, 839, 5, 10) with (0, 2, 1, 3): 2489 -> 1493; 0.80). The random
 // bench's (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8, back after 312 elements, keeps the
-// walk (1616 against 1359).
+// walk (1616 against 1359). Rows of bytes from runs of 64 bytes: 14 random draws whose runs were
+// 64 to 127 bytes, 13 moved 1.04 to 6.0x ((166, 100, 97, 24, 3) with (3, 1, 2, 0, 4): 976 -> 163
+// us; (4, 394758, 34, 5) with (0, 2, 1, 3): 1490 -> 374), one lost 1.35x ((13, 1000, 4, 61, 7,
+// 12) with (1, 4, 3, 0, 2, 5)); halves and floats went both ways there (6 of 8 won 1.04 to 3.1x,
+// (15, 12844, 96, 7) with (0, 2, 1, 3) in f16 and (61119, 183, 3) with (1, 0, 2) in f32 lost 1.55
+// and 1.49x) and keep 128.
 constexpr std::int64_t kMinPackedRowRunBytes = 128;
+constexpr std::int64_t kMinPackedByteRowRunBytes = 64;
 constexpr std::int64_t kShortRowBytes = 16;
 constexpr std::int64_t kFarRowDown = 4096;
 bool packedRowsPay(const Permutation& s, int bytes) {
@@ -361,7 +367,8 @@ bool packedRowsPay(const Permutation& s, int bytes) {
     return false;
   // The source's dimension outside rows, in the destination.
   return destinationStride(s, rank - 2) > kFarRowDown &&
-         packedRunBytes(s, bytes) >= kMinPackedRowRunBytes;
+         packedRunBytes(s, bytes) >=
+             (bytes == 1 ? kMinPackedByteRowRunBytes : kMinPackedRowRunBytes);
 }
 
 // Halves in general tiles of elements (no words or cells fit) that fill less than

@@ -96,6 +96,8 @@ TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBack
   EXPECT_EQ(chosen("1342177,5,5", "1,0,2", "u8"), "movement");       // under 32 MiB
   EXPECT_EQ(chosen("559241,5,4", "1,0,2"), "movement");              // rows of 16 bytes
   EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");  // back after 42
+  EXPECT_EQ(chosen("4,394758,34,5", "0,2,1,3", "u8"), "packed");     // bytes: runs of 64 or more
+  EXPECT_EQ(chosen("15,676,19,96,7", "0,3,1,2,4", "f16"), "movement");
 }
 
 TEST(PermuteAuto, PackedTilesTakeShortSidesOfHalvesAndFloatsWhereTheWalkComesBackLate) {
