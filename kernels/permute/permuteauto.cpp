@@ -289,8 +289,8 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
 // the source's next element only after kMinWalkReturnBytes of the destination, its sectors gone
 // from L2 by then: 7 random draws 1.14 to 3.2x ((3, 5592405, 8) reversed in f16: 777 -> 240 us; (9,
 // 669, 851, 3) with (3, 1, 0, 2) in f32 79 -> 54 us), then 10 fresh draws the rule took 1.18
-// to 2.7x; where it came back within 615 KiB the walk kept 1.06 to 1.29x (7 draws), and doubles,
-// back within 2 KiB, 1.05 to 1.32x (8).
+// to 2.7x; where it came back within 615 KiB the walk kept up to 1.29x (7 of 10 draws 1.06 to
+// 1.29x), and doubles, back within 2 KiB, 1.05 to 1.32x (8).
 constexpr std::int64_t kMinPackedBytes = std::int64_t{32} << 20;
 constexpr std::int64_t kMinPackedRunBytes = 64;
 constexpr std::int64_t kMaxShortSideBytes = 48;
