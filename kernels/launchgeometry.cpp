@@ -5,10 +5,14 @@
 
 namespace kwb {
 
+std::int64_t waveThreads(const DeviceInfo& device) {
+  return std::int64_t{device.smCount} * device.maxThreadsPerSm;
+}
+
 int gridForWaves(std::uint64_t workItems, int blockSize, int waves, const DeviceInfo& device) {
   const std::uint64_t needed = (workItems + blockSize - 1) / blockSize;
   const std::uint64_t resident =
-      static_cast<std::uint64_t>(device.smCount) * device.maxThreadsPerSm / blockSize * waves;
+      static_cast<std::uint64_t>(waveThreads(device)) / blockSize * waves;
   const std::uint64_t grid = std::max<std::uint64_t>(1, std::min(needed, resident));
   return static_cast<int>(std::min<std::uint64_t>(grid, 0x7fffffff));
 }

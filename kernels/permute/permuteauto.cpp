@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "kernels/launchgeometry.h"
 #include "kernels/permute/generaltiled.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/packedtiling.h"
@@ -266,8 +267,7 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
   l.vectorBytes = kNarrowVectorBytes;
   l.sourceHead = static_cast<int>(sourceOffsetBytes % kNarrowVectorBytes) / bytes;
   l.block = kNarrowBlock;
-  return static_cast<double>(l.chunks()) * l.block /
-         (static_cast<double>(device.smCount) * device.maxThreadsPerSm);
+  return static_cast<double>(l.chunks()) * l.block / static_cast<double>(waveThreads(device));
 }
 
 // Packed tiles, for tensors of 32 MiB or more, where tiles of two groups would have a side of 2

@@ -295,8 +295,7 @@ bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device
          (alignedReads(l) <= kMaxAlignedReads ||
           (!l.cells && !l.pairs && permute::alignedTallTileHoldsColumn(l.rows, tile))) &&
          static_cast<double>(l.cols) / static_cast<double>(across) >= kMinAlignedColumnFill &&
-         l.tiles() * l.threadsPerBlock() >=
-             static_cast<std::int64_t>(device.smCount) * device.maxThreadsPerSm;
+         l.tiles() * l.threadsPerBlock() >= waveThreads(device);
 }
 
 void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
@@ -372,13 +371,11 @@ PermuteLauncher stridedLauncher(const ParamSet& p, const Permutation& original,
     l.index32 = l.plan.elements() <= INT32_MAX;
     const auto threads = [&](bool deep) {
       const int perThread = permute::unitsPerThread(l.walk, l.unitBytes, deep);
-      return static_cast<std::uint64_t>((l.plan.elements() + perThread - 1) / perThread);
+      return (l.plan.elements() + perThread - 1) / perThread;
     };
     // The simplified walk stays at four moves a thread, as its lesson teaches.
-    l.deep = kind == Kind::Movement && l.index32 &&
-             threads(true) >= static_cast<std::uint64_t>(device.smCount) *
-                                  static_cast<std::uint64_t>(device.maxThreadsPerSm);
-    l.grid = gridForWaves(threads(l.deep), l.block, kWaves, device);
+    l.deep = kind == Kind::Movement && l.index32 && threads(true) >= waveThreads(device);
+    l.grid = gridForWaves(static_cast<std::uint64_t>(threads(l.deep)), l.block, kWaves, device);
     addGrid(derived, l.grid, l.block, device);
     derived.set("simplified_shape", listText(s.shape));
     derived.set("simplified_perm", listText(s.perm));

@@ -221,20 +221,11 @@ void launchWalk(const PermuteLaunch& l, cudaStream_t stream) {
     KWB_CHECK_LAUNCH("stridedPermuteKernel");
 }
 
-// Deep walks only where they differ from the others, for units of the size of T.
-template <typename T>
-constexpr bool deepDiffers() {
-  constexpr int bytes = sizeof(T);
-  return unitWalkUnroll(bytes, true) != unitWalkUnroll(bytes, false) ||
-         rowWalkStretches(bytes, true) != rowWalkStretches(bytes, false);
-}
-
 // Unsigned: the grid-stride loop's last step may pass 2^31 without wrapping.
 template <int Rank, typename T>
 void launchStrided(const PermuteLaunch& l, cudaStream_t stream) {
   if (!l.index32) return launchWalk<Rank, T, std::uint64_t, false>(l, stream);
-  if constexpr (deepDiffers<T>())
-    if (l.deep) return launchWalk<Rank, T, std::uint32_t, true>(l, stream);
+  if (l.deep) return launchWalk<Rank, T, std::uint32_t, true>(l, stream);
   launchWalk<Rank, T, std::uint32_t, false>(l, stream);
 }
 
