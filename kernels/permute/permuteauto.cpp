@@ -308,7 +308,7 @@ bool packedRunsLong(const Permutation& s, int bytes) {
 }
 
 // Planes to channels last with more planes than the narrow kernel takes: tiles leave the
-// destination's rows of kMaxNarrow to kMaxPackedPlanes elements straddling sectors where they are
+// destination's rows of kMaxNarrow to maxPackedPlanes() elements straddling sectors where they are
 // no whole sectors, while a packed tile holds whole rows and writes them as one run. 128 MiB
 // transposes (H100): bytes at 65, 84, 100 and 127 planes 1.18 to 2.3x (65 x 2064888: 641 -> 1499
 // GB/s), f32 1.31 to 1.48x (100 x 335544: 1830 -> 2402), f64 at 65 and 127 1.19 and 1.20x; rows
@@ -318,12 +318,20 @@ bool packedRunsLong(const Permutation& s, int bytes) {
 // kernel does not take them: (51, 5263440) 513 -> 1622 GB/s, (63, 4260880) 628 -> 1594. Tiles with
 // aligned stores beat them where one tall tile holds each column (67 to 95 planes of 4- and 8-byte
 // elements: 2529 -> 2815 GB/s for (95, 350000) f32, 2545 -> 2930 for (95, 170000) f64).
-constexpr std::int64_t kMaxPackedPlanes = 128;
+// Past 128 planes the tiled kernel's tiles stay behind packed ones for floats up to 256 planes
+// and doubles up to 160 (random draws of 64 MiB and more, H100): f32 at 140 to 189 planes (6,
+// batches of 2 and 101 among them) 1.01 to 1.71x (140 x 479349: 0.566 -> 0.865 of the copy
+// ceiling), f64 at 131 to 159 (12) 1.12 to 1.26x (159 x 105517: 0.684 -> 0.819). Further on
+// they went both ways: floats at 301 to 575 planes 0.84 to 1.53x (reading runs of 52 bytes or
+// less), doubles at 169 to 426 0.80 to 1.04x.
+std::int64_t maxPackedPlanes(int bytes) {
+  return bytes == 4 ? 256 : bytes == 8 ? 160 : 128;
+}
 constexpr std::int64_t kMinPackedTransposeBytes = std::int64_t{64} << 20;
 bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int bytes) {
   const std::int64_t planes = t.rows;
   const std::int64_t fewest = bytes == 1 ? kMaxShortSideBytes : kMaxNarrow;
-  return t.rows <= t.cols && planes > fewest && planes <= kMaxPackedPlanes && bytes != 2 &&
+  return t.rows <= t.cols && planes > fewest && planes <= maxPackedPlanes(bytes) && bytes != 2 &&
          planes * bytes % kSectorBytes != 0 && t.cols >= kMinNarrowWide &&
          !(bytes >= 4 && alignedTallTileHoldsColumn(planes, alignedTileFor(planes, bytes))) &&
          s.elements() * bytes >= kMinPackedTransposeBytes && packedTiling(s, bytes);

@@ -39,12 +39,16 @@ TEST(PermuteAuto, GeneralTilesFitTheirSidesToGroupsWhoseRowsStraddleSectors) {
             "32 x 64");
 }
 
-TEST(PermuteAuto, PackedTilesTake65To128PlanesToChannelsLastWhoseRowsStraddleSectors) {
+TEST(PermuteAuto, PackedTilesTakeFrom65PlanesToChannelsLastWhoseRowsStraddleSectors) {
   EXPECT_EQ(chosen("98,342392", "1,0"), "packed");
   EXPECT_EQ(chosen("65,2064888", "1,0", "u8"), "packed");
   EXPECT_EQ(chosen("128,262144", "1,0", "u8"), "tiled_wide");  // rows of whole sectors
   EXPECT_EQ(chosen("127,264208", "1,0", "f64"), "packed");
-  EXPECT_EQ(chosen("129,260097", "1,0", "f64"), "tiled");  // past 128 planes
+  EXPECT_EQ(chosen("159,105517", "1,0", "f64"), "packed");
+  EXPECT_EQ(chosen("161,208414", "1,0", "f64"), "tiled");  // past 160 planes of doubles
+  EXPECT_EQ(chosen("255,65794", "1,0", "f32"), "packed");
+  EXPECT_EQ(chosen("257,65281", "1,0", "f32"), "tiled");   // past 256 of floats
+  EXPECT_NE(chosen("129,520224", "1,0", "u8"), "packed");  // past 128 of bytes
   EXPECT_EQ(chosen("100,167772", "1,0"), "tiled");         // under 64 MiB
   EXPECT_EQ(chosen("100,671088", "1,0", "f16"), "tiled_wide");
   EXPECT_EQ(chosen("2,100,335544", "0,2,1"), "packed");    // a batch of them
