@@ -469,11 +469,12 @@ bool planesPay(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetByte
 // tiles. Batches of small planes that pay: the planes kernel. Small byte tiles without aligned
 // words or well filled: the walk. Transposes with both sides 32 or more: the narrow kernel for a
 // side of 64 or less where it pays, else the walk for 47 planes or fewer to channels last, else
-// packed tiles for 65 (bytes: 49) to 128 planes to channels last, else cells, pairs of halves,
-// shifted cells or words, else the tiled kernel. A shorter side: the narrow kernel, else general
-// tiles for 8 planes or more in words (sparse ones of bytes: the walk) or wide elements, else the
-// walk. Any other permutation: general tiles unless short columns or sparse tiles lose to the
-// walk, either one packed tiles where they pay. H100, H200 (PERFORMANCE.md).
+// packed tiles for 65 (bytes: 49) to maxPackedPlanes() planes to channels last, else cells,
+// pairs of halves, shifted cells or words, else the tiled kernel. A shorter side: the narrow
+// kernel, else general tiles for 8 planes or more in words (sparse ones of bytes: the walk) or
+// wide elements, else the walk. Any other permutation: general tiles unless short columns or
+// sparse tiles lose to the walk, either one packed tiles where they pay. H100, H200
+// (PERFORMANCE.md).
 Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
                      const DeviceInfo& device) {
   if (!innermostMoves(s)) {

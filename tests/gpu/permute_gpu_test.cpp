@@ -593,8 +593,9 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("62,135300,4", "2,1,0", "u8"), "general");  // under 32 MiB
   EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");   // 53-byte rows, columns of 64
-  // From 64 MiB on, 65 to 128 planes to channels last of 1-, 4- or 8-byte elements whose rows
-  // are no whole sectors, and 49 to 64 of bytes: packed tiles.
+  // From 64 MiB on, 65 planes or more (to 128 of bytes, 256 of floats, 160 of doubles) to
+  // channels last of 1-, 4- or 8-byte elements whose rows are no whole sectors, and 49 to 64 of
+  // bytes: packed tiles.
   EXPECT_EQ(chosen("51,1315872", "1,0", "u8"), "packed");
   EXPECT_EQ(chosen("51,1315856", "1,0", "u8"), "general");  // under 64 MiB
   EXPECT_EQ(chosen("100,167773", "1,0"), "packed");
