@@ -321,7 +321,7 @@ bool packedRunsLong(const Permutation& s, int bytes) {
 // Past 128 planes the tiled kernel's tiles stay behind packed ones for floats up to 256 planes
 // and doubles up to 160 (random draws of 64 MiB and more, H100): f32 at 140 to 189 planes (6,
 // batches of 2 and 101 among them) 1.01 to 1.71x (140 x 479349: 0.566 -> 0.865 of the copy
-// ceiling), f64 at 131 to 159 (12) 1.12 to 1.26x (159 x 105517: 0.684 -> 0.819). Further on
+// ceiling), f64 at 131 to 159 (11) 1.12 to 1.26x (159 x 105517: 0.684 -> 0.819). Further on
 // they went both ways: floats at 301 to 575 planes 0.84 to 1.53x (reading runs of 52 bytes or
 // less), doubles at 169 to 426 0.80 to 1.04x.
 std::int64_t maxPackedPlanes(int bytes) {
