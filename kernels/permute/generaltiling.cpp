@@ -16,20 +16,10 @@ int powerOfTwoAtLeast(std::int64_t n, int cap) {
 GeneralTiling generalTiling(const Permutation& s, int tileElements, int inSpan, int outSpan,
                             double minFill) {
   const int rank = static_cast<int>(s.shape.size());
-  std::int64_t srcStride[kMaxDims], dstStride[kMaxDims];
-  std::int64_t stride = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    srcStride[d] = stride;
-    stride *= s.shape[static_cast<std::size_t>(d)];
-  }
-  stride = 1;
-  for (int j = rank - 1; j >= 0; --j) {
-    const int axis = s.perm[static_cast<std::size_t>(j)];
-    dstStride[axis] = stride;
-    stride *= s.shape[static_cast<std::size_t>(axis)];
-  }
+  const DimensionStrides strides = stridesOf(s);
   const auto axisOf = [&](int d) {
-    return GeneralTiling::Axis{s.shape[static_cast<std::size_t>(d)], srcStride[d], dstStride[d]};
+    return GeneralTiling::Axis{s.shape[static_cast<std::size_t>(d)], strides.src[d],
+                               strides.dst[d]};
   };
 
   // Each group grows from its side's innermost dimension until it spans its span, never taking

@@ -20,24 +20,16 @@ double runEfficiency(std::int64_t runBytes) {
 struct Orders {
   int rank = 0;
   int src[kMaxDims] = {}, dst[kMaxDims] = {};
-  std::int64_t srcStride[kMaxDims] = {}, dstStride[kMaxDims] = {};
+  DimensionStrides stride;
 };
 
 Orders ordersOf(const Permutation& s) {
   Orders o;
   o.rank = static_cast<int>(s.shape.size());
-  std::int64_t stride = 1;
-  for (int d = o.rank - 1; d >= 0; --d) {
-    o.srcStride[d] = stride;
-    stride *= s.shape[static_cast<std::size_t>(d)];
-    o.src[o.rank - 1 - d] = d;
-  }
-  stride = 1;
-  for (int j = o.rank - 1; j >= 0; --j) {
-    const int d = s.perm[static_cast<std::size_t>(j)];
-    o.dstStride[d] = stride;
-    stride *= s.shape[static_cast<std::size_t>(d)];
-    o.dst[o.rank - 1 - j] = d;
+  o.stride = stridesOf(s);
+  for (int k = 0; k < o.rank; ++k) {
+    o.src[k] = o.rank - 1 - k;
+    o.dst[k] = s.perm[static_cast<std::size_t>(o.rank - 1 - k)];
   }
   return o;
 }
@@ -192,8 +184,8 @@ PackedTiling tilingOf(const Candidate& best, const Orders& o, const Permutation&
   int index[kMaxDims] = {};  // dimension -> tile dimension
   for (int k = 0; k < o.rank; ++k) {
     const int d = o.src[k];
-    PackedTiling::Axis axis{s.shape[static_cast<std::size_t>(d)], 1, o.srcStride[d], o.dstStride[d],
-                            0};
+    PackedTiling::Axis axis{s.shape[static_cast<std::size_t>(d)], 1, o.stride.src[d],
+                            o.stride.dst[d], 0};
     if (!(best.held >> d & 1)) {
       g.batch[g.batchRank++] = {axis.size, axis.srcStride, axis.dstStride};
       g.batchExtent *= axis.size;

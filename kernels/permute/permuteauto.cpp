@@ -337,16 +337,6 @@ bool packedTransposePays(const Permutation& s, const BatchTranspose& t, int byte
          s.elements() * bytes >= kMinPackedTransposeBytes && packedTiling(s, bytes);
 }
 
-// The destination's stride of source dimension `axis`: how far the walk in destination order
-// goes before it comes back to that dimension's next element.
-std::int64_t destinationStride(const Permutation& s, int axis) {
-  std::int64_t stride = 1;
-  for (int j = static_cast<int>(s.shape.size()) - 1; s.perm[static_cast<std::size_t>(j)] != axis;
-       --j)
-    stride *= s.shape[static_cast<std::size_t>(s.perm[static_cast<std::size_t>(j)])];
-  return stride;
-}
-
 // Rows of 3 to 15 bytes (not 4 or 8) that stay innermost, which the walk moves in units of 1 to 4
 // bytes: where it comes back to the source's next row down only after kFarRowDown elements of the
 // destination or more (its sectors long gone from L1), packed tiles that run 128 bytes or more
@@ -373,8 +363,9 @@ bool packedRowsPay(const Permutation& s, int bytes) {
   if (rank < 3 || s.shape.back() * bytes >= kShortRowBytes ||
       s.elements() * bytes < kMinPackedBytes)
     return false;
-  // The source's dimension outside rows, in the destination.
-  return destinationStride(s, rank - 2) > kFarRowDown &&
+  // The destination's stride of the source's dimension outside rows: how far the walk goes
+  // before it comes back to the next row down.
+  return stridesOf(s).dst[rank - 2] > kFarRowDown &&
          packedRunBytes(s, bytes) >=
              (bytes == 1 ? kMinPackedByteRowRunBytes : kMinPackedRowRunBytes);
 }
@@ -397,9 +388,8 @@ bool packedPays(const Permutation& s, const GeneralTiling& g, int bytes, Kind ot
       packedRunBytes(s, bytes) >= kMinPackedRowRunBytes)
     return true;
   const std::int64_t side = std::min(g.inExtent, g.outExtent);
-  const bool lateReturn =
-      otherwise == Kind::Movement && (bytes == 2 || bytes == 4) &&
-      destinationStride(s, static_cast<int>(s.shape.size()) - 1) * bytes >= kMinWalkReturnBytes;
+  const bool lateReturn = otherwise == Kind::Movement && (bytes == 2 || bytes == 4) &&
+                          stridesOf(s).dst[s.shape.size() - 1] * bytes >= kMinWalkReturnBytes;
   const bool shortSide =
       (otherwise == Kind::General || lateReturn) && side >= 2 && side * bytes <= kMaxShortSideBytes;
   const bool shortByteColumns =

@@ -12,6 +12,23 @@ std::int64_t Permutation::elements() const {
   return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
 }
 
+DimensionStrides stridesOf(const Permutation& p) {
+  DimensionStrides s;
+  const int rank = static_cast<int>(p.shape.size());
+  std::int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    s.src[d] = stride;
+    stride *= p.shape[static_cast<std::size_t>(d)];
+  }
+  stride = 1;
+  for (int j = rank - 1; j >= 0; --j) {
+    const int d = p.perm[static_cast<std::size_t>(j)];
+    s.dst[d] = stride;
+    stride *= p.shape[static_cast<std::size_t>(d)];
+  }
+  return s;
+}
+
 void checkPermutation(const Permutation& p) {
   const int rank = static_cast<int>(p.shape.size());
   if (static_cast<int>(p.perm.size()) != rank)

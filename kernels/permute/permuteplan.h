@@ -17,6 +17,12 @@ struct Permutation {
   bool operator==(const Permutation&) const = default;
 };
 
+// Each source dimension's stride in the source and in the destination, in elements.
+struct DimensionStrides {
+  std::int64_t src[kMaxDims] = {}, dst[kMaxDims] = {};
+};
+DimensionStrides stridesOf(const Permutation& p);
+
 // Throws Error(Param) on "perm" for a permutation that does not fit the shape: wrong length, an
 // axis out of range or repeated.
 void checkPermutation(const Permutation& p);
