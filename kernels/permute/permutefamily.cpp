@@ -279,20 +279,38 @@ double alignedReads(const permute::TiledLaunch& l) {
 
 constexpr int kMaxAlignedTile = 32;
 constexpr double kMaxAlignedReads = 1.5;
+constexpr double kMaxAlignedReadsPastL2 = 2.0;
+constexpr double kMaxAlignedPairReadsPastL2 = 3.5;
+constexpr std::int64_t kMinAlignedPairPlaneBytes = std::int64_t{2} << 20;
 constexpr double kMinAlignedColumnFill = 0.75;
 
+// How much aligned stores may read again. In a tensor larger than L2, a sector that two tiles'
+// stores share is often written back in halves between them, which costs more than the tall
+// tiles' second reads. H100, auto with the bound 1.5 and with these, on random draws of 50 to
+// 256 MiB: up to 2.0, 55 of 56 draws 1.01-1.77x ((172, 21, 37158) with (1, 2, 0) in f16 437.7 ->
+// 247.2 us, (487, 137800) f32 350.8 -> 246.3), one lost ((387, 1000, 346) with (0, 2, 1) in f16,
+// 1.09x the time). From 2.0 to 3.5, pairs in planes of 2 MiB or more won 13 of 13 (1.05-1.78x);
+// in planes of 1 MiB or less they lost 3 of 3 (1.08-1.22x). Elements and cells past 2.0 lost 14
+// of 22 (up to 1.31x).
+double maxAlignedReads(const permute::TiledLaunch& l, const DeviceInfo& device) {
+  if (l.batch * l.rows * l.cols * l.elementBytes <= device.l2Bytes) return kMaxAlignedReads;
+  const bool largePairPlanes =
+      l.pairs && l.rows * l.cols * l.elementBytes >= kMinAlignedPairPlaneBytes;
+  return largePairPlanes ? kMaxAlignedPairReadsPastL2 : kMaxAlignedReadsPastL2;
+}
+
 // Aligned stores where the destination's rows (the source's columns) are not whole sectors, for
-// 4- and 8-byte elements, cells and pairs, unless the source has too few rows to fill the tall
-// tiles (but where one tall tile holds each column), too few columns to fill the tiles across
-// ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or the tall tiles do not fill a wave of the
-// device ((1097, 955) f32 lost 12 %).
+// 4- and 8-byte elements, cells and pairs, unless the tall tiles read too much again (above), the
+// source has too few rows to fill the tall tiles (but where one tall tile holds each column),
+// too few columns to fill the tiles across ((5, 5667, 37) with (0, 2, 1) in f32 lost 18 %), or
+// the tall tiles do not fill a wave of the device ((1097, 955) f32 lost 12 %).
 bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device) {
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
   return (l.cells || l.pairs || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
          l.rows * l.elementBytes % kSectorBytes != 0 &&
-         (alignedReads(l) <= kMaxAlignedReads ||
+         (alignedReads(l) <= maxAlignedReads(l, device) ||
           (!l.cells && !l.pairs && permute::alignedTallTileHoldsColumn(l.rows, tile))) &&
          static_cast<double>(l.cols) / static_cast<double>(across) >= kMinAlignedColumnFill &&
          l.tiles() * l.threadsPerBlock() >= waveThreads(device);

@@ -150,6 +150,20 @@ TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
   EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
+// Tall tiles may read more again in tensors larger than L2: up to twice the source's rows, for
+// pairs of halves 3.5 times.
+TEST(PermuteAuto, AlignedStoresReadMoreAgainPastL2) {
+  const auto stores = [](const char* shape, const char* dtype) {
+    return derivedOf(shape, "1,0", dtype).get("stores");
+  };
+  EXPECT_EQ(stores("397,42259", "f32"), "aligned");  // reads 1.6 times, 64 MiB
+  EXPECT_EQ(stores("397,20000", "f32"), "tile");     // 30 MiB
+  EXPECT_EQ(stores("100,167772", "f32"), "tile");    // 3.2 times
+  EXPECT_EQ(stores("98,684784", "f16"), "aligned");  // pairs, 3.3 times
+  EXPECT_EQ(stores("98,100000", "f16"), "tile");     // 19 MiB
+  EXPECT_EQ(stores("100,335544", "f16"), "tile");    // cells, 3.2 times
+}
+
 // General tiles of 4- and 8-byte units: groups grown until they fill most of their tiles, and
 // stores from sector boundaries where columns start inside sectors and run 8 tiles or more, in
 // tensors larger than L2, with in groups of 4 tiles or more or filling their tiles.
