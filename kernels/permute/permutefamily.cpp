@@ -492,12 +492,25 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
 // 1.03-1.19x, 5 of them taken ((323, 4, 16, 270, 24) with (4, 2, 3, 1, 0) 1598 -> 1898 GB/s,
 // (72, 6, 10, 62137) with (2, 3, 1, 0) 1756 -> 1985); 29 lost 1-31 %, for the rows above they
 // read: columns on sectors already (10), halves (10 of 11), in groups of 20 tiles or fewer, out
-// groups shorter than a tile. Left out too: (1000, 329, 6, 96) with (2, 1, 3, 0), 1.18x in 4.5
-// tiles of 576 bytes.
+// groups shorter than a tile. (1000, 329, 6, 96) with (2, 1, 3, 0) gained 1.18x in 4.5 tiles of
+// 576 bytes: the groups below.
 constexpr std::int64_t kMinAlignedOutTiles = 8;
 constexpr std::int64_t kMinAlignedInTiles = 4;
 constexpr double kMinAlignedInFill = 0.95;
 constexpr std::int64_t kMinSectorCellInTiles = 32;
+// Cells of bytes also take them where the in group spans kMinMidCellInTiles tiles or more and
+// the out group 3 to 8 tiles whose innermost dimension is a cell's side or more. H100, against
+// tile stores on 21 draws of 64 MiB and more: 18 gained 1.01-1.27x ((1000, 74, 36, 100) with (2,
+// 3, 1, 0) 266.5 -> 209.3 us, the random bench's (1000, 329, 6, 96, 1) with (2, 1, 3, 4, 0) 0.724
+// -> 0.878 of the copy ceiling), 3 lost 1.03-1.05x, two of them in out groups whose innermost
+// dimension is 3 (left out).
+constexpr std::int64_t kMinMidCellInTiles = 4;
+constexpr std::int64_t kMinMidCellOutTiles = 3, kMaxMidCellOutTiles = 8;
+bool midOutCellGroups(const permute::GeneralTiling& g) {
+  return g.tilesIn() >= kMinMidCellInTiles && g.outExtent >= kMinMidCellOutTiles * g.tileOut &&
+         g.outExtent <= kMaxMidCellOutTiles * g.tileOut && g.out[0].size >= permute::cell::side(1);
+}
+
 bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& device) {
   const permute::GeneralTiling& g = l.tiling;
   const std::int64_t bytes = g.inExtent * g.outExtent * g.batchExtent * l.elementBytes;
@@ -509,8 +522,9 @@ bool generalAlignedStoresPay(const permute::GeneralLaunch& l, const DeviceInfo& 
   };
   const bool straddled = straddles(g.in, g.inRank) || straddles(g.batch, g.batchRank);
   if (l.cells)
-    return straddled && l.elementBytes == 1 && g.tilesIn() >= kMinSectorCellInTiles &&
-           2 * g.outExtent >= 3 * g.tileOut;
+    return straddled && l.elementBytes == 1 &&
+           ((g.tilesIn() >= kMinSectorCellInTiles && 2 * g.outExtent >= 3 * g.tileOut) ||
+            midOutCellGroups(g));
   if (l.words || l.shifted || l.elementBytes < 4 || g.outExtent < kMinAlignedOutTiles * g.tileOut ||
       g.tileOut * l.elementBytes < kSectorBytes)
     return false;

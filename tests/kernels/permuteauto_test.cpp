@@ -196,5 +196,16 @@ TEST(PermuteAuto, CellsOfBytesAlignStoresOverLongInGroups) {
   EXPECT_EQ(derivedOf("6,537,250,38,2", "0,4,3,2,1", "f16").get("stores"), "tile");
 }
 
+// And over in groups of 4 tiles or more where the out group spans 3 to 8 tiles, its innermost
+// dimension a cell's side or more.
+TEST(PermuteAuto, CellsOfBytesAlignStoresOverMidOutGroups) {
+  const ParamSet cells = derivedOf("1000,329,6,96,1", "2,1,3,4,0", "u8");
+  EXPECT_EQ(cells.get("groups"), "in 96 x 6 | out 1000 | batch 329");
+  EXPECT_EQ(cells.get("stores"), "aligned");
+  EXPECT_EQ(derivedOf("24,67,74,86,13", "3,4,1,0,2", "u8").get("stores"), "aligned");  // out 1776
+  EXPECT_EQ(derivedOf("9,25,96,3,3,652", "2,5,1,3,0,4", "u8").get("stores"), "tile");  // out 3 x
+  EXPECT_EQ(derivedOf("118357,567", "1,0", "u8").get("stores"), "tile");  // 462 tiles out
+}
+
 }  // namespace
 }  // namespace kwb
