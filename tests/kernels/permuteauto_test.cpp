@@ -203,7 +203,8 @@ TEST(PermuteAuto, CellsOfBytesAlignStoresOverMidOutGroups) {
   EXPECT_EQ(cells.get("groups"), "in 96 x 6 | out 1000 | batch 329");
   EXPECT_EQ(cells.get("stores"), "aligned");
   EXPECT_EQ(derivedOf("24,67,74,86,13", "3,4,1,0,2", "u8").get("stores"), "aligned");  // out 1776
-  EXPECT_EQ(derivedOf("9,25,96,3,3,652", "2,5,1,3,0,4", "u8").get("stores"), "tile");  // out 3 x
+  // An out group of 3 x 9 x 3 x 25.
+  EXPECT_EQ(derivedOf("9,25,96,3,3,652", "2,5,1,3,0,4", "u8").get("stores"), "tile");
   EXPECT_EQ(derivedOf("118357,567", "1,0", "u8").get("stores"), "tile");  // 462 tiles out
 }
 
