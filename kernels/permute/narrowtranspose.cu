@@ -35,14 +35,20 @@ struct Chunk {
   Index width;
 };
 
-template <typename Index>
+// Chunks go in the destination's order of matrices; where they are Reordered, `order` gives each
+// one's source matrix.
+template <bool PlanarSource, bool Reordered, typename Index>
 __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wide, Index chunkWidth,
-                                                Index chunksPerMatrix, int planarHead,
+                                                Index chunksPerMatrix,
+                                                const MatrixOrder<Index>& order, int planarHead,
                                                 int interleavedHead) {
   const Index matrix = c / chunksPerMatrix;
   const Index start = (c - matrix * chunksPerMatrix) * chunkWidth;
-  const Index base = matrix * narrow * wide;
-  return {base + start + planarHead, base + start * narrow + interleavedHead,
+  const Index dstBase = matrix * narrow * wide;
+  const Index srcBase = (Reordered ? order.source(matrix) : matrix) * narrow * wide;
+  const Index planarBase = PlanarSource ? srcBase : dstBase;
+  const Index interleavedBase = PlanarSource ? dstBase : srcBase;
+  return {planarBase + start + planarHead, interleavedBase + start * narrow + interleavedHead,
           min(chunkWidth, wide - start)};
 }
 
@@ -99,11 +105,13 @@ __device__ __forceinline__ PlaneVector<Index> planeVector(Index i, Index perPlan
 // holds the interleaved run `lead` elements into its first vector, as the destination or source
 // holds it, so the interleaved side moves whole vectors; the planar side scatters or gathers its
 // K elements a vector there. Loads go through registers kInFlight at a time.
-template <typename T, typename Vec, bool PlanarSource, bool Swizzled, bool Shifted, typename Index>
+template <typename T, typename Vec, bool PlanarSource, bool Swizzled, bool Shifted, bool Reordered,
+          typename Index>
 __global__ void narrowTransposeKernel(const Vec* __restrict__ src, int srcHead,
                                       Vec* __restrict__ dst, int dstHead, Index narrow, Index wide,
                                       Index chunkWidth, Index chunksPerMatrix, Index chunks,
-                                      Index srcEnd, int planeSlack, int swizzleShift) {
+                                      MatrixOrder<Index> order, Index srcEnd, int planeSlack,
+                                      int swizzleShift) {
   using L = Lanes<T, Vec>;
   constexpr int K = L::kCount;
   extern __shared__ uint4 sharedChunk[];
@@ -113,8 +121,8 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, int srcHead,
   const int planarHead = PlanarSource ? srcHead : dstHead;
   const int interleavedHead = PlanarSource ? dstHead : srcHead;
   for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const Chunk<Index> chunk =
-        chunkAt(c, narrow, wide, chunkWidth, chunksPerMatrix, planarHead, interleavedHead);
+    const Chunk<Index> chunk = chunkAt<PlanarSource, Reordered>(
+        c, narrow, wide, chunkWidth, chunksPerMatrix, order, planarHead, interleavedHead);
     const Index width = chunk.width, lead = Shifted ? chunk.interleaved % K : 0;
     const Index run = width * narrow, firstVector = chunk.interleaved / K;
     const Index interleavedVectors = (lead + run + K - 1) / K;
@@ -216,16 +224,22 @@ Vec* vectorStart(Void* p, int head, int elementBytes) {
 
 template <typename T, typename Vec, bool PlanarSource, bool Shifted, typename Index>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const auto kernel = l.swizzled
-                          ? narrowTransposeKernel<T, Vec, PlanarSource, true, Shifted, Index>
-                          : narrowTransposeKernel<T, Vec, PlanarSource, false, Shifted, Index>;
+  // A kernel of its own for a reordered batch: its source matrices' arithmetic would cost the
+  // others registers.
+  const auto kernel =
+      l.order.rank > 0
+          ? (l.swizzled ? narrowTransposeKernel<T, Vec, PlanarSource, true, Shifted, true, Index>
+                        : narrowTransposeKernel<T, Vec, PlanarSource, false, Shifted, true, Index>)
+          : (l.swizzled
+                 ? narrowTransposeKernel<T, Vec, PlanarSource, true, Shifted, false, Index>
+                 : narrowTransposeKernel<T, Vec, PlanarSource, false, Shifted, false, Index>);
   const std::int64_t chunkWidth = l.chunkWidth();
   kernel<<<l.grid, l.block, static_cast<std::size_t>(l.sharedBytes()), stream>>>(
       vectorStart<const Vec>(l.src, l.sourceHead, l.elementBytes), l.sourceHead,
       vectorStart<Vec>(l.dst, l.destinationHead, l.elementBytes), l.destinationHead,
       static_cast<Index>(l.narrow), static_cast<Index>(l.wide), static_cast<Index>(chunkWidth),
       static_cast<Index>((l.wide + chunkWidth - 1) / chunkWidth), static_cast<Index>(l.chunks()),
-      static_cast<Index>(l.sourceHead + l.batch * l.narrow * l.wide),
+      l.order.as<Index>(), static_cast<Index>(l.sourceHead + l.batch * l.narrow * l.wide),
       l.planesShifted() ? static_cast<int>(l.elementsPerVector()) - 1 : 0, l.swizzleShift());
   KWB_CHECK_LAUNCH("narrowTransposeKernel");
 }

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/hostdevice.h"
+#include "kernels/permute/matrixorder.h"
 
 namespace kwb::permute {
 
@@ -13,9 +14,12 @@ namespace kwb::permute {
 // mostly empty; instead a block moves every plane's run of `chunkWidth` elements, which is one
 // contiguous run of the interleaved side, both through shared memory in accesses of vectorBytes
 // from vector boundaries of the tensors: runs that start or end inside a vector (planes of an odd
-// width, a source at any offset) take that vector whole on loads, in part on stores.
+// width, a source at any offset) take that vector whole on loads, in part on stores. The batch may
+// come in another order than the destination's (`order`): a chunk's matrix is the destination's,
+// its source matrix found through the order.
 struct NarrowLaunch {
   std::int64_t batch = 1;
+  MatrixOrder<std::int64_t> order;
   std::int64_t narrow = 0;   // planes: the short side
   std::int64_t wide = 0;     // elements per plane: the long side
   bool planarSource = true;  // planes -> interleaved; false: interleaved -> planes

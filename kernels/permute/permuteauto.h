@@ -5,6 +5,7 @@
 
 #include "core/deviceinfo.h"
 #include "kernels/permute/generaltiling.h"
+#include "kernels/permute/matrixorder.h"
 #include "kernels/permute/permuteplan.h"
 
 namespace kwb::permute {
@@ -54,6 +55,15 @@ struct BatchTranspose {
 };
 
 std::optional<BatchTranspose> asBatchTranspose(const Permutation& s);
+
+// A batched transpose whose destination may also reorder the matrices: perm (..., n-1, n-2) with
+// the first n-2 dimensions in any order, as (1, 0, 3, 2). `order` is empty for asBatchTranspose's.
+struct ReorderedTranspose {
+  BatchTranspose t;
+  MatrixOrder<std::int64_t> order;
+};
+
+std::optional<ReorderedTranspose> asReorderedTranspose(const Permutation& s);
 
 bool innermostMoves(const Permutation& s);
 

@@ -653,11 +653,17 @@ PermuteLauncher packedLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchPacked);
 }
 
+// A reordered batch as the source's batch dimensions in the destination's order: "1,0" swaps two.
+std::string matrixOrderText(const Permutation& s) {
+  return listText(std::vector<int>(s.perm.begin(), s.perm.end() - 2));
+}
+
 PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int bytes,
                                const DeviceInfo& device, ParamSet& derived) {
-  const BatchTranspose t = *asBatchTranspose(s);
+  const auto [t, order] = *asReorderedTranspose(s);
   permute::NarrowLaunch l;
   l.batch = t.batch;
+  l.order = order;
   l.planarSource = t.rows <= t.cols;
   l.narrow = std::min(t.rows, t.cols);
   l.wide = std::max(t.rows, t.cols);
@@ -675,6 +681,7 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
+  if (order.rank > 0) derived.set("matrix_order", matrixOrderText(s));
   derived.set("swizzled", l.swizzled ? "yes" : "no");
   derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled)));
   derived.set("movement_size_used", std::to_string(l.vectorBytes));
@@ -756,14 +763,25 @@ class PermuteVariant final : public Variant {
  private:
   // The (simplified) permutation as a batched transpose, which the transposing kernels need.
   static BatchTranspose requireTranspose(const Permutation& s, const std::string& kernelMoves) {
-    auto t = asBatchTranspose(s);
-    if (!t)
-      throw paramError("perm", kernelMoves +
-                                   " 2-D (1,0) and batched (0,2,1) transposes; this one "
-                                   "simplifies to shape " +
-                                   listText(s.shape) + ", perm " + listText(s.perm) +
-                                   ": use movement or auto");
+    const auto t = asBatchTranspose(s);
+    if (!t) throw notATranspose(s, kernelMoves + " 2-D (1,0) and batched (0,2,1) transposes");
     return *t;
+  }
+
+  // The same, the batch in any order, which the narrow kernel takes.
+  static BatchTranspose requireReorderedTranspose(const Permutation& s,
+                                                  const std::string& kernelMoves) {
+    const auto r = asReorderedTranspose(s);
+    if (!r)
+      throw notATranspose(s, kernelMoves +
+                                 " 2-D (1,0) and batched (0,2,1) transposes, the batch in any "
+                                 "order (as (1,0,3,2))");
+    return r->t;
+  }
+
+  static Error notATranspose(const Permutation& s, const std::string& moves) {
+    return paramError("perm", moves + "; this one simplifies to shape " + listText(s.shape) +
+                                  ", perm " + listText(s.perm) + ": use movement or auto");
   }
 
   void checkTiled(const ParamSet& p, const Permutation& s) const {
@@ -908,7 +926,7 @@ class PermuteVariant final : public Variant {
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
-    const auto t = requireTranspose(s, "the narrow kernel moves");
+    const auto t = requireReorderedTranspose(s, "the narrow kernel moves");
     const std::int64_t narrow = std::min(t.rows, t.cols);
     if (narrow > kMaxNarrow)
       throw paramError("shape", "the transpose is " + std::to_string(t.rows) + " x " +
@@ -1023,6 +1041,9 @@ void registerPermuteFamily(Registry& registry) {
       "vectors all 32 in one bank (bank_ways says how many words a bank serves), so there the "
       "chunk's vectors are swizzled within each 128-byte row. Set swizzle off to see what the "
       "conflicts cost, and on where auto leaves it off to see what the swizzle's arithmetic "
+      "costs. A batch the destination also reorders, as (1, 0, 3, 2), takes each matrix from its "
+      "own place in the source (matrix_order): run (2, 12, 12, 116508) with (1, 0, 3, 2) and "
+      "(288, 12, 116508) with (0, 2, 1) in f32 to see what reading the matrices out of order "
       "costs.");
   add(Kind::General, "tiles for any permutation that moves the innermost dimension",
       "OneFlow and PyTorch tile only transposes of two axes; a full reversal or (0, 3, 1, 2) "
@@ -1085,7 +1106,9 @@ void registerPermuteFamily(Registry& registry) {
       "elements to channels last, for a shorter side the narrow kernel where its vectors hold 4 "
       "elements or more (planes to channels last) or 2 or more and its "
       "planar side meets few words in a bank (channels last to planes), else general tiles "
-      "from channels last with 8 or more channels, else the movement kernel; general tiles for "
+      "from channels last with 8 or more channels, else the movement kernel; the narrow kernel "
+      "for such transposes of 4- and 8-byte elements whose batch the destination reorders (as "
+      "(1, 0, 3, 2)), from 32 MiB, where it would take them in order; general tiles for "
       "any other permutation that moves the innermost dimension, the movement kernel where it "
       "stays, where a tile's columns would hold 16 bytes or fewer while the destination goes "
       "on along the source's rows, or where tiles of 2-, 4- and 8-byte elements would be mostly "

@@ -425,8 +425,8 @@ TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
 }
 
 // Transposes with a short side both ways round: planes of odd lengths, whose runs start inside
-// vectors, batches, sources off vectors, every block size and element size, every movement size,
-// and the chunk swizzled or not.
+// vectors, batches in order and reordered, sources off vectors, every block size and element
+// size, every movement size, and the chunk swizzled or not.
 TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
   std::mt19937 rng(11);
   const std::int64_t narrows[] = {2, 3, 4, 5, 7, 8, 16, 24, 64};
@@ -438,9 +438,13 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
     const bool planar = trial % 2 == 0;
     const std::string sides = planar ? std::to_string(narrow) + "," + std::to_string(wide)
                                      : std::to_string(wide) + "," + std::to_string(narrow);
-    const bool batched = trial % 4 >= 2;
-    const std::string shape = (batched ? "3," : "") + sides;
-    const std::string perm = batched ? "0,2,1" : "1,0";
+    // Unbatched, a batch of 3 in order, 2 x 3 matrices swapped, or 2 x 2 x 2 reversed.
+    const int batching = trial % 4 < 2 ? 0 : trial % 4 == 2 ? 1 : trial % 8 == 3 ? 2 : 3;
+    const char* batches[] = {"", "3,", "2,3,", "2,2,2,"};
+    const char* perms[] = {"1,0", "0,2,1", "1,0,3,2", "2,1,0,4,3"};
+    const char* orders[] = {"", "", "1,0", "2,1,0"};
+    const std::string shape = batches[batching] + sides;
+    const std::string perm = perms[batching];
     const char* block = trial % 3 == 0 ? "64" : trial % 3 == 1 ? "256" : "512";
     const char* offset = trial % 5 == 0 ? "1" : trial % 5 == 1 ? "2" : "0";
     const char* swizzle = trial / 2 % 3 == 0 ? "on" : trial / 2 % 3 == 1 ? "off" : "auto";
@@ -461,6 +465,9 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
             << " m=" << movement << " swizzle=" << swizzle << ": " << r.error;
         if (wide % 2 == 1 && std::string(movement) == "16") {
           EXPECT_EQ(r.derived.get("shifted"), "yes") << shape << " " << dtype;
+        }
+        if (batching >= 2) {
+          EXPECT_EQ(r.derived.get("matrix_order"), orders[batching]) << shape;
         }
         ++checked;
       }

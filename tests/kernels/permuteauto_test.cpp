@@ -150,6 +150,20 @@ TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
   EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
+// A reordered batch of transposes of 4- and 8-byte elements takes the narrow kernel where the
+// batch in order would, from 32 MiB; bytes and halves keep the other kernels.
+TEST(PermuteAuto, NarrowTakesReorderedBatchesOfWideElements) {
+  EXPECT_EQ(chosen("56,2,49932,3", "1,0,3,2", "f64"), "narrow");
+  EXPECT_EQ(derivedOf("56,2,49932,3", "1,0,3,2", "f64").get("matrix_order"), "1,0");
+  EXPECT_EQ(chosen("3,741,15080,2", "1,0,3,2", "f32"), "narrow");
+  EXPECT_EQ(chosen("12,2,5,24864,5", "0,2,1,4,3", "f64"), "narrow");
+  EXPECT_EQ(chosen("112,49932,3", "0,2,1", "f64"), "narrow");      // the same in order
+  EXPECT_NE(chosen("12,100,37282,3", "1,0,3,2", "u8"), "narrow");  // bytes
+  EXPECT_NE(chosen("4,1000,2,16700", "1,0,3,2", "f16"), "narrow");
+  EXPECT_NE(chosen("20,12,7767,72", "1,0,3,2", "f32"), "narrow");  // 72 planes: tiles in order
+  EXPECT_NE(chosen("2,1000,2,1048", "1,0,3,2", "f32"), "narrow");  // 16 MiB
+}
+
 // Tall tiles may read more again in tensors larger than L2: up to twice the source's rows, for
 // pairs of halves 3.5 times.
 TEST(PermuteAuto, AlignedStoresReadMoreAgainPastL2) {

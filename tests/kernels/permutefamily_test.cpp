@@ -246,6 +246,10 @@ TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
                    "a side of at most 64"));
   EXPECT_TRUE(says(verdict("narrow", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
                    "use movement or auto"));
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "78,96,3,5974"}, {"perm", "1,0,3,2"}}), "accepted",
+                   ""));  // the batch reordered
+  EXPECT_TRUE(says(verdict("narrow", {{"shape", "4,5,6,100"}, {"perm", "2,0,1,3"}}), "perm",
+                   "the batch in any order"));
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "3,1001"}, {"perm", "1,0"}, {"movement_size", "8"}}),
            "accepted", ""));  // planes of an odd width, shifted into place

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "kernels/permute/permuteauto.h"
 
 namespace kwb::permute {
 namespace {
@@ -49,6 +50,34 @@ TEST(PermutePlan, SimplifiedPermutationsMoveEveryElementTheSameWay) {
     }
     EXPECT_EQ(simplify(s), s);
   }
+}
+
+// Destination matrix m holds source matrix order.source(m), transposed, for every reordered batch.
+TEST(PermutePlan, ReorderedTransposesFindEachMatrixsSource) {
+  std::mt19937 rng(13);
+  int reordered = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const Permutation s = simplify(randomPermutation(rng));
+    const auto r = asReorderedTranspose(s);
+    const int n = static_cast<int>(s.shape.size());
+    ASSERT_EQ(r.has_value(), n >= 2 && s.perm[n - 2] == n - 1 && s.perm[n - 1] == n - 2);
+    if (!r) continue;
+    reordered += r->order.rank > 0;
+    const std::int64_t rows = r->t.rows, cols = r->t.cols;
+    ASSERT_EQ(r->t.batch * rows * cols, s.elements());
+    for (std::int64_t d = 0; d < s.elements(); ++d) {
+      const std::int64_t m = d / (rows * cols), j = d % (rows * cols) / rows, i = d % rows;
+      ASSERT_EQ(sourceOffset(s, d), r->order.source(m) * rows * cols + i * cols + j)
+          << "destination element " << d;
+    }
+  }
+  EXPECT_GT(reordered, 20);
+  const auto r = asReorderedTranspose({{78, 96, 3, 5974}, {1, 0, 3, 2}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->t.batch, 7488);
+  EXPECT_EQ(r->order.source(1), 96);  // the next destination matrix: the next of the source's 78
+  EXPECT_EQ(r->order.source(78), 1);
+  EXPECT_FALSE(asReorderedTranspose({{4, 5, 6, 100}, {2, 0, 1, 3}}));
 }
 
 TEST(PermutePlan, SimplifiesTheIssuesShapes) {
