@@ -116,16 +116,13 @@ std::optional<ReorderedTranspose> asReorderedTranspose(const Permutation& s) {
   if (const auto t = asBatchTranspose(s)) return ReorderedTranspose{*t, {}};
   const int n = static_cast<int>(s.shape.size());
   if (n < 4 || s.perm[n - 2] != n - 1 || s.perm[n - 1] != n - 2) return std::nullopt;
-  ReorderedTranspose r{{1, s.shape[n - 2], s.shape[n - 1]}, {}};
-  std::int64_t matrices[kMaxDims] = {};  // each batch dimension's stride in source matrices
-  for (int d = n - 3; d >= 0; --d) {
-    matrices[d] = d == n - 3 ? 1 : matrices[d + 1] * s.shape[d + 1];
-    r.t.batch *= s.shape[d];
-  }
+  const std::int64_t matrix = s.shape[n - 2] * s.shape[n - 1];
+  ReorderedTranspose r{{s.elements() / matrix, s.shape[n - 2], s.shape[n - 1]}, {}};
+  const DimensionStrides strides = stridesOf(s);
   for (int k = 0; k < n - 2; ++k) {
     const int d = s.perm[n - 3 - k];
     r.order.size[k] = s.shape[d];
-    r.order.stride[k] = matrices[d];
+    r.order.stride[k] = strides.src[d] / matrix;
   }
   r.order.rank = n - 2;
   return r;
