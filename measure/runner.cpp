@@ -130,7 +130,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 }
 
 void Runner::checkLimits(const RunRequest& request) const {
-  if (request.params.has("block_size") &&
+  if (request.params.has("block_size") && !request.params.isAuto("block_size") &&
       request.params.getInt("block_size") > device_.maxThreadsPerBlock)
     throw paramError("block_size", request.params.get("block_size") + " exceeds this device's " +
                                        std::to_string(device_.maxThreadsPerBlock) +

@@ -125,6 +125,21 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("packed", {{"n", "2^23"}}).get("unroll_used"), "4");
 }
 
+TEST(Elementwise, AutoBlockIs128ForF32GeluAsPyTorchLaunchesIt) {
+  const auto block = [](const RawParams& params) {
+    return derived("packed", params).get("block_size_used");
+  };
+  EXPECT_EQ(block({{"op", "gelu"}, {"n", "2^20"}}), "128");
+  EXPECT_EQ(derived("packed", {{"op", "gelu"}, {"n", "2^20"}}).get("grid"), "2048");
+  EXPECT_EQ(block({{"op", "gelu"}, {"dtype", "f16"}}), "256");
+  EXPECT_EQ(block({{"op", "gelu_tanh"}}), "256");
+  EXPECT_EQ(block({{"op", "relu"}}), "256");
+  const ParamSet given = derived("packed", {{"op", "gelu"}, {"n", "2^20"}, {"block_size", "256"}});
+  EXPECT_FALSE(given.has("block_size_used"));
+  EXPECT_EQ(given.get("grid"), "1024");
+  EXPECT_EQ(errorOf("naive", {{"block_size", "auto"}}).substr(0, 11), "block_size:");
+}
+
 // 32-bit indices wherever n and one grid stride past it fit them: the kernels with no 64-bit code.
 TEST(Elementwise, IndicesAre32BitWhereTheyFit) {
   EXPECT_EQ(derived("packed", {{"n", "150528"}}).get("index_bits"), "32");
