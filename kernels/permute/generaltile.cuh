@@ -8,15 +8,13 @@
 
 #include "kernels/permute/generaltiled.h"
 #include "kernels/permute/generaltiling.h"
+#include "kernels/permute/strideddims.h"
 
 namespace kwb::permute::tile {
 
+// A group's strides are in the memory it is not contiguous in.
 template <typename Index>
-struct Group {
-  int rank = 0;
-  Index size[kMaxDims] = {};
-  Index stride[kMaxDims] = {};  // in the memory the group is not contiguous in
-};
+using Group = StridedDims<Index, kMaxDims>;
 
 template <typename Index>
 struct Args {
@@ -26,17 +24,6 @@ struct Args {
   Index inExtent, outExtent, tilesIn, tilesOut, tiles;
   int inShift, outShift;  // log2 of the tile's sides
 };
-
-template <typename Index>
-__device__ __forceinline__ Index offsetOf(const Group<Index>& g, Index index) {
-  Index offset = 0;
-  for (int k = 0; k < g.rank; ++k) {
-    const Index q = index / g.size[k];
-    offset += (index - q * g.size[k]) * g.stride[k];
-    index = q;
-  }
-  return offset;
-}
 
 template <typename Index>
 struct TileStart {
@@ -53,14 +40,14 @@ __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Inde
   const Index in0 = (t - rest * a.tilesIn) << a.inShift;
   const Index b = rest / a.tilesOut;
   const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-  const Index srcBase = offsetOf(a.batchSrc, b), dstBase = offsetOf(a.batchDst, b);
+  const Index srcBase = a.batchSrc.offsetOf(b), dstBase = a.batchDst.offsetOf(b);
   // srcRow[k] is row out0 - rowsBefore + k (those before the group's first are never read).
   for (int k = threadIdx.x; k < (1 << a.outShift) + rowsBefore; k += blockDim.x) {
     const Index o = out0 - rowsBefore + k;
-    srcRow[k] = srcBase + (o < 0 ? 0 : offsetOf(a.out, o));
+    srcRow[k] = srcBase + (o < 0 ? 0 : a.out.offsetOf(o));
   }
   for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x)
-    dstCol[k] = dstBase + offsetOf(a.in, in0 + k);
+    dstCol[k] = dstBase + a.in.offsetOf(in0 + k);
   __syncthreads();
   return {in0, out0};
 }

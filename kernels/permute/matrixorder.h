@@ -5,8 +5,8 @@
 // a source matrix elsewhere. A kernel that moves one destination matrix at a time finds it here.
 #include <cstdint>
 
-#include "kernels/hostdevice.h"
 #include "kernels/permute/permuteplan.h"
+#include "kernels/permute/strideddims.h"
 
 namespace kwb::permute {
 
@@ -15,30 +15,17 @@ inline constexpr int kMaxBatchDims = kMaxDims - 2;
 // The destination's batch dimensions, innermost first: each one's size and its stride in source
 // matrices. Rank 0: the matrices keep their order.
 template <typename Index>
-struct MatrixOrder {
-  int rank = 0;
-  Index size[kMaxBatchDims] = {};
-  Index stride[kMaxBatchDims] = {};
-
+struct MatrixOrder : StridedDims<Index, kMaxBatchDims> {
   // The source matrix of destination matrix m.
-  KWB_HOST_DEVICE Index source(Index m) const {
-    if (rank == 0) return m;
-    Index at = 0;
-    for (int k = 0; k < rank; ++k) {
-      const Index q = m / size[k];
-      at += (m - q * size[k]) * stride[k];
-      m = q;
-    }
-    return at;
-  }
+  KWB_HOST_DEVICE Index source(Index m) const { return this->rank == 0 ? m : this->offsetOf(m); }
 
   template <typename Other>
   MatrixOrder<Other> as() const {
     MatrixOrder<Other> o;
-    o.rank = rank;
-    for (int k = 0; k < rank; ++k) {
-      o.size[k] = static_cast<Other>(size[k]);
-      o.stride[k] = static_cast<Other>(stride[k]);
+    o.rank = this->rank;
+    for (int k = 0; k < this->rank; ++k) {
+      o.size[k] = static_cast<Other>(this->size[k]);
+      o.stride[k] = static_cast<Other>(this->stride[k]);
     }
     return o;
   }
