@@ -46,9 +46,9 @@ int autoPack(std::int64_t n, int elementBytes, int block, const DeviceInfo& devi
 
 // block_size=auto for the packed kernels: 128 threads for f32 gelu, 256 otherwise. On an H100
 // against PyTorch's kernel (ncu, median of rounds) f32 gelu at 2^20 read 0.979-0.994 of its speed
-// in blocks of 256 and 1.003-1.008 in blocks of 128, as PyTorch launches it; 16-bit gelu at
-// 2408448 read 0.95-0.98 in blocks of 128, and the other ops showed no block size faster
-// throughout.
+// in blocks of 256 and 1.003-1.008 in blocks of 128, as PyTorch launches it. 16-bit gelu read no
+// faster in blocks of 128 (at 2408448 0.95-0.98 in either), and the other ops showed no block size
+// faster throughout.
 int autoBlock(ElementwiseOp op, DType in) {
   return op == ElementwiseOp::Gelu && in == DType::F32 ? 128 : 256;
 }

@@ -5,6 +5,7 @@
 // a source matrix elsewhere. A kernel that moves one destination matrix at a time finds it here.
 #include <cstdint>
 
+#include "kernels/hostdevice.h"
 #include "kernels/permute/permuteplan.h"
 #include "kernels/permute/strideddims.h"
 
