@@ -477,13 +477,13 @@ Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetB
 // Batched transposes of 4- and 8-byte elements whose destination reorders the batch go through
 // the narrow kernel where the same transposes in order would, in tensors of 32 MiB or more.
 // Reading the matrices out of order costs the narrow kernel 2 to 67 % against the same bytes in
-// order (H100), most for small matrices of bytes; against auto's kernel before, on random draws
-// (H100): 4- and 8-byte elements of 32 MiB or more moved 1.01-1.22x as fast on 37 of 51 ((3, 12,
-// 2, 58254, 4) with (1, 0, 4, 2, 3) f64 0.866 -> 0.986 of the copy ceiling), within 1 % on 8,
-// 1.01-1.13x slower on 6 ((7, 22, 37, 5, 1177) with (2, 1, 0, 4, 3) f32); under 32 MiB 6 faster,
-// 5 slower up to 1.38x ((2, 1000, 2, 1048) with (1, 0, 3, 2) f32, 16 MiB). Bytes and halves went
-// both ways at every size (u8 (12, 100, 37282, 3) 0.52 -> 0.84, (276, 228, 1128, 3) 0.77 ->
-// 0.39) and keep auto's other kernels.
+// order (H100), most for small matrices of bytes. Against auto's kernel before, on the 46 of
+// 40,000 random draws the rule reaches (seed 281, H100): of 32 MiB or more 24 of 35 moved
+// 1.01-1.22x as fast ((96, 3, 224, 52, 5) with (1, 0, 4, 2, 3) f32 to 0.962 of the copy ceiling),
+// 6 within 1 %, 5 1.01-1.13x slower ((7, 22, 37, 5, 1177) with (2, 1, 0, 4, 3) f32); under 32 MiB
+// 6 faster, 5 slower up to 1.38x ((2, 1000, 2, 1048) with (1, 0, 3, 2) f32, 16 MiB). Bytes and
+// halves went both ways (u8 (12, 100, 37282, 3) 0.52 -> 0.84, (276, 228, 1128, 3) 0.77 -> 0.39)
+// and keep auto's other kernels.
 constexpr std::int64_t kMinReorderedNarrowBytes = std::int64_t{32} << 20;
 
 bool reorderedNarrowPays(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
