@@ -36,18 +36,20 @@ struct TileStart {
 template <typename Index>
 __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
                                                       Index* dstCol, int rowsBefore = 0) {
-  const Index rest = t / a.tilesIn;
+  const Index rest = quotientOf(t, a.tilesIn);
   const Index in0 = (t - rest * a.tilesIn) << a.inShift;
-  const Index b = rest / a.tilesOut;
+  const Index b = quotientOf(rest, a.tilesOut);
   const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-  const Index srcBase = a.batchSrc.offsetOf(b), dstBase = a.batchDst.offsetOf(b);
-  // srcRow[k] is row out0 - rowsBefore + k (those before the group's first are never read).
+  const auto base = a.batchSrc.offsetsOf(b, a.batchSrc.stride, a.batchDst.stride);
+  // srcRow[k] is row out0 - rowsBefore + k; those outside the group are never read.
   for (int k = threadIdx.x; k < (1 << a.outShift) + rowsBefore; k += blockDim.x) {
     const Index o = out0 - rowsBefore + k;
-    srcRow[k] = srcBase + (o < 0 ? 0 : a.out.offsetOf(o));
+    srcRow[k] = base.first + (o < 0 || o >= a.outExtent ? 0 : a.out.offsetOf(o));
   }
-  for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x)
-    dstCol[k] = dstBase + a.in.offsetOf(in0 + k);
+  for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x) {
+    const Index i = in0 + k;
+    dstCol[k] = base.second + (i < a.inExtent ? a.in.offsetOf(i) : 0);
+  }
   __syncthreads();
   return {in0, out0};
 }

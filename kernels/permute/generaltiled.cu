@@ -46,7 +46,7 @@ __device__ __forceinline__ Lanes lanesAlong(int side) {
 template <typename T, typename Index, bool kAligned>
 __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ dst,
                                    const Args<Index> a) {
-  static_assert(!kAligned || sizeof(T) >= 4, "aligned stores read their rows asynchronously");
+  static_assert(!kAligned || sizeof(T) >= 4, "aligned stores take elements of 4 bytes or more");
   constexpr int kSectorUnits = static_cast<int>(kSectorBytes / sizeof(T));
   constexpr int kBefore = kAligned ? kSectorUnits : 0;
   extern __shared__ __align__(16) unsigned char shared[];
@@ -69,14 +69,20 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
     const int cols = static_cast<int>(min(static_cast<Index>(tileIn), a.inExtent - in0));
     // Rows along the source's contiguous run; row r of the tile is row out0 - kBefore + r.
     if constexpr (sizeof(T) >= 4) {
-      const int firstRow = static_cast<int>(max(static_cast<Index>(0), kBefore - out0));
+      // A thread's column at a time, each of its rows copied into shared memory asynchronously:
+      // the whole tile in flight, an element a shared load of its row's offset and a copy.
+      const int firstRow =
+          kAligned ? static_cast<int>(max(static_cast<Index>(0), kBefore - out0)) : 0;
       const int endRow =
           static_cast<int>(min(static_cast<Index>(rows), a.outExtent - out0 + kBefore));
+      int r0 = read.line;
+      if (r0 < firstRow) r0 += (firstRow - r0 + read.down - 1) / read.down * read.down;
       for (int i = read.first; i < cols; i += read.across) {
+        const T* from = src + (in0 + i);
+        T* to = tile + i;
 #pragma unroll 4
-        for (int r = read.line; r < endRow; r += read.down)
-          if (r >= firstRow)
-            __pipeline_memcpy_async(&tile[r * pitch + i], &src[srcRow[r] + in0 + i], sizeof(T));
+        for (int r = r0; r < endRow; r += read.down)
+          __pipeline_memcpy_async(to + r * pitch, from + srcRow[r], sizeof(T));
       }
       __pipeline_commit();
       __pipeline_wait_prior(0);
@@ -104,20 +110,29 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
       return 0;
     };
     const Index left = a.outExtent - out0;  // the group's rows from the tile's first
-    const auto store = [&](int i, int k) {
-      const int o = k - back(i);
-      if (out0 + o >= 0 && o < left) dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
-    };
-    // A block's tile phases alternate, so each is on the block's critical path: with a column's
-    // one row a thread, four columns are unrolled to keep their loads and stores in flight. On
-    // f32 a flat loop over (row, column), a shift and a mask an element, took 1.00-1.13x this
-    // one's time, and these loops not unrolled 1.00-1.14x the flat loop's (H100; f64 within 1 %).
-    if (write.across == tileOut) {
+    if constexpr (!kAligned) {
+      // A thread's row at a time, along its columns: a column's offset, the element and its
+      // store.
+      for (int k = write.first; k < min(static_cast<Index>(tileOut), left); k += write.across) {
+        const T* row = tile + k * pitch;
+        T* to = dst + (out0 + k);
 #pragma unroll 4
-      for (int i = write.line; i < cols; i += write.down) store(i, write.first);
+        for (int i = write.line; i < cols; i += write.down) to[dstCol[i]] = row[i];
+      }
     } else {
-      for (int i = write.line; i < cols; i += write.down)
-        for (int k = write.first; k < tileOut; k += write.across) store(i, k);
+      const auto store = [&](int i, int k) {
+        const int o = k - back(i);
+        if (out0 + o >= 0 && o < left) dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
+      };
+      // With a column's one row a thread, four columns are unrolled to keep their loads and
+      // stores in flight.
+      if (write.across == tileOut) {
+#pragma unroll 4
+        for (int i = write.line; i < cols; i += write.down) store(i, write.first);
+      } else {
+        for (int i = write.line; i < cols; i += write.down)
+          for (int k = write.first; k < tileOut; k += write.across) store(i, k);
+      }
     }
     if constexpr (kAligned)
       if (out0 + tileOut >= a.outExtent)

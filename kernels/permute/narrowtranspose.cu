@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/strideddims.h"
 #include "kernels/units.cuh"
 
 namespace kwb::permute {
@@ -42,7 +43,7 @@ __device__ __forceinline__ Chunk<Index> chunkAt(Index c, Index narrow, Index wid
                                                 Index chunksPerMatrix,
                                                 const MatrixOrder<Index>& order, int planarHead,
                                                 int interleavedHead) {
-  const Index matrix = c / chunksPerMatrix;
+  const Index matrix = quotientOf(c, chunksPerMatrix);
   const Index start = (c - matrix * chunksPerMatrix) * chunkWidth;
   const Index dstBase = matrix * narrow * wide;
   const Index srcBase = (Reordered ? order.source(matrix) : matrix) * narrow * wide;
@@ -93,7 +94,7 @@ struct PlaneVector {
 template <int K, typename Index>
 __device__ __forceinline__ PlaneVector<Index> planeVector(Index i, Index perPlane, Index first,
                                                           Index wide) {
-  const Index plane = i / perPlane, j = i - plane * perPlane;
+  const Index plane = quotientOf(i, perPlane), j = i - plane * perPlane;
   const Index start = first + plane * wide;
   return {plane, start / K + j, j * K - start % K};
 }

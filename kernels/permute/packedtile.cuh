@@ -10,6 +10,7 @@
 
 #include "kernels/permute/fastdivider.h"
 #include "kernels/permute/packedtiling.h"
+#include "kernels/permute/strideddims.h"
 
 namespace kwb::permute::packed {
 
@@ -52,7 +53,7 @@ __device__ __forceinline__ void digitsOf(const Dims<Index>& d, int p, int (&digi
 #pragma unroll
   for (int k = 0; k < kMaxDims; ++k)
     if (k < d.rank) {
-      const int q = p / d.extent[k];
+      const int q = quotientOf(p, d.extent[k]);
       digit[k] = p - q * d.extent[k];
       p = q;
     }

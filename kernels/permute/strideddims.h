@@ -3,9 +3,22 @@
 // Dimensions walked by one linear index, innermost first, each with its own stride in memory laid
 // out otherwise: a tile's rows and columns, a batch's matrices. The index's digits in the sizes'
 // mixed radix, times the strides, give the offset.
+#include <cstdint>
+#include <type_traits>
+
 #include "kernels/hostdevice.h"
 
 namespace kwb::permute {
+
+// index / size for the non-negative indices offsets take: unsigned where 32 bits hold them, a
+// division of about half the instructions of a signed one.
+template <typename Index>
+KWB_HOST_DEVICE Index quotientOf(Index index, Index size) {
+  if constexpr (sizeof(Index) == 4)
+    return static_cast<Index>(static_cast<std::uint32_t>(index) / static_cast<std::uint32_t>(size));
+  else
+    return index / size;
+}
 
 template <typename Index, int MaxRank>
 struct StridedDims {
@@ -13,14 +26,28 @@ struct StridedDims {
   Index size[MaxRank] = {};
   Index stride[MaxRank] = {};
 
+  // For an index below the sizes' product: the outermost digit is what the others leave, so it
+  // takes no division.
   KWB_HOST_DEVICE Index offsetOf(Index index) const {
-    Index offset = 0;
+    return offsetsOf(index, stride, nullptr).first;
+  }
+
+  // The index's offsets under these strides and under `other` (the same sizes laid out
+  // elsewhere), dividing once.
+  struct Offsets {
+    Index first, second;
+  };
+  KWB_HOST_DEVICE Offsets offsetsOf(Index index, const Index* strides,
+                                    const Index* otherStrides) const {
+    Offsets o{0, 0};
     for (int k = 0; k < rank; ++k) {
-      const Index q = index / size[k];
-      offset += (index - q * size[k]) * stride[k];
+      const Index q = k + 1 < rank ? quotientOf(index, size[k]) : Index{0};
+      const Index digit = index - q * size[k];
+      o.first += digit * strides[k];
+      if (otherStrides) o.second += digit * otherStrides[k];
       index = q;
     }
-    return offset;
+    return o;
   }
 };
 
