@@ -6,7 +6,6 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/registertranspose.cuh"
-#include "kernels/permute/strideddims.h"
 #include "kernels/permute/tiledtranspose.h"
 #include "kernels/units.cuh"
 
@@ -24,9 +23,9 @@ template <typename Index>
 __device__ __forceinline__ TileSpot<Index> tileSpot(Index t, Index rows, Index cols, Index tileRows,
                                                     Index tileCols) {
   const Index perMatrix = tileRows * tileCols;
-  const Index matrix = quotientOf(t, perMatrix);
+  const Index matrix = t / perMatrix;
   const Index inMatrix = t - matrix * perMatrix;
-  const Index tileRow = quotientOf(inMatrix, tileCols);
+  const Index tileRow = inMatrix / tileCols;
   return {matrix * rows * cols, tileRow, inMatrix - tileRow * tileCols};
 }
 
