@@ -40,15 +40,15 @@ __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Inde
   const Index in0 = (t - rest * a.tilesIn) << a.inShift;
   const Index b = quotientOf(rest, a.tilesOut);
   const Index out0 = (rest - b * a.tilesOut) << a.outShift;
-  const auto base = a.batchSrc.offsetsOf(b, a.batchSrc.stride, a.batchDst.stride);
+  const auto base = a.batchSrc.offsetsOf(b, a.batchDst.stride);
   // srcRow[k] is row out0 - rowsBefore + k; those outside the group are never read.
   for (int k = threadIdx.x; k < (1 << a.outShift) + rowsBefore; k += blockDim.x) {
     const Index o = out0 - rowsBefore + k;
-    srcRow[k] = base.first + (o < 0 || o >= a.outExtent ? 0 : a.out.offsetOf(o));
+    srcRow[k] = base.own + (o < 0 || o >= a.outExtent ? 0 : a.out.offsetOf(o));
   }
   for (int k = threadIdx.x; k < (1 << a.inShift); k += blockDim.x) {
     const Index i = in0 + k;
-    dstCol[k] = base.second + (i < a.inExtent ? a.in.offsetOf(i) : 0);
+    dstCol[k] = base.other + (i < a.inExtent ? a.in.offsetOf(i) : 0);
   }
   __syncthreads();
   return {in0, out0};

@@ -4,7 +4,6 @@
 // out otherwise: a tile's rows and columns, a batch's matrices. The index's digits in the sizes'
 // mixed radix, times the strides, give the offset.
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/hostdevice.h"
 
@@ -28,23 +27,20 @@ struct StridedDims {
 
   // For an index below the sizes' product: the outermost digit is what the others leave, so it
   // takes no division.
-  KWB_HOST_DEVICE Index offsetOf(Index index) const {
-    return offsetsOf(index, stride, nullptr).first;
-  }
+  KWB_HOST_DEVICE Index offsetOf(Index index) const { return offsetsOf(index, nullptr).own; }
 
-  // The index's offsets under these strides and under `other` (the same sizes laid out
-  // elsewhere), dividing once.
+  // The index's offset under these strides and under `otherStrides` (the same sizes laid out
+  // elsewhere), from one chain of divisions.
   struct Offsets {
-    Index first, second;
+    Index own, other;
   };
-  KWB_HOST_DEVICE Offsets offsetsOf(Index index, const Index* strides,
-                                    const Index* otherStrides) const {
+  KWB_HOST_DEVICE Offsets offsetsOf(Index index, const Index* otherStrides) const {
     Offsets o{0, 0};
     for (int k = 0; k < rank; ++k) {
       const Index q = k + 1 < rank ? quotientOf(index, size[k]) : Index{0};
       const Index digit = index - q * size[k];
-      o.first += digit * strides[k];
-      if (otherStrides) o.second += digit * otherStrides[k];
+      o.own += digit * stride[k];
+      if (otherStrides) o.other += digit * otherStrides[k];
       index = q;
     }
     return o;
