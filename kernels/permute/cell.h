@@ -1,7 +1,8 @@
 #pragma once
 
-// Cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves): the unit tiled_wide and general tiles move
-// 1- and 2-byte elements in, each cell transposed in registers.
+// Cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves, 2 x 2 floats): the unit tiled_wide moves 1-,
+// 2- and 4-byte elements in and general tiles 1- and 2-byte ones, each cell transposed in
+// registers.
 namespace kwb::permute::cell {
 
 inline constexpr int kThreadRows = 16;           // rows of threads of a block of cells

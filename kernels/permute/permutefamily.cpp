@@ -39,12 +39,13 @@ constexpr int kWaves = 32;
 // both sides fill one, else 32 (permute::kMinTiledSide).
 constexpr int kAutoTile = 64;
 constexpr int kAutoRows = 8;
-// tiled_wide's tiles: 2 cells a thread, 32 across for 16-bit elements (a warp reads 256 bytes of
-// a row), 16 for bytes, where a wider tile of 2 cells a thread would not fit; the best measured
-// on an H100 (docs/PERFORMANCE.md, permute, sixth pass).
+// tiled_wide's tiles: 2 cells a thread, 32 across for 16- and 32-bit elements (a warp reads 256
+// bytes of a row), 16 for bytes, where a wider tile of 2 cells a thread would not fit; the best
+// measured on an H100 (docs/PERFORMANCE.md, permute, sixth pass), and for 4-byte elements on an
+// H200 (thirty-seventh pass).
 constexpr int kAutoCellsPerThread = 2;
 constexpr int autoCellsAcross(int bytes) {
-  return bytes == 2 ? 32 : 16;
+  return bytes >= 2 ? 32 : 16;
 }
 // The packed kernel's blocks: 512 threads hold 8 positions each of a 4096-element tile, two
 // blocks an SM at 64 registers; each block walks its tiles, a wave of the device.
@@ -811,10 +812,10 @@ class PermuteVariant final : public Variant {
   static void checkCells(const ParamSet& p, const Permutation& s) {
     const auto t = requireTranspose(s, "tiled_wide moves");
     const int bytes = elementBytes(p);
-    if (bytes > 2)
+    if (bytes > 4)
       throw paramError("dtype",
-                       "tiled_wide moves cells of 1- and 2-byte elements; allowed: u8, "
-                       "f16, bf16, or use tiled");
+                       "tiled_wide moves cells of 1-, 2- and 4-byte elements; allowed: u8, "
+                       "f16, bf16, f32, or use tiled");
     const int side = permute::cell::side(bytes);
     if (t.rows % side != 0 || t.cols % side != 0)
       throw paramError("shape", "tiled_wide moves cells of " + std::to_string(side) + " x " +
@@ -1021,14 +1022,15 @@ void registerPermuteFamily(Registry& registry) {
       "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
       "even. Where the destination's rows do not start on 32-byte sectors (8194 x 8192), "
       "compare stores=tile with stores=aligned.");
-  add(Kind::TiledWide, "tiled transposes of bytes and halves in 8 x 8-byte cells",
+  add(Kind::TiledWide, "tiled transposes of bytes, halves and floats in cells of 8-byte rows",
       "A u8 transpose through tiles of single bytes moves 32 bytes per warp access. Here each "
-      "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16), transposes it in registers "
-      "with byte permutes and stores 8 destination rows of 8 bytes: every access of a warp is "
-      "256 bytes, two rows of 128 with 16 cells across, one row with 32, on both sides. Compare "
-      "it with tiled and tiled_half2 on the same transpose, and sweep cells_across and "
-      "cells_per_thread; both sides must be whole cells. Where the destination's rows do not "
-      "start on 32-byte sectors (8196 x 8192 f16), compare stores=tile with stores=aligned.");
+      "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16, 2 x 2 for f32), transposes it "
+      "in registers with byte permutes and stores 8 destination rows of 8 bytes: every access of "
+      "a warp is 256 bytes, two rows of 128 with 16 cells across, one row with 32, on both "
+      "sides. Compare it with tiled and tiled_half2 on the same transpose, and sweep "
+      "cells_across and cells_per_thread; both sides must be whole cells. Where the "
+      "destination's rows do not start on 32-byte sectors (8196 x 8192 f16), compare "
+      "stores=tile with stores=aligned.");
   add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "

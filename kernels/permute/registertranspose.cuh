@@ -1,7 +1,8 @@
 #pragma once
 
 // Small blocks of 1- and 2-byte elements transposed in registers with byte permutes, for the
-// tiled kernels that move such elements in words of 4 or 8 bytes.
+// tiled kernels that move such elements in words of 4 or 8 bytes; 4-byte elements in 8-byte rows
+// take no permutes.
 #include <cstdint>
 
 namespace kwb::permute {
@@ -10,7 +11,9 @@ namespace kwb::permute {
 // elements along the source's row); afterwards word c holds column c.
 template <int P>
 __device__ __forceinline__ void transposeInWords(std::uint32_t (&w)[P]) {
-  if constexpr (P == 4) {
+  if constexpr (P == 1) {
+    return;  // a word of one 4-byte element
+  } else if constexpr (P == 4) {
     const std::uint32_t t0 = __byte_perm(w[0], w[1], 0x5140), t1 = __byte_perm(w[0], w[1], 0x7362);
     const std::uint32_t t2 = __byte_perm(w[2], w[3], 0x5140), t3 = __byte_perm(w[2], w[3], 0x7362);
     w[0] = __byte_perm(t0, t2, 0x5410);

@@ -382,23 +382,26 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
 }
 
 // Cells a thread that fit with the trial's cells across: 1 and 2, and 4 for 16-bit elements 16
-// across; bytes 32 across take 1.
+// across and 4-byte ones either way; bytes 32 across take 1.
 const char* cellsPerThread(const std::string& dtype, int trial) {
   const bool wide = trial % 2 == 1;
   if (dtype == "u8") return wide || trial % 4 == 0 ? "1" : "2";
+  if (dtype == "f32") return trial % 3 == 0 ? "1" : trial % 3 == 1 ? "2" : "4";
   return trial % 3 == 0 ? "1" : trial % 3 == 1 || wide ? "2" : "4";
 }
 
-// Cells of 8-byte rows: sides of one cell up to several tiles with partial ones, batches, u8, f16
-// and bf16, 16 and 32 cells across, one, two and four cells a thread, sources 8 bytes into their
-// buffer, stores on the tile and aligned (up to three tall tiles down a column).
+// Cells of 8-byte rows: sides of one cell up to several tiles with partial ones, batches, u8, f16,
+// bf16 and f32, 16 and 32 cells across, one, two and four cells a thread, sources 8 bytes into
+// their buffer, stores on the tile and aligned (up to three tall tiles down a column).
 TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
   std::mt19937 rng(13);
   const std::int64_t cells[] = {1, 2, 5, 15, 16, 17, 33, 40, 100, 130};
   int checked = 0;
   for (int trial = 0; trial < 24; ++trial) {
-    for (const char* dtype : {"u8", "f16", "bf16"}) {
-      const std::int64_t side = std::string(dtype) == "u8" ? 8 : 4;
+    for (const char* dtype : {"u8", "f16", "bf16", "f32"}) {
+      const std::int64_t side = std::string(dtype) == "u8"    ? 8
+                                : std::string(dtype) == "f32" ? 2
+                                                              : 4;
       const std::int64_t rows = side * cells[std::uniform_int_distribution<int>(0, 9)(rng)];
       const std::int64_t cols = side * cells[std::uniform_int_distribution<int>(0, 9)(rng)];
       const bool batched = trial % 2 == 1;
@@ -421,7 +424,7 @@ TEST_F(PermuteGpu, WideCellTransposesMatchTheReference) {
       }
     }
   }
-  EXPECT_EQ(checked, 144);
+  EXPECT_EQ(checked, 192);
 }
 
 // Transposes with a short side both ways round: planes of odd lengths, whose runs start inside
@@ -537,7 +540,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
     return run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}})
         .derived.get("chosen");
   };
-  EXPECT_EQ(chosen("64,512,512", "0,2,1"), "tiled");
+  EXPECT_EQ(chosen("64,512,512", "0,2,1"), "tiled_wide");
+  EXPECT_EQ(chosen("64,512,511", "0,2,1"), "tiled");
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16"), "tiled_wide");
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "2"), "tiled_half2");
   EXPECT_EQ(chosen("64,510,512", "0,2,1", "f16"), "tiled_half2");

@@ -150,6 +150,25 @@ TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
   EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
+// Transposes of floats in 2 x 2 cells where destination rows are whole sectors and both sides
+// even; elsewhere single floats, with aligned stores where rows straddle sectors.
+TEST(PermuteAuto, CellsTakeFloatsWhoseDestinationRowsAreWholeSectors) {
+  for (const auto& [shape, perm] :
+       {std::pair{"8192,8192", "1,0"}, std::pair{"3,4096,4096", "0,2,1"},
+        std::pair{"10440,6428", "1,0"}}) {
+    const ParamSet d = derivedOf(shape, perm, "f32");
+    EXPECT_EQ(d.get("chosen"), "tiled_wide") << shape;
+    EXPECT_EQ(d.get("cell"), "2 x 2") << shape;
+    EXPECT_EQ(d.get("cells_across_used"), "32") << shape;
+    EXPECT_EQ(d.get("stores"), "tile") << shape;
+  }
+  EXPECT_EQ(chosen("8192,8192", "1,0", "f32", "1"), "tiled");  // a source off 8-byte words
+  EXPECT_EQ(chosen("8192,8191", "1,0"), "tiled");              // an odd side
+  EXPECT_EQ(derivedOf("930,18048", "1,0", "f32").get("stores"), "aligned");
+  EXPECT_EQ(chosen("930,18048", "1,0"), "tiled");
+  EXPECT_EQ(chosen("8192,8192", "1,0", "f64"), "tiled");
+}
+
 // A reordered batch of transposes of 4- and 8-byte elements takes the narrow kernel where the
 // batch in order would, from 32 MiB; bytes and halves keep the other kernels.
 TEST(PermuteAuto, NarrowTakesReorderedBatchesOfWideElements) {

@@ -68,13 +68,18 @@ TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
       says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted", ""));
 }
 
-TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesAndHalves) {
+TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesHalvesAndFloats) {
   const auto wide = transposeVerdicts("tiled_wide", "1,0");
   EXPECT_TRUE(says(wide("40,64", "u8"), "accepted", ""));
   EXPECT_TRUE(says(wide("36,64", "u8"), "shape", "multiples of 8"));
   EXPECT_TRUE(says(wide("36,64", "f16"), "accepted", ""));
   EXPECT_TRUE(says(wide("34,64", "bf16"), "shape", "multiples of 4"));
-  EXPECT_TRUE(says(wide("32,64", "f32"), "dtype", "allowed: u8, f16, bf16"));
+  EXPECT_TRUE(says(wide("34,64", "f32"), "accepted", ""));
+  EXPECT_TRUE(says(wide("33,64", "f32"), "shape", "multiples of 2"));
+  EXPECT_TRUE(says(wide("32,64", "f64"), "dtype", "allowed: u8, f16, bf16, f32"));
+  EXPECT_TRUE(says(
+      verdict("tiled_wide", {{"cells_across", "32"}, {"cells_per_thread", "4"}, {"dtype", "f32"}}),
+      "accepted", ""));
   EXPECT_TRUE(says(wide("32,64", "u8", "8"), "accepted", ""));
   EXPECT_TRUE(says(wide("32,64", "f16", "2"), "offset", "not 8-byte aligned"));
   EXPECT_TRUE(says(verdict("tiled_wide", {{"cells_per_thread", "4"}}), "cells_per_thread",
