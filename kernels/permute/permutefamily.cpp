@@ -42,10 +42,13 @@ constexpr int kAutoRows = 8;
 // tiled_wide's tiles: 2 cells a thread, 32 across for 16- and 32-bit elements (a warp reads 256
 // bytes of a row), 16 for bytes, where a wider tile of 2 cells a thread would not fit; the best
 // measured on an H100 (docs/PERFORMANCE.md, permute, sixth pass), and for 4-byte elements on an
-// H200 (thirty-seventh pass).
-constexpr int kAutoCellsPerThread = 2;
+// H200 (thirty-seventh pass). Doubles take 4 cells a thread 16 across: tiles 128 rows tall, which
+// moved (100, 335544) 1.10x as fast as 2 cells 32 across, the same elsewhere (H200).
 constexpr int autoCellsAcross(int bytes) {
-  return bytes >= 2 ? 32 : 16;
+  return bytes == 1 || bytes == 8 ? 16 : 32;
+}
+constexpr int autoCellsPerThread(int bytes) {
+  return bytes == 8 ? 4 : 2;
 }
 // The packed kernel's blocks: 512 threads hold 8 positions each of a 4096-element tile, two
 // blocks an SM at 64 registers; each block walks its tiles, a wave of the device.
@@ -267,7 +270,7 @@ CellShape cellShapeOf(const ParamSet& p, int bytes) {
                                           : std::nullopt;
   };
   return {given("cells_across").value_or(autoCellsAcross(bytes)),
-          given("cells_per_thread").value_or(kAutoCellsPerThread)};
+          given("cells_per_thread").value_or(autoCellsPerThread(bytes))};
 }
 
 // What aligned stores read for each unit a destination row has (elements, or words of cells):
@@ -309,7 +312,8 @@ bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
-  return (l.cells || l.pairs || (l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
+  return ((l.cells && l.elementBytes < 8) || l.pairs ||
+          (!l.cells && l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
          l.rows * l.elementBytes % kSectorBytes != 0 &&
          (alignedReads(l) <= maxAlignedReads(l, device) ||
           (!l.cells && !l.pairs && permute::alignedTallTileHoldsColumn(l.rows, tile))) &&
@@ -812,11 +816,7 @@ class PermuteVariant final : public Variant {
   static void checkCells(const ParamSet& p, const Permutation& s) {
     const auto t = requireTranspose(s, "tiled_wide moves");
     const int bytes = elementBytes(p);
-    if (bytes > 4)
-      throw paramError("dtype",
-                       "tiled_wide moves cells of 1-, 2- and 4-byte elements; allowed: u8, "
-                       "f16, bf16, f32, or use tiled");
-    const int side = permute::cell::side(bytes);
+    const int side = permute::cell::side(bytes), row = permute::cell::rowBytes(bytes);
     if (t.rows % side != 0 || t.cols % side != 0)
       throw paramError("shape", "tiled_wide moves cells of " + std::to_string(side) + " x " +
                                     std::to_string(side) + " " + p.get("dtype") +
@@ -837,10 +837,16 @@ class PermuteVariant final : public Variant {
                            ", more than a block's 48 KiB of shared memory; allowed with " +
                            std::to_string(across) + " across: " + allowed);
     }
-    if (offsetBytes(p) % 8 != 0)
-      throw paramError("offset", "tiled_wide reads 8-byte rows, and a source " + p.get("offset") +
-                                     " elements in is not 8-byte aligned; allowed: offsets of " +
-                                     std::to_string(side) + " elements, or use auto");
+    if (offsetBytes(p) % row != 0)
+      throw paramError("offset", "tiled_wide reads " + std::to_string(row) +
+                                     "-byte rows, and a source " + p.get("offset") +
+                                     " elements in is not " + std::to_string(row) +
+                                     "-byte aligned; allowed: offsets of " + std::to_string(side) +
+                                     " elements, or use auto");
+    if (bytes == 8 && p.get("stores") == "aligned")
+      throw paramError("stores",
+                       "tiled_wide aligns stores of cells of 8-byte rows, and cells "
+                       "of f64 have 16-byte rows; allowed: tile, auto, or use tiled");
   }
 
   static void checkGeneral(const ParamSet& p, const Permutation& s) {
@@ -1022,12 +1028,13 @@ void registerPermuteFamily(Registry& registry) {
       "access, so a warp moves 128 bytes instead of 64; both sides of the transpose must be "
       "even. Where the destination's rows do not start on 32-byte sectors (8194 x 8192), "
       "compare stores=tile with stores=aligned.");
-  add(Kind::TiledWide, "tiled transposes of bytes, halves and floats in cells of 8-byte rows",
+  add(Kind::TiledWide, "tiled transposes in cells of 8-byte rows (16-byte ones for f64)",
       "A u8 transpose through tiles of single bytes moves 32 bytes per warp access. Here each "
-      "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16, 2 x 2 for f32), transposes it "
-      "in registers with byte permutes and stores 8 destination rows of 8 bytes: every access of "
-      "a warp is 256 bytes, two rows of 128 with 16 cells across, one row with 32, on both "
-      "sides. Compare it with tiled and tiled_half2 on the same transpose, and sweep "
+      "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16, 2 x 2 for f32, 2 x 2 in 16-byte "
+      "rows for f64), transposes it in registers with byte permutes and stores 8 destination "
+      "rows of 8 bytes: every access of a warp is 256 bytes, two rows of 128 with 16 cells "
+      "across, one row with 32, on both sides (512 for f64). Compare it with tiled and tiled_half2 "
+      "on the same transpose, and sweep "
       "cells_across and cells_per_thread; both sides must be whole cells. Where the "
       "destination's rows do not start on 32-byte sectors (8196 x 8192 f16), compare "
       "stores=tile with stores=aligned.");

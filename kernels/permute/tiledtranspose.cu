@@ -2,6 +2,7 @@
 // coalesced row accesses, and writes it out with coalesced accesses along the other axis, reading
 // the tile by column. Without padding those column reads of 4-byte elements all fall in one bank.
 #include <cstdint>
+#include <type_traits>
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
@@ -193,23 +194,40 @@ __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
   }
 }
 
-// 1-, 2- and 4-byte elements in cells of 8-byte rows: 8 x 8 bytes, 4 x 4 halves, 2 x 2 floats
-// (those take no permutes, and twice the bytes of single floats in flight). A block is A x 16
-// threads; a thread loads the rows of S cells one above the other (a warp: 256 bytes of source
-// rows at a time), transposes each in registers and keeps its rows, now the destination's, in
-// the tile; then it stores destination rows of other cells, a warp again 256 bytes at a time.
-// Every global access is 8 bytes wide, half the instructions of the pairs kernel, and S cells
-// keep S times the bytes of one in flight. The tile holds each destination row's words with
-// their order XOR-ed by the cell's column, so that neither side's 8-byte shared accesses
-// conflict.
+// A cell's row (cell::rowBytes).
+template <int E>
+using CellRow = std::conditional_t<E == 8, uint4, uint2>;
+
+// A cell of two rows of two doubles transposed: each row's second double swaps with the other's
+// first.
+__device__ __forceinline__ void transposeCellRows(uint4 (&r)[2]) {
+  const uint4 upper = r[0], lower = r[1];
+  r[0] = make_uint4(upper.x, upper.y, lower.x, lower.y);
+  r[1] = make_uint4(upper.z, upper.w, lower.z, lower.w);
+}
+template <int N>
+__device__ __forceinline__ void transposeCellRows(uint2 (&r)[N]) {
+  transposeInRows<N / 2>(r);
+}
+
+// Elements in cells of 8-byte rows: 8 x 8 bytes, 4 x 4 halves, 2 x 2 floats, and of 16-byte ones,
+// 2 x 2 doubles (those take no permutes, and twice the bytes of single elements in flight). A
+// block is A x 16 threads; a thread loads the rows of S cells one above the other (a warp: 256
+// bytes of source rows at a time, 512 of doubles), transposes each in registers and keeps its
+// rows, now the destination's, in the tile; then it stores destination rows of other cells, a
+// warp again 256 (512) bytes at a time. Every global access is a row wide, half the
+// instructions of the pairs kernel, and S cells keep S times the bytes of one in flight. The
+// tile holds each destination row's words with their order XOR-ed by the cell's column, so
+// that neither side's 8-byte shared accesses conflict.
 template <int E, int A, int S, typename Index>
 __global__ void __launch_bounds__(A* cell::kThreadRows)
-    tiledTransposeCellsKernel(const uint2* __restrict__ src, uint2* __restrict__ dst, Index rows,
-                              Index cols, Index tileRows, Index tileCols, Index tiles) {
-  constexpr int kDown = cell::kThreadRows, kSide = 8 / E;  // cell::side
+    tiledTransposeCellsKernel(const CellRow<E>* __restrict__ src, CellRow<E>* __restrict__ dst,
+                              Index rows, Index cols, Index tileRows, Index tileCols, Index tiles) {
+  using Row = CellRow<E>;
+  constexpr int kDown = cell::kThreadRows, kSide = sizeof(Row) / E;  // cell::side
   constexpr int kTileCols = A * kSide, kTileRows = kDown * S * kSide;
   constexpr int kRowWords = kDown * S;  // a destination row's words in the tile
-  __shared__ uint2 tile[kTileCols][kRowWords];
+  __shared__ Row tile[kTileCols][kRowWords];
   const Index rowWords = cols / kSide, outRowWords = rows / kSide;  // whole cells
   const int across = threadIdx.x % A, down = threadIdx.x / A;
   // On the way out: word outAcross (+ kDown * j) of the destination rows of cell column outDown.
@@ -219,7 +237,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows)
     const Index base = s.offset / kSide;
     // The source cells (down * S + j, across): kSide rows of one word each.
     const Index word = s.tileCol * A + across;
-    uint2 cell[S][kSide];
+    Row cell[S][kSide];
 #pragma unroll
     for (int j = 0; j < S; ++j) {
       const Index row = s.tileRow * kTileRows + (down * S + j) * kSide;
@@ -231,7 +249,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows)
 #pragma unroll
     for (int j = 0; j < S; ++j) {
       if (s.tileRow * kTileRows + (down * S + j) * kSide < rows && word < rowWords) {
-        transposeInRows<kSide / 2>(cell[j]);
+        transposeCellRows(cell[j]);
 #pragma unroll
         for (int k = 0; k < kSide; ++k)
           tile[across * kSide + k][(down * S + j) ^ (across % kDown)] = cell[j][k];
@@ -334,9 +352,10 @@ Index windowShift(const TiledLaunch& l, int window) {
 
 template <typename Index>
 void launchCells(const TiledLaunch& l, cudaStream_t stream) {
-  const auto* src = static_cast<const uint2*>(l.src);
-  auto* dst = static_cast<uint2*>(l.dst);
-  const auto with = [&](auto kernel) { launchWith<Index>(kernel, l, src, dst, stream); };
+  const auto with = [&]<typename Row>(
+                        void (*kernel)(const Row*, Row*, Index, Index, Index, Index, Index)) {
+    launchWith<Index>(kernel, l, static_cast<const Row*>(l.src), static_cast<Row*>(l.dst), stream);
+  };
   const int a = l.cellsAcross, stack = l.cellsPerThread;
   if (l.elementBytes == 1) {
     if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<1, 16, 1, Index>);
@@ -355,6 +374,12 @@ void launchCells(const TiledLaunch& l, cudaStream_t stream) {
     if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<4, 32, 1, Index>);
     if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<4, 32, 2, Index>);
     if (a == 32 && stack == 4) return with(tiledTransposeCellsKernel<4, 32, 4, Index>);
+  } else if (l.elementBytes == 8) {
+    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<8, 16, 1, Index>);
+    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<8, 16, 2, Index>);
+    if (a == 16 && stack == 4) return with(tiledTransposeCellsKernel<8, 16, 4, Index>);
+    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<8, 32, 1, Index>);
+    if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<8, 32, 2, Index>);
   }
   throw Error(ErrorKind::Internal, "tiled transpose: no kernel for cells of " +
                                        std::to_string(l.elementBytes) + "-byte elements, " +

@@ -150,9 +150,9 @@ TEST(PermuteAuto, AlignedTilesOf32TakeColumnsOneTallTileHolds) {
   EXPECT_EQ(chosen("64,1048576", "1,0", "f64"), "narrow");
 }
 
-// Transposes of floats in 2 x 2 cells where destination rows are whole sectors and both sides
-// even; elsewhere single floats, with aligned stores where rows straddle sectors.
-TEST(PermuteAuto, CellsTakeFloatsWhoseDestinationRowsAreWholeSectors) {
+// Transposes of floats and doubles in 2 x 2 cells where destination rows are whole sectors and
+// both sides even; elsewhere single elements, with aligned stores where rows straddle sectors.
+TEST(PermuteAuto, CellsTakeFloatsAndDoublesWhoseDestinationRowsAreWholeSectors) {
   for (const auto& [shape, perm] :
        {std::pair{"8192,8192", "1,0"}, std::pair{"3,4096,4096", "0,2,1"},
         std::pair{"10440,6428", "1,0"}}) {
@@ -166,7 +166,12 @@ TEST(PermuteAuto, CellsTakeFloatsWhoseDestinationRowsAreWholeSectors) {
   EXPECT_EQ(chosen("8192,8191", "1,0"), "tiled");              // an odd side
   EXPECT_EQ(derivedOf("930,18048", "1,0", "f32").get("stores"), "aligned");
   EXPECT_EQ(chosen("930,18048", "1,0"), "tiled");
-  EXPECT_EQ(chosen("8192,8192", "1,0", "f64"), "tiled");
+  const ParamSet doubles = derivedOf("100,335544", "1,0", "f64");
+  EXPECT_EQ(doubles.get("chosen"), "tiled_wide");
+  EXPECT_EQ(doubles.get("cells_across_used"), "16");
+  EXPECT_EQ(doubles.get("cells_per_thread_used"), "4");
+  EXPECT_EQ(chosen("8192,8192", "1,0", "f64", "1"), "tiled");  // off 16-byte rows
+  EXPECT_EQ(chosen("2050,8192", "1,0", "f64"), "tiled");       // rows straddling sectors
 }
 
 // A reordered batch of transposes of 4- and 8-byte elements takes the narrow kernel where the

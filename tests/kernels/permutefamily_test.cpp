@@ -68,7 +68,7 @@ TEST(PermuteFamily, TiledKernelsTakeTransposesOnly) {
       says(verdict("tiled", {{"tile_size", "16"}, {"rows_per_block", "16"}}), "accepted", ""));
 }
 
-TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesHalvesAndFloats) {
+TEST(PermuteFamily, TiledWideTakesWholeCellsOfEveryElementSize) {
   const auto wide = transposeVerdicts("tiled_wide", "1,0");
   EXPECT_TRUE(says(wide("40,64", "u8"), "accepted", ""));
   EXPECT_TRUE(says(wide("36,64", "u8"), "shape", "multiples of 8"));
@@ -76,7 +76,10 @@ TEST(PermuteFamily, TiledWideTakesWholeCellsOfBytesHalvesAndFloats) {
   EXPECT_TRUE(says(wide("34,64", "bf16"), "shape", "multiples of 4"));
   EXPECT_TRUE(says(wide("34,64", "f32"), "accepted", ""));
   EXPECT_TRUE(says(wide("33,64", "f32"), "shape", "multiples of 2"));
-  EXPECT_TRUE(says(wide("32,64", "f64"), "dtype", "allowed: u8, f16, bf16, f32"));
+  EXPECT_TRUE(says(wide("32,64", "f64"), "accepted", ""));
+  EXPECT_TRUE(says(wide("32,64", "f64", "1"), "offset", "not 16-byte aligned"));
+  RawParams aligned{{"dtype", "f64"}, {"stores", "aligned"}};
+  EXPECT_TRUE(says(verdict("tiled_wide", aligned), "stores", "cells of f64 have 16-byte rows"));
   EXPECT_TRUE(says(
       verdict("tiled_wide", {{"cells_across", "32"}, {"cells_per_thread", "4"}, {"dtype", "f32"}}),
       "accepted", ""));
