@@ -51,7 +51,7 @@ class SourceViewTest : public QObject {
     const auto topText = [&view] { return view.text().split('\n').value(view.topLine()); };
     view.setVariant("permute", "tiled_wide");
     QCOMPARE(view.currentFile(), QString("permute/tiledtranspose.cu"));
-    QVERIFY2(topText().startsWith("// 1- and 2-byte elements in cells"), qPrintable(topText()));
+    QVERIFY2(topText().startsWith("// Elements in cells of 8-byte rows"), qPrintable(topText()));
     view.setVariant("permute", "tiled");
     QCOMPARE(topText(), QString("template <typename T, int Tile, bool Pad, typename Index>"));
     view.setVariant("permute", "general");
