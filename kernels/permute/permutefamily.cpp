@@ -1033,11 +1033,10 @@ void registerPermuteFamily(Registry& registry) {
       "thread loads a cell of 8 rows of 8 bytes (4 x 4 for f16, 2 x 2 for f32, 2 x 2 in 16-byte "
       "rows for f64), transposes it in registers with byte permutes and stores 8 destination "
       "rows of 8 bytes: every access of a warp is 256 bytes, two rows of 128 with 16 cells "
-      "across, one row with 32, on both sides (512 for f64). Compare it with tiled and tiled_half2 "
-      "on the same transpose, and sweep "
-      "cells_across and cells_per_thread; both sides must be whole cells. Where the "
-      "destination's rows do not start on 32-byte sectors (8196 x 8192 f16), compare "
-      "stores=tile with stores=aligned.");
+      "across, one row with 32, on both sides (512 for f64). Compare it with tiled and "
+      "tiled_half2 on the same transpose, and sweep cells_across and cells_per_thread; both "
+      "sides must be whole cells. Where the destination's rows do not start on 32-byte sectors "
+      "(8196 x 8192 f16), compare stores=tile with stores=aligned.");
   add(Kind::Narrow, "transposes with a short side, as NCHW <-> NHWC with 3 channels",
       "A (3, 262144) transpose fills a square tile 3 rows deep. Here a block takes a run of every "
       "plane, which together make one contiguous run of the interleaved side, and moves both "

@@ -34,7 +34,7 @@ __device__ __forceinline__ TileSpot<Index> tileSpot(Index t, Index rows, Index c
 // so each thread keeps several global loads in flight instead of waiting on each in turn. The
 // plain kernel takes all 8 rows a thread has of auto's tiles (64, with 8 rows of threads) at
 // once: 2-D and batch transposes moved 1.00-1.04x as fast as with 4 (H200). Aligned stores read
-// 0.95-0.98x with 8, and keep 4.
+// 0.92-0.98x with 8, and keep 4.
 constexpr int kInFlight = 4;
 constexpr int kPlainInFlight = 8;
 

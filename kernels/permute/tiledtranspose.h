@@ -19,9 +19,10 @@ struct TiledLaunch {
   int rowsPerBlock = 8;  // threads in y; each walks tile / rowsPerBlock rows
   bool padding = true;   // one spare column per tile row keeps column reads off a single bank
   bool pairs = false;    // 16-bit elements moved two at a time (needs even rows and cols)
-  // 1-, 2- and 4-byte elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves, 2 x 2 floats):
-  // cellsAcross cells across a tile and 16 * cellsPerThread down; rows and cols whole cells, the
-  // source 8-byte aligned. tile is then the tile's width in elements, cellsAcross * cell::side.
+  // Elements in cells of 8-byte rows (8 x 8 bytes, 4 x 4 halves, 2 x 2 floats) or 16-byte ones (2
+  // x 2 doubles): cellsAcross cells across a tile and 16 * cellsPerThread down; rows and cols
+  // whole cells, the source aligned to a row. tile is then the tile's width in elements,
+  // cellsAcross * cell::side. Aligned stores take cells of 8-byte rows.
   bool cells = false;
   int cellsAcross = 16;    // 16 or 32
   int cellsPerThread = 1;  // 1, 2 or 4, as the tile fits in a block's shared memory
