@@ -312,7 +312,7 @@ bool alignedStoresPay(permute::TiledLaunch l, int tile, const DeviceInfo& device
   l.tile = tile;
   l.alignedStores = true;
   const std::int64_t across = (l.cols + tile - 1) / tile * tile;
-  return ((l.cells && l.elementBytes < 8) || l.pairs ||
+  return ((l.cells && permute::cell::rowBytes(l.elementBytes) == 8) || l.pairs ||
           (!l.cells && l.elementBytes >= 4 && tile <= kMaxAlignedTile)) &&
          l.rows * l.elementBytes % kSectorBytes != 0 &&
          (alignedReads(l) <= maxAlignedReads(l, device) ||
@@ -843,7 +843,7 @@ class PermuteVariant final : public Variant {
                                      " elements in is not " + std::to_string(row) +
                                      "-byte aligned; allowed: offsets of " + std::to_string(side) +
                                      " elements, or use auto");
-    if (bytes == 8 && p.get("stores") == "aligned")
+    if (row != 8 && p.get("stores") == "aligned")
       throw paramError("stores",
                        "tiled_wide aligns stores of cells of 8-byte rows, and cells "
                        "of f64 have 16-byte rows; allowed: tile, auto, or use tiled");

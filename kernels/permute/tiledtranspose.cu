@@ -352,39 +352,38 @@ Index windowShift(const TiledLaunch& l, int window) {
 
 template <typename Index>
 void launchCells(const TiledLaunch& l, cudaStream_t stream) {
-  const auto with = [&]<typename Row>(
-                        void (*kernel)(const Row*, Row*, Index, Index, Index, Index, Index)) {
-    launchWith<Index>(kernel, l, static_cast<const Row*>(l.src), static_cast<Row*>(l.dst), stream);
+  // A kernel for every shape whose tile fits a block's shared memory.
+  bool launched = false;
+  const auto shaped = [&]<int E, int A, int S>() {
+    if constexpr (cell::tileBytes(E, A, S) <= cell::kMaxTileBytes) {
+      if (launched || l.cellsAcross != A || l.cellsPerThread != S) return;
+      launchWith<Index>(tiledTransposeCellsKernel<E, A, S, Index>, l,
+                        static_cast<const CellRow<E>*>(l.src), static_cast<CellRow<E>*>(l.dst),
+                        stream);
+      launched = true;
+    }
   };
-  const int a = l.cellsAcross, stack = l.cellsPerThread;
-  if (l.elementBytes == 1) {
-    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<1, 16, 1, Index>);
-    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<1, 16, 2, Index>);
-    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<1, 32, 1, Index>);
-  } else if (l.elementBytes == 2) {
-    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<2, 16, 1, Index>);
-    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<2, 16, 2, Index>);
-    if (a == 16 && stack == 4) return with(tiledTransposeCellsKernel<2, 16, 4, Index>);
-    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<2, 32, 1, Index>);
-    if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<2, 32, 2, Index>);
-  } else if (l.elementBytes == 4) {
-    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<4, 16, 1, Index>);
-    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<4, 16, 2, Index>);
-    if (a == 16 && stack == 4) return with(tiledTransposeCellsKernel<4, 16, 4, Index>);
-    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<4, 32, 1, Index>);
-    if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<4, 32, 2, Index>);
-    if (a == 32 && stack == 4) return with(tiledTransposeCellsKernel<4, 32, 4, Index>);
-  } else if (l.elementBytes == 8) {
-    if (a == 16 && stack == 1) return with(tiledTransposeCellsKernel<8, 16, 1, Index>);
-    if (a == 16 && stack == 2) return with(tiledTransposeCellsKernel<8, 16, 2, Index>);
-    if (a == 16 && stack == 4) return with(tiledTransposeCellsKernel<8, 16, 4, Index>);
-    if (a == 32 && stack == 1) return with(tiledTransposeCellsKernel<8, 32, 1, Index>);
-    if (a == 32 && stack == 2) return with(tiledTransposeCellsKernel<8, 32, 2, Index>);
+  const auto across = [&]<int E, int A>() {
+    shaped.template operator()<E, A, 1>();
+    shaped.template operator()<E, A, 2>();
+    shaped.template operator()<E, A, 4>();
+  };
+  const auto sized = [&]<int E>() {
+    across.template operator()<E, 16>();
+    across.template operator()<E, 32>();
+  };
+  switch (l.elementBytes) {
+    case 1: sized.template operator()<1>(); break;
+    case 2: sized.template operator()<2>(); break;
+    case 4: sized.template operator()<4>(); break;
+    case 8: sized.template operator()<8>(); break;
+    default: break;
   }
-  throw Error(ErrorKind::Internal, "tiled transpose: no kernel for cells of " +
-                                       std::to_string(l.elementBytes) + "-byte elements, " +
-                                       std::to_string(a) + " across and " + std::to_string(stack) +
-                                       " a thread");
+  if (!launched)
+    throw Error(ErrorKind::Internal, "tiled transpose: no kernel for cells of " +
+                                         std::to_string(l.elementBytes) + "-byte elements, " +
+                                         std::to_string(l.cellsAcross) + " across and " +
+                                         std::to_string(l.cellsPerThread) + " a thread");
 }
 
 template <int Tile, bool Pad, typename Index>
