@@ -700,7 +700,8 @@ TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
                            {"7,300,5", "2,1,0"},      {"9,2,515", "2,0,1"},
                            {"517,263", "1,0"},        {"3,257,389", "0,2,1"},
                            {"5,41,7,131", "3,0,2,1"}, {"509,300", "1,0"},
-                           {"255,300", "1,0"},        {"2,139,67,21,7", "4,3,0,2,1"}};
+                           {"255,300", "1,0"},        {"2,139,67,21,7", "4,3,0,2,1"},
+                           {"1031,389", "1,0"},       {"3,777,261", "0,2,1"}};
   runOddCases(cases, "cells", [](const RunResult& r, const std::string& what) {
     EXPECT_EQ(r.derived.get("access_bytes"), "8") << what;
     EXPECT_EQ(r.derived.get("cells"), "shifted") << what;
@@ -736,7 +737,8 @@ TEST_F(PermuteGpu, GeneralCellsStoreWholeSectorsWhereColumnsStartInsideOne) {
                            {"517,263", "1,0"},         {"3,257,389", "0,2,1"},
                            {"5,41,7,131", "3,0,2,1"},  {"1000,136", "1,0"},
                            {"255,300", "1,0"},         {"2,139,67,21,7", "4,3,0,2,1"},
-                           {"3,1000,6,16", "2,1,3,0"}, {"24,4,16,323", "3,2,1,0"}};
+                           {"3,1000,6,16", "2,1,3,0"}, {"24,4,16,323", "3,2,1,0"},
+                           {"1031,389", "1,0"},        {"3,777,261", "0,2,1"}};
   runOddCases(cases, "cells",
               [](const RunResult& r, const std::string& what) {
                 EXPECT_EQ(r.derived.get("access_bytes"), "8") << what;
