@@ -350,7 +350,8 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         });
         // The words columns fill in part: in the group's first tile the one holding a column's
         // first row where it starts inside a word, in its last the one holding its last row where
-        // it ends inside one (the same word where the column is that short, stored twice).
+        // it ends inside one (the same word where the column is that short, stored twice); none in
+        // a tile inside both groups.
         if (!kInside)
           for (int job = threadIdx.x; job < 2 * cols; job += blockDim.x) {
             const int i = job / 2;
@@ -373,7 +374,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
 #pragma unroll
           for (int j = 0; j < S; ++j) {
             const int w = outAcross + kRows * j;
-            if (kInside || (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent))
+            if (in0 + i < a.inExtent && out0 + w * kSide < a.outExtent)
               dst[(dstCol[i] + out0) / kSide + w] = tile[i][slot(w, outDown)];
           }
         }
