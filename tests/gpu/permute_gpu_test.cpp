@@ -691,8 +691,8 @@ TEST_F(PermuteGpu, GeneralTilesShiftWordsWhereRowsStartAnywhere) {
 // Groups of odd extents, and sources at any offset, move bytes and halves in cells shifted into
 // place where asked: rows and columns shorter than a cell, longer than a tile (several tiles each
 // way), partial tiles both ways (columns of a last tile ending past its last word), a batch, a
-// group grown past a tile's side to fill its tiles; and aligned cells where both groups are whole
-// cells.
+// group grown past a tile's side to fill its tiles, most tiles inside both groups (1031 x 389,
+// moved without bounds); and aligned cells where both groups are whole cells.
 TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
   const OddCase cases[] = {{"3,65,101", "2,1,0"},     {"5,7,3,33", "3,1,0,2"},
                            {"2,3,4097", "2,1,0"},     {"1001,3", "1,0"},
@@ -730,7 +730,8 @@ TEST_F(PermuteGpu, GeneralTilesShiftCellsWhereRowsStartAnywhere) {
 
 // Cells whose columns start anywhere in a sector, stored from the sector boundary at or before
 // each tile's first row: the same odd groups and offsets, columns a sector or more apart (1000
-// rows: whole cells, loads aligned), columns ending in a last tile past its window's last word.
+// rows: whole cells, loads aligned), columns ending in a last tile past its window's last word,
+// most tiles inside both groups (1031 x 389, moved without bounds).
 TEST_F(PermuteGpu, GeneralCellsStoreWholeSectorsWhereColumnsStartInsideOne) {
   const OddCase cases[] = {{"3,65,101", "2,1,0"},      {"2,3,4097", "2,1,0"},
                            {"1001,3", "1,0"},          {"3,1001", "1,0"},
