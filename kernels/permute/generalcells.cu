@@ -142,11 +142,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol, kAbove);
     const Index in0 = start.in0, out0 = start.out0;
-    // A tile inside both groups, past the out group's first tile and before its last, has every
-    // column and row and no word a column fills in part: where stores shift, its moves take no
-    // bounds (H200: 1.04-1.06x where they shift, 0.95-0.99x where they do not, the kernel's
-    // code twice). 64-bit indices keep one path: the second spilled.
-    const bool inside = in0 + kTileIn <= a.inExtent && out0 > 0 && out0 + kTileOut < a.outExtent;
+    // Moves the tile; kInside: one inside both groups (below), whose bounds are constants.
     const auto move = [&](auto whole) {
       constexpr bool kInside = decltype(whole)::value;
       const int cols =
@@ -380,8 +376,12 @@ __global__ void __launch_bounds__(A* cell::kThreadRows,
         }
       }
     };
+    // A tile inside both groups, past the out group's first tile and before its last, has every
+    // column and row and no word a column fills in part: where stores shift, its moves take no
+    // bounds (H200: 1.04-1.06x where they shift, 0.95-0.99x where they do not, the kernel's
+    // code twice). 64-bit indices keep one path: the second spilled.
     if constexpr (Window > 0 && sizeof(Index) == 4)
-      if (inside) {
+      if (in0 + kTileIn <= a.inExtent && out0 > 0 && out0 + kTileOut < a.outExtent) {
         move(std::true_type{});
         __syncthreads();
         continue;
