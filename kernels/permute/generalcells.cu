@@ -410,9 +410,8 @@ void launchGeneralCells(const GeneralLaunch& l, cudaStream_t stream) {
   const auto indexed = [&]<int E, int A, bool Loads, int Window>() {
     if (l.index32)
       return launch(generalTiledCellsKernel<E, A, 2, Loads, Window, std::int32_t>,
-                    argsOf<std::int32_t>(l.tiling));
-    launch(generalTiledCellsKernel<E, A, 2, Loads, Window, std::int64_t>,
-           argsOf<std::int64_t>(l.tiling));
+                    argsOf<std::int32_t>(l));
+    launch(generalTiledCellsKernel<E, A, 2, Loads, Window, std::int64_t>, argsOf<std::int64_t>(l));
   };
   const auto windowed = [&]<int E, int A, bool Loads>() {
     if (l.alignedStores) return indexed.template operator()<E, A, Loads, kCellSectorWindow>();

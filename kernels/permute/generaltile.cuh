@@ -23,6 +23,7 @@ struct Args {
   Group<Index> batchSrc, batchDst;
   Index inExtent, outExtent, tilesIn, tilesOut, tiles;
   int inShift, outShift;  // log2 of the tile's sides
+  bool byDestination;     // tiles one after another along the out group, else the in group
 };
 
 template <typename Index>
@@ -36,10 +37,13 @@ struct TileStart {
 template <typename Index>
 __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
                                                       Index* dstCol, int rowsBefore = 0) {
-  const Index rest = quotientOf(t, a.tilesIn);
-  const Index in0 = (t - rest * a.tilesIn) << a.inShift;
-  const Index b = quotientOf(rest, a.tilesOut);
-  const Index out0 = (rest - b * a.tilesOut) << a.outShift;
+  const Index first = a.byDestination ? a.tilesOut : a.tilesIn;
+  const Index second = a.byDestination ? a.tilesIn : a.tilesOut;
+  const Index rest = quotientOf(t, first);
+  const Index b = quotientOf(rest, second);
+  const Index major = rest - b * second, minor = t - rest * first;
+  const Index in0 = (a.byDestination ? major : minor) << a.inShift;
+  const Index out0 = (a.byDestination ? minor : major) << a.outShift;
   const auto base = a.batchSrc.offsetsOf(b, a.batchDst.stride);
   // srcRow[k] is row out0 - rowsBefore + k; those outside the group are never read.
   for (int k = threadIdx.x; k < (1 << a.outShift) + rowsBefore; k += blockDim.x) {
@@ -75,7 +79,8 @@ inline int log2Of(int powerOfTwo) {
 }
 
 template <typename Index>
-Args<Index> argsOf(const GeneralTiling& g) {
+Args<Index> argsOf(const GeneralLaunch& l) {
+  const GeneralTiling& g = l.tiling;
   Args<Index> a;
   const auto fill = [](Group<Index>& group, const GeneralTiling::Axis* axes, int rank, bool src) {
     group.rank = rank;
@@ -95,6 +100,7 @@ Args<Index> argsOf(const GeneralTiling& g) {
   a.tiles = static_cast<Index>(g.tiles());
   a.inShift = log2Of(g.tileIn);
   a.outShift = log2Of(g.tileOut);
+  a.byDestination = l.order == TileOrder::Destination;
   return a;
 }
 

@@ -305,8 +305,8 @@ void launchTyped(const GeneralLaunch& l, cudaStream_t stream) {
       throw Error(ErrorKind::Internal, "general tiled permute: aligned stores of " +
                                            std::to_string(sizeof(T)) + "-byte units");
   }
-  kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(
-      static_cast<const T*>(l.src), static_cast<T*>(l.dst), argsOf<Index>(l.tiling));
+  kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(static_cast<const T*>(l.src),
+                                                       static_cast<T*>(l.dst), argsOf<Index>(l));
   KWB_CHECK_LAUNCH("generalTiledKernel");
 }
 
@@ -344,12 +344,10 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
       KWB_CHECK_LAUNCH("generalTiledWordsKernel");
     };
     if (l.elementBytes == 1)
-      return l.index32
-                 ? launch(generalTiledWordsKernel<4, std::int32_t>, argsOf<std::int32_t>(l.tiling))
-                 : launch(generalTiledWordsKernel<4, std::int64_t>, argsOf<std::int64_t>(l.tiling));
-    return l.index32
-               ? launch(generalTiledWordsKernel<2, std::int32_t>, argsOf<std::int32_t>(l.tiling))
-               : launch(generalTiledWordsKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
+      return l.index32 ? launch(generalTiledWordsKernel<4, std::int32_t>, argsOf<std::int32_t>(l))
+                       : launch(generalTiledWordsKernel<4, std::int64_t>, argsOf<std::int64_t>(l));
+    return l.index32 ? launch(generalTiledWordsKernel<2, std::int32_t>, argsOf<std::int32_t>(l))
+                     : launch(generalTiledWordsKernel<2, std::int64_t>, argsOf<std::int64_t>(l));
   }
   if (l.shifted) {
     const auto src = tile::wordStart<const std::uint32_t>(l.src, l.elementBytes);
@@ -360,13 +358,11 @@ void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
       KWB_CHECK_LAUNCH("generalTiledShiftedKernel");
     };
     if (l.elementBytes == 1)
-      return l.index32 ? launch(generalTiledShiftedKernel<4, std::int32_t>,
-                                argsOf<std::int32_t>(l.tiling))
-                       : launch(generalTiledShiftedKernel<4, std::int64_t>,
-                                argsOf<std::int64_t>(l.tiling));
-    return l.index32
-               ? launch(generalTiledShiftedKernel<2, std::int32_t>, argsOf<std::int32_t>(l.tiling))
-               : launch(generalTiledShiftedKernel<2, std::int64_t>, argsOf<std::int64_t>(l.tiling));
+      return l.index32
+                 ? launch(generalTiledShiftedKernel<4, std::int32_t>, argsOf<std::int32_t>(l))
+                 : launch(generalTiledShiftedKernel<4, std::int64_t>, argsOf<std::int64_t>(l));
+    return l.index32 ? launch(generalTiledShiftedKernel<2, std::int32_t>, argsOf<std::int32_t>(l))
+                     : launch(generalTiledShiftedKernel<2, std::int64_t>, argsOf<std::int64_t>(l));
   }
   withUnit<8>(l.elementBytes, "general tiled permute", [&](auto element) {
     using T = decltype(element);

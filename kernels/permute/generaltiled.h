@@ -4,6 +4,7 @@
 
 #include "kernels/permute/cell.h"
 #include "kernels/permute/generaltiling.h"
+#include "kernels/permute/tileorder.h"
 
 namespace kwb::permute {
 
@@ -31,6 +32,7 @@ struct GeneralLaunch {
   // tile's first row, the block reading the rows before its tile that this takes (rowsBefore(),
   // or the cells above its tile).
   bool alignedStores = false;
+  TileOrder order = TileOrder::Source;
   bool index32 = true;
   int block = 256;
   int grid = 1;

@@ -167,6 +167,15 @@ std::vector<ParamSpec> params(Kind kind) {
         "extent, and for units of 4 bytes or more whose rows start inside sectors takes the "
         "sides the groups fill best, each 128 bytes or more (tile says which)"));
   }
+  if (kind == Kind::General || kind == Kind::Tiled || kind == Kind::TiledPairs ||
+      kind == Kind::TiledWide)
+    specs.push_back(autoChoiceParam(
+        "tile_order", ParamRole::Launch, {"source", "destination"}, "",
+        "the order the grid takes tiles in: one after another along the source's rows, or along "
+        "the destination's. The blocks resident at once move consecutive tiles, so the order "
+        "sets how long a stretch of each side's memory they cover together; auto takes the "
+        "destination's where that makes the destination's stretches longer and leaves the "
+        "source's 512 bytes or more"));
   if (kind == Kind::Packed) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"128", "256", "512"}, "512",
                                 "threads",
@@ -326,6 +335,21 @@ void addGrid(ParamSet& derived, int grid, int block, const DeviceInfo& device) {
   for (const auto& [name, value] : described.values()) derived.set(name, value);
 }
 
+// The order a grid takes tiles in: tile_order where given, else auto's for the blocks resident
+// at once (as many as the device's threads hold, at most the grid).
+permute::TileOrder tileOrderOf(const ParamSet& p, const permute::TileSide& in,
+                               const permute::TileSide& out, int grid, int threads,
+                               const DeviceInfo& device, ParamSet& derived) {
+  const std::int64_t window = std::min<std::int64_t>(grid, waveThreads(device) / threads);
+  const permute::TileOrder order =
+      p.has("tile_order") && !p.isAuto("tile_order")
+          ? (p.get("tile_order") == "destination" ? permute::TileOrder::Destination
+                                                  : permute::TileOrder::Source)
+          : permute::autoTileOrder(in, out, window);
+  derived.set("tile_order", permute::tileOrderName(order));
+  return order;
+}
+
 // A launch description run on the buffers enqueue() is given.
 template <typename Launch>
 PermuteLauncher launcherOf(const Launch& l, void (*run)(const Launch&, cudaStream_t)) {
@@ -449,6 +473,10 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),
                         l.threadsPerBlock(), kWaves, device);
   addGrid(derived, l.grid, l.threadsPerBlock(), device);
+  const std::int64_t tileCols = (l.cols + l.tile - 1) / l.tile, tileRows = l.tallRows();
+  l.order = tileOrderOf(p, {tileCols, std::int64_t{l.tile} * bytes, l.cols * bytes},
+                        {tileRows, (l.rows + tileRows - 1) / tileRows * bytes, l.rows * bytes},
+                        l.grid, l.threadsPerBlock(), device, derived);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("tiles", std::to_string(l.tiles()));
@@ -589,6 +617,10 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   l.grid =
       gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * threads, threads, kWaves, device);
   addGrid(derived, l.grid, threads, device);
+  const permute::GeneralTiling& g = l.tiling;
+  l.order = tileOrderOf(p, {g.tilesIn(), std::int64_t{g.tileIn} * bytes, g.inExtent * bytes},
+                        {g.tilesOut(), std::int64_t{g.tileOut} * bytes, g.outExtent * bytes},
+                        l.grid, threads, device, derived);
   derived.set("simplified_shape", listText(s.shape));
   derived.set("simplified_perm", listText(s.perm));
   derived.set("groups", l.tiling.describe());

@@ -20,14 +20,18 @@ struct TileSpot {
   Index tileCol;
 };
 
+// Tile t of a batch of matrices, each matrix's tiles along its rows (the source's order) or down
+// its columns (the destination's).
 template <typename Index>
 __device__ __forceinline__ TileSpot<Index> tileSpot(Index t, Index rows, Index cols, Index tileRows,
-                                                    Index tileCols) {
+                                                    Index tileCols, bool byDestination) {
   const Index perMatrix = tileRows * tileCols;
   const Index matrix = t / perMatrix;
   const Index inMatrix = t - matrix * perMatrix;
-  const Index tileRow = inMatrix / tileCols;
-  return {matrix * rows * cols, tileRow, inMatrix - tileRow * tileCols};
+  const Index along = byDestination ? tileRows : tileCols;
+  const Index major = inMatrix / along, minor = inMatrix - major * along;
+  return byDestination ? TileSpot<Index>{matrix * rows * cols, minor, major}
+                       : TileSpot<Index>{matrix * rows * cols, major, minor};
 }
 
 // Rows a thread moves per step: their loads are all issued before the first result is stored,
@@ -40,11 +44,12 @@ constexpr int kPlainInFlight = 8;
 
 template <typename T, int Tile, bool Pad, typename Index>
 __global__ void tiledTransposeKernel(const T* __restrict__ src, T* __restrict__ dst, Index rows,
-                                     Index cols, Index tileRows, Index tileCols, Index tiles) {
+                                     Index cols, Index tileRows, Index tileCols, Index tiles,
+                                     bool byDestination) {
   __shared__ T tile[Tile][Tile + (Pad ? 1 : 0)];
   const int step = blockDim.y;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols, byDestination);
     const Index x = s.tileCol * Tile + threadIdx.x;
     for (int i0 = threadIdx.y; i0 < Tile; i0 += kPlainInFlight * step) {
       T v[kPlainInFlight];
@@ -101,12 +106,12 @@ __device__ __forceinline__ void storeAlignedRow(T* dst, Index rowStart, Index ds
 template <typename T, int Tile, bool Pad, typename Index>
 __global__ void tiledTransposeAlignedKernel(const T* __restrict__ src, T* __restrict__ dst,
                                             Index rows, Index cols, Index tallRows, Index tileCols,
-                                            Index tiles, Index dstShift) {
+                                            Index tiles, bool byDestination, Index dstShift) {
   constexpr int kTall = TiledLaunch::kAlignedTall, kRows = (kTall + 1) * Tile;
   __shared__ T tall[kRows][Tile + (Pad ? 1 : 0)];
   const int step = blockDim.y, tx = threadIdx.x;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols);
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols, byDestination);
     const Index x = s.tileCol * Tile + tx;
     const Index top = (s.tileRow * kTall - 1) * Tile;  // the source row at the tile's top
     const T* column = src + s.offset + x;
@@ -147,14 +152,15 @@ __global__ void tiledTransposeAlignedKernel(const T* __restrict__ src, T* __rest
 template <int Tile, bool Pad, typename Index>
 __global__ void tiledTransposePairsKernel(const std::uint32_t* __restrict__ src,
                                           std::uint32_t* __restrict__ dst, Index rows, Index cols,
-                                          Index tileRows, Index tileCols, Index tiles) {
+                                          Index tileRows, Index tileCols, Index tiles,
+                                          bool byDestination) {
   constexpr int kPairs = Tile / 2;
   __shared__ uint2 tile[kPairs][kPairs + (Pad ? 1 : 0)];
   const int step = blockDim.y;
   const Index rowWords = cols / 2;
   const Index outRowWords = rows / 2;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols, byDestination);
     const Index base = s.offset / 2;                   // rows and cols are even
     const Index x = s.tileCol * kPairs + threadIdx.x;  // the source's column pair
     for (int j0 = threadIdx.y; j0 < kPairs; j0 += kInFlight * step) {
@@ -222,7 +228,8 @@ __device__ __forceinline__ void transposeCellRows(uint2 (&r)[N]) {
 template <int E, int A, int S, typename Index>
 __global__ void __launch_bounds__(A* cell::kThreadRows)
     tiledTransposeCellsKernel(const CellRow<E>* __restrict__ src, CellRow<E>* __restrict__ dst,
-                              Index rows, Index cols, Index tileRows, Index tileCols, Index tiles) {
+                              Index rows, Index cols, Index tileRows, Index tileCols, Index tiles,
+                              bool byDestination) {
   using Row = CellRow<E>;
   constexpr int kDown = cell::kThreadRows, kSide = sizeof(Row) / E;  // cell::side
   constexpr int kTileCols = A * kSide, kTileRows = kDown * S * kSide;
@@ -233,7 +240,7 @@ __global__ void __launch_bounds__(A* cell::kThreadRows)
   // On the way out: word outAcross (+ kDown * j) of the destination rows of cell column outDown.
   const int outAcross = threadIdx.x % kDown, outDown = threadIdx.x / kDown;
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols);
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tileRows, tileCols, byDestination);
     const Index base = s.offset / kSide;
     // The source cells (down * S + j, across): kSide rows of one word each.
     const Index word = s.tileCol * A + across;
@@ -292,7 +299,7 @@ template <typename Word, int Side, typename Index>
 __global__ void __launch_bounds__(256)
     tiledTransposeAlignedCellsKernel(const Word* __restrict__ src, Word* __restrict__ dst,
                                      Index rows, Index cols, Index tallRows, Index tileCols,
-                                     Index tiles, Index dstShift) {
+                                     Index tiles, bool byDestination, Index dstShift) {
   constexpr int kRowsOut = TiledLaunch::kAlignedCellRows, kAcross = kRowsOut / Side;
   constexpr int kWindow = TiledLaunch::kAlignedWindowBytes / sizeof(Word);
   constexpr int kTall = TiledLaunch::kAlignedTall, kWords = (kTall + 1) * kWindow;
@@ -301,7 +308,7 @@ __global__ void __launch_bounds__(256)
   __shared__ Word tall[kWords][kRowsOut + 1];
   const Index rowWords = cols / Side, outRowWords = rows / Side;  // whole cells
   for (Index t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols);
+    const TileSpot<Index> s = tileSpot(t, rows, cols, tallRows, tileCols, byDestination);
     const Index base = s.offset / Side;
     const Index top = (s.tileRow * kTall - 1) * kWindow;  // the cell row at the tile's top
     for (int c = threadIdx.x; c < kWords * kAcross; c += blockDim.x) {
@@ -330,17 +337,17 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Launches a tiled kernel on `l`'s tiles, with `extra` arguments after the tiles' count.
+// Launches a tiled kernel on `l`'s tiles, with `extra` arguments after the tiles' count and order.
 template <typename Index, typename Kernel, typename T, typename... Extra>
 void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaStream_t stream,
                 Extra... extra) {
   const dim3 block = l.cells || (l.pairs && l.alignedStores)
                          ? dim3(l.threadsPerBlock())
                          : dim3(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
-  kernel<<<l.grid, block, 0, stream>>>(src, dst, static_cast<Index>(l.rows),
-                                       static_cast<Index>(l.cols), static_cast<Index>(l.tallRows()),
-                                       static_cast<Index>((l.cols + l.tile - 1) / l.tile),
-                                       static_cast<Index>(l.tiles()), extra...);
+  kernel<<<l.grid, block, 0, stream>>>(
+      src, dst, static_cast<Index>(l.rows), static_cast<Index>(l.cols),
+      static_cast<Index>(l.tallRows()), static_cast<Index>((l.cols + l.tile - 1) / l.tile),
+      static_cast<Index>(l.tiles()), l.order == TileOrder::Destination, extra...);
   KWB_CHECK_LAUNCH("tiledTransposeKernel");
 }
 

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/permute/cell.h"
+#include "kernels/permute/tileorder.h"
 
 namespace kwb::permute {
 
@@ -33,6 +34,7 @@ struct TiledLaunch {
   // kAlignedCellRows destination rows.
   bool alignedStores = false;
   static constexpr int kAlignedTall = 4, kAlignedWindowBytes = 128, kAlignedCellRows = 64;
+  TileOrder order = TileOrder::Source;
   bool index32 = true;
   int grid = 1;
   const void* src = nullptr;

@@ -381,6 +381,44 @@ TEST_F(PermuteGpu, TiledTransposesMatchTheReference) {
   EXPECT_GT(checked, 250);
 }
 
+// Every tiled kernel, and general tiles moving each of their units, with tiles taken in either
+// order: several tiles each way, part-filled last tiles, batches, offset sources, aligned
+// stores, and tiles inside both groups (1031 x 389 in shifted cells, moved without bounds).
+TEST_F(PermuteGpu, TilesMatchTheReferenceInEitherOrder) {
+  struct Case {
+    const char *variant, *shape, *perm, *dtype;
+    RawParams extra;
+  };
+  const Case cases[] = {
+      {"general", "3,65,1001", "2,1,0", "f32", {}},
+      {"general", "5,41,7,131", "3,0,2,1", "f64", {{"stores", "aligned"}}},
+      {"general", "7,300,5", "2,1,0", "f16", {{"access", "elements"}}},
+      {"general", "3,64,1000", "2,1,0", "u8", {{"access", "words"}}},
+      {"general", "9,2,515", "2,0,1", "u8", {{"access", "words"}, {"offset", "1"}}},
+      {"general", "3,256,264", "2,1,0", "u8", {{"access", "cells"}}},
+      {"general", "1031,389", "1,0", "u8", {{"access", "cells"}}},
+      {"general", "3,777,261", "0,2,1", "f16", {{"access", "cells"}, {"stores", "aligned"}}},
+      {"tiled", "3,257,100", "0,2,1", "f32", {}},
+      {"tiled", "1000,130", "1,0", "f64", {{"stores", "aligned"}, {"tile_size", "32"}}},
+      {"tiled_half2", "3,130,258", "0,2,1", "f16", {}},
+      {"tiled_half2", "1030,130", "1,0", "bf16", {{"stores", "aligned"}}},
+      {"tiled_wide", "3,264,136", "0,2,1", "u8", {{"offset", "8"}}},
+      {"tiled_wide", "1000,136", "1,0", "f32", {{"stores", "aligned"}}},
+      {"tiled_wide", "260,1000", "1,0", "f64", {}}};
+  for (const Case& c : cases)
+    for (const char* order : {"source", "destination"}) {
+      RawParams params = c.extra;
+      params.insert(
+          {{"shape", c.shape}, {"perm", c.perm}, {"dtype", c.dtype}, {"tile_order", order}});
+      const RunResult r = run(c.variant, params);
+      const std::string what =
+          std::string(c.variant) + " " + c.shape + " " + c.perm + " " + c.dtype + " " + order;
+      ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+      EXPECT_EQ(r.verification.relError, 0.0) << what;
+      EXPECT_EQ(r.derived.get("tile_order"), order) << what;
+    }
+}
+
 // Cells a thread that fit with the trial's cells across: 1 and 2, and 4 for 16-bit and 8-byte
 // elements 16 across and 4-byte ones either way; bytes 32 across take 1.
 const char* cellsPerThread(const std::string& dtype, int trial) {

@@ -147,6 +147,32 @@ TEST(PermuteFamily, TheWalkGoesDeepForHalvesAndFloatsWhereTheGridStillFillsTheDe
   EXPECT_EQ(movesPerThread("simplified", "1000,4,5,5,127", "3,0,2,4,1", "f16"), "4");
 }
 
+// The order `variant`'s tiles are taken in on an H100.
+std::string tileOrder(const char* variant, const RawParams& params) {
+  const Variant& v = Registry::instance().find("permute", variant);
+  return v.create(Registry::instance().resolve("permute", variant, params), h100())
+      ->derived()
+      .get("tile_order");
+}
+
+TEST(PermuteFamily, TilesTakeTheDestinationsOrderWhereItLeavesTheSourcesRunsLong) {
+  const RawParams square{{"shape", "8192,8192"}, {"perm", "1,0"}, {"dtype", "f32"}};
+  EXPECT_EQ(tileOrder("auto", square), "destination");
+  EXPECT_EQ(tileOrder("auto", {{"shape", "87,6,64280"}, {"perm", "2,1,0"}, {"dtype", "f32"}}),
+            "destination");
+  const RawParams tall{{"shape", "291,325,59,12"}, {"perm", "2,3,0,1"}, {"dtype", "f32"}};
+  EXPECT_EQ(tileOrder("auto", tall), "source");
+  EXPECT_EQ(
+      tileOrder("auto", {{"shape", "894784,3,4,5,5"}, {"perm", "1,4,2,3,0"}, {"dtype", "u8"}}),
+      "source");
+  RawParams given = square;
+  given["tile_order"] = "source";
+  EXPECT_EQ(tileOrder("tiled_wide", given), "source");
+  given = tall;
+  given["tile_order"] = "destination";
+  EXPECT_EQ(tileOrder("general", given), "destination");
+}
+
 TEST(PermuteFamily, AlignedStoresTakeTilesOf16Or32OrTheirOwn) {
   RawParams p{{"shape", "929,1031"}, {"perm", "1,0"}, {"stores", "aligned"}};
   EXPECT_TRUE(says(verdict("tiled", p), "stores", "tiles of 16 or 32; tile_size is 64"));
