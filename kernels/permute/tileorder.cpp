@@ -17,10 +17,10 @@ TileRuns tileRuns(const TileSide& in, const TileSide& out, std::int64_t window, 
   return byDestination ? TileRuns{secondRun, firstRun} : TileRuns{firstRun, secondRun};
 }
 
-// Measured on an H200 (PERFORMANCE.md, thirty-ninth pass): on the 28 random bench cases it
-// takes, the destination's order moved 24 faster, up to 1.27x ((323, 4, 16, 270, 24) with (4,
-// 2, 3, 1, 0) u8; (87, 6, 64280) reversed f32 1.14x, 8192 x 8192 1.01-1.03x in every size), three
-// tensors of 15 MiB or less up to 1.06x slower. Where it left source runs of 256 bytes or less it
+// Measured on an H200 (PERFORMANCE.md, thirty-ninth pass): of the 28 random bench cases it
+// takes, the destination's order moved 25 faster, up to 1.27x ((323, 4, 16, 270, 24) with (4,
+// 2, 3, 1, 0) u8; (87, 6, 64280) reversed f32 1.14x; 8192 x 8192 1.01-1.03x in every size), the
+// slowest (100, 20971) f16 of 3 MiB 0.94x. Where it left source runs of 256 bytes or less it
 // lost 3 to 18 % ((291, 325, 59, 12) with (2, 3, 0, 1) f32, (894784, 3, 4, 5, 5) with (1, 4, 2,
 // 3, 0) u8).
 TileOrder autoTileOrder(const TileSide& in, const TileSide& out, std::int64_t window) {
