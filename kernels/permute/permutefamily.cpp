@@ -473,8 +473,8 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.tiles()) * l.threadsPerBlock(),
                         l.threadsPerBlock(), kWaves, device);
   addGrid(derived, l.grid, l.threadsPerBlock(), device);
-  const std::int64_t tileCols = (l.cols + l.tile - 1) / l.tile, tileRows = l.tallRows();
-  l.order = tileOrderOf(p, {tileCols, std::int64_t{l.tile} * bytes, l.cols * bytes},
+  const std::int64_t tileRows = l.tallRows();
+  l.order = tileOrderOf(p, {l.tileCols(), std::int64_t{l.tile} * bytes, l.cols * bytes},
                         {tileRows, (l.rows + tileRows - 1) / tileRows * bytes, l.rows * bytes},
                         l.grid, l.threadsPerBlock(), device, derived);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +

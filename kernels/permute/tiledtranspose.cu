@@ -346,7 +346,7 @@ void launchWith(Kernel kernel, const TiledLaunch& l, const T* src, T* dst, cudaS
                          : dim3(l.pairs ? l.tile / 2 : l.tile, l.rowsPerBlock);
   kernel<<<l.grid, block, 0, stream>>>(
       src, dst, static_cast<Index>(l.rows), static_cast<Index>(l.cols),
-      static_cast<Index>(l.tallRows()), static_cast<Index>((l.cols + l.tile - 1) / l.tile),
+      static_cast<Index>(l.tallRows()), static_cast<Index>(l.tileCols()),
       static_cast<Index>(l.tiles()), l.order == TileOrder::Destination, extra...);
   KWB_CHECK_LAUNCH("tiledTransposeKernel");
 }

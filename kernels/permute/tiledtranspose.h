@@ -49,7 +49,9 @@ struct TiledLaunch {
     return alignedStores ? (alignedSteps() + kAlignedTall - 1) / kAlignedTall
                          : (rows + tileRows() - 1) / tileRows();
   }
-  std::int64_t tiles() const { return batch * tallRows() * ((cols + tile - 1) / tile); }
+  // Tiles across a matrix's columns.
+  std::int64_t tileCols() const { return (cols + tile - 1) / tile; }
+  std::int64_t tiles() const { return batch * tallRows() * tileCols(); }
   // Aligned stores: the windows of a destination row, the one ending in each tile of a column,
   // and one more for what a shift carries past its last tile.
   std::int64_t alignedSteps() const {
