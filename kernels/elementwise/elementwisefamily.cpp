@@ -252,6 +252,7 @@ class ElementwiseVariant final : public Variant {
       derived = describeGrid(l.grid, l.block, device);
       derived.set("index_bits", l.index32() ? "32" : "64");
       derived.set("waves_used", std::to_string(waves));
+      derived.set("passes", std::to_string(l.passes()));
       derived.set("pack_size_used", std::to_string(l.pack));
       if (p.isAuto("block_size")) derived.set("block_size_used", std::to_string(l.block));
       if (p.has("unroll")) derived.set("unroll_used", std::to_string(l.unroll));

@@ -40,8 +40,10 @@ __global__ void naiveKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, std:
 
 // Each thread loads U packs, spaced a block apart so that every load of a warp stays coalesced,
 // before it computes and stores any: U independent 16-byte loads in flight per thread instead of
-// one. With Pairs, the math runs on half2/bfloat162 pairs.
-template <int P, int U, bool Pairs, typename Index, typename Op, typename Out, typename In, int A>
+// one. With Pairs, the math runs on half2/bfloat162 pairs. OnePass: the grid holds a thread for
+// every U packs, so the loop runs once.
+template <int P, int U, bool Pairs, bool OnePass, typename Index, typename Op, typename Out,
+          typename In, int A>
 __device__ __forceinline__ void walkPacks(const Op& op, Out* __restrict__ out,
                                           const Inputs<In, A>& in, Index packs, Index first,
                                           Index stride) {
@@ -77,20 +79,24 @@ __device__ __forceinline__ void walkPacks(const Op& op, Out* __restrict__ out,
       }
       reinterpret_cast<Packed<Out, P>*>(out)[i] = y;
     }
+    if constexpr (OnePass) break;
   }
 }
 
-// Index is the launch's choice: 32-bit where n and a grid's stride past it fit. A kernel that
-// held both paths and chose on the device computed 64-bit bounds before its first load and
-// jumped past its 64-bit loop to the 32-bit one; at small sizes that was a few per cent of the
-// kernel (f32 mul at 150528 elements: 3.38 -> 3.23 us under Nsight Compute, H100).
-template <int P, int U, bool Pairs, typename Index, typename Op, typename Out, typename In, int A>
+// Index and OnePass are the launch's choice. Index: 32-bit where n and a grid's stride past it
+// fit. A kernel that held both paths and chose on the device computed 64-bit bounds before its
+// first load and jumped past its 64-bit loop to the 32-bit one; at small sizes that was a few per
+// cent of the kernel (f32 mul at 150528 elements: 3.38 -> 3.23 us under Nsight Compute, H100).
+// OnePass: the grid has a thread for every U packs, as the default launch has below 32 waves, so
+// the loop's bounds and branches go: a few per cent of a one-pack thread's instructions.
+template <int P, int U, bool Pairs, bool OnePass, typename Index, typename Op, typename Out,
+          typename In, int A>
 __global__ void packedKernel(Op op, Out* __restrict__ out, Inputs<In, A> in, Index n) {
   const Index packs = n / P;
   const Index thread = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
   const Index first = static_cast<Index>(blockIdx.x) * blockDim.x * U + threadIdx.x;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x * U;
-  walkPacks<P, U, Pairs, Index>(op, out, in, packs, first, stride);
+  walkPacks<P, U, Pairs, OnePass, Index>(op, out, in, packs, first, stride);
   // The tail: fewer than P elements after the last whole pack; the first threads take them. The
   // outer test is the same for every thread, so kernels without a tail skip it in one branch.
   if constexpr (P > 1) {
@@ -142,11 +148,16 @@ ElementwiseKernel findPacked([[maybe_unused]] const ElementwiseLaunch& l) {
                          (!Pairs || (P % 2 == 0 && (sizeof(In) == 2 || sizeof(Out) == 2)));
   if constexpr (valid) {
     constexpr int kA = Op::kArity;
+    using U32 = std::uint32_t;
+    // The grid_stride walk keeps its loop, what it teaches, wherever its grid covers the data.
+    if (l.index32() && l.passes() == 1 && l.walk != ElementwiseWalk::GridStride)
+      return kernelOf<packedKernel<P, U, Pairs, true, U32, Op, Out, In, kA>, false, Op, Out, In,
+                      U32>();
     if (l.index32())
-      return kernelOf<packedKernel<P, U, Pairs, std::uint32_t, Op, Out, In, kA>, false, Op, Out, In,
-                      std::uint32_t>();
-    return kernelOf<packedKernel<P, U, Pairs, std::int64_t, Op, Out, In, kA>, false, Op, Out, In,
-                    std::int64_t>();
+      return kernelOf<packedKernel<P, U, Pairs, false, U32, Op, Out, In, kA>, false, Op, Out, In,
+                      U32>();
+    return kernelOf<packedKernel<P, U, Pairs, false, std::int64_t, Op, Out, In, kA>, false, Op, Out,
+                    In, std::int64_t>();
   } else {
     throw Error(ErrorKind::Internal,
                 "elementwise: pack of " + std::to_string(P) + " has no kernel for these types");

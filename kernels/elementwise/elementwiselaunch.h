@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -33,6 +34,14 @@ struct ElementwiseLaunch {
   // Packed walks: whether n and one grid's stride past it fit 32-bit indices.
   bool index32() const {
     return n + std::int64_t{grid} * block * unroll * pack <= std::int64_t{UINT32_MAX};
+  }
+
+  // Packed walks: the most steps of the grid-stride loop a thread takes; 1 where the grid holds
+  // a thread for every `unroll` packs.
+  std::int64_t passes() const {
+    const std::int64_t items = (n / pack + unroll - 1) / unroll;
+    const std::int64_t threads = std::int64_t{grid} * block;
+    return std::max<std::int64_t>((items + threads - 1) / threads, 1);
   }
 };
 

@@ -65,12 +65,15 @@ TEST_F(ElementwiseGpu, EveryVariantOpAndTypeMatchesTheReference) {
   EXPECT_GT(checked, 900);
 }
 
+// One wave over an odd n: threads that loop (small packs, few threads) and threads that take one
+// step (the kernels without a loop), each with a tail.
 TEST_F(ElementwiseGpu, EveryPackSizeBlockSizeAndUnrollIsRight) {
+  int looped = 0, onePass = 0;
   for (const char* dtype : {"f32", "f16"}) {
     for (const char* pack : {"1", "2", "4", "8"}) {
       for (const char* block : {"32", "96", "1024"}) {
         for (const char* unroll : {"1", "2", "4"}) {
-          RawParams params{{"op", "muladd"},    {"dtype", dtype},      {"n", "100003"},
+          RawParams params{{"op", "muladd"},    {"dtype", dtype},      {"n", "1048579"},
                            {"pack_size", pack}, {"block_size", block}, {"waves", "1"},
                            {"unroll", unroll}};
           for (const char* variant : {"packed", "packed_half2"}) {
@@ -88,11 +91,14 @@ TEST_F(ElementwiseGpu, EveryPackSizeBlockSizeAndUnrollIsRight) {
             EXPECT_EQ(r.status, RunStatus::Ok)
                 << variant << " " << dtype << " pack " << pack << ": " << r.error;
             EXPECT_EQ(r.derived.get("pack_size_used"), pack);
+            ++(r.derived.get("passes") == "1" ? onePass : looped);
           }
         }
       }
     }
   }
+  EXPECT_GT(looped, 10);
+  EXPECT_GT(onePass, 10);
 }
 
 TEST_F(ElementwiseGpu, TimedRunsReportBandwidthAndThePackUsed) {

@@ -125,6 +125,26 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(derived("packed", {{"n", "2^23"}}).get("unroll_used"), "4");
 }
 
+// Threads loop where the grid is short of the packs, and the kernel then keeps its loop; where
+// the grid covers them (the default launch below 32 waves) the kernel has none.
+TEST(Elementwise, PassesCountTheStepsOfTheLongestThread) {
+  const auto passes = [](const std::string& variant, const RawParams& params) {
+    return derived(variant, params).get("passes");
+  };
+  EXPECT_EQ(passes("packed", {{"n", "2^20"}}), "1");
+  EXPECT_EQ(passes("packed_half2", {{"dtype", "f16"}, {"n", "150528"}}), "1");
+  // 2^24 items of 4 packs of 4 over 33792 blocks of 256.
+  EXPECT_EQ(passes("packed", {{"n", "2^28"}}), "2");
+  // 2^20 single elements over a wave of 8448 blocks of 32.
+  EXPECT_EQ(passes("packed", {{"n", "2^20"},
+                              {"pack_size", "1"},
+                              {"unroll", "1"},
+                              {"block_size", "32"},
+                              {"waves", "1"}}),
+            "4");
+  EXPECT_EQ(passes("grid_stride", {{"n", "2^28"}, {"waves", "2"}}), "497");
+}
+
 TEST(Elementwise, AutoBlockIs128ForF32GeluAsPyTorchLaunchesIt) {
   const auto block = [](const RawParams& params) {
     return derived("packed", params).get("block_size_used");
