@@ -149,15 +149,15 @@ ElementwiseKernel findPacked([[maybe_unused]] const ElementwiseLaunch& l) {
   if constexpr (valid) {
     constexpr int kA = Op::kArity;
     using U32 = std::uint32_t;
+    if (!l.index32())
+      return kernelOf<packedKernel<P, U, Pairs, false, std::int64_t, Op, Out, In, kA>, false, Op,
+                      Out, In, std::int64_t>();
     // The grid_stride walk keeps its loop, what it teaches, wherever its grid covers the data.
-    if (l.index32() && l.passes() == 1 && l.walk != ElementwiseWalk::GridStride)
+    if (l.passes() == 1 && l.walk != ElementwiseWalk::GridStride)
       return kernelOf<packedKernel<P, U, Pairs, true, U32, Op, Out, In, kA>, false, Op, Out, In,
                       U32>();
-    if (l.index32())
-      return kernelOf<packedKernel<P, U, Pairs, false, U32, Op, Out, In, kA>, false, Op, Out, In,
-                      U32>();
-    return kernelOf<packedKernel<P, U, Pairs, false, std::int64_t, Op, Out, In, kA>, false, Op, Out,
-                    In, std::int64_t>();
+    return kernelOf<packedKernel<P, U, Pairs, false, U32, Op, Out, In, kA>, false, Op, Out, In,
+                    U32>();
   } else {
     throw Error(ErrorKind::Internal,
                 "elementwise: pack of " + std::to_string(P) + " has no kernel for these types");
