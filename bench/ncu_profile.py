@@ -5,14 +5,15 @@ import io
 import subprocess
 
 
-def profile(ncu, kernels, metrics, command, launch_count=None):
-    """The metrics of each launch of `command` whose kernel matches `kernels` (ncu's --kernel-name
-    syntax), in base units, one dict per profiled launch."""
+def profile(ncu, kernels, metrics, command, launch_count=None, stdin=None):
+    """The metrics of each launch of `command` (its input `stdin`) whose kernel matches `kernels`
+    (ncu's --kernel-name syntax), in base units, one dict per profiled launch."""
     cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--cache-control", "all",
            "--clock-control", "none", "--kernel-name", kernels, "--metrics", ",".join(metrics)]
     if launch_count:
         cmd += ["--launch-count", str(launch_count)]
-    out = subprocess.run(cmd + command, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(cmd + command, input=stdin, check=True, capture_output=True,
+                         text=True).stdout
     lines = [line for line in out.splitlines() if line.startswith('"')]
     rows = list(csv.reader(io.StringIO("\n".join(lines))))
     if not rows:
