@@ -116,13 +116,22 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
             "1");  // 250 packs of 4
   EXPECT_EQ(derived("packed", {{"n", "2^20"}, {"unroll", "1"}}).get("grid"), "1024");
   EXPECT_EQ(derived("packed", {{"n", "2^20"}, {"unroll", "4"}}).get("grid"), "256");
-  // unroll=auto: 1 where 4 packs a thread would leave SMs without their share of blocks (1056
-  // blocks of 256 fill an H100's), 4 where the grid fills them anyway.
+  // unroll=auto: 1 pack a thread, at every size.
   const ParamSet small = derived("packed", {{"n", "150528"}});
   EXPECT_EQ(small.get("unroll_used"), "1");
   EXPECT_EQ(small.get("grid"), "147");
-  EXPECT_EQ(derived("packed", {{"n", "2^22"}}).get("unroll_used"), "2");  // 2048 blocks with 2
-  EXPECT_EQ(derived("packed", {{"n", "2^23"}}).get("unroll_used"), "4");
+  EXPECT_EQ(derived("packed", {{"n", "2^28"}}).get("unroll_used"), "1");
+  // 16-bit gelu and gelu_tanh in pairs take 2 where the grid still fills every SM's block slots
+  // (1056 blocks of 256 on an H100): at 2^23 halves 2048 blocks of 2 packs of 8, at 2^22 1024.
+  const auto unroll = [](const std::string& op, const std::string& n,
+                         const std::string& variant = "packed_half2") {
+    return derived(variant, {{"op", op}, {"dtype", "f16"}, {"n", n}}).get("unroll_used");
+  };
+  EXPECT_EQ(unroll("gelu", "2^23"), "2");
+  EXPECT_EQ(unroll("gelu_tanh", "2^28"), "2");
+  EXPECT_EQ(unroll("gelu", "2^22"), "1");
+  EXPECT_EQ(unroll("silu", "2^23"), "1");
+  EXPECT_EQ(unroll("gelu", "2^23", "packed"), "1");  // the math per element
 }
 
 // Threads loop where the grid is short of the packs, and the kernel then keeps its loop; where
@@ -133,8 +142,8 @@ TEST(Elementwise, PassesCountTheStepsOfTheLongestThread) {
   };
   EXPECT_EQ(passes("packed", {{"n", "2^20"}}), "1");
   EXPECT_EQ(passes("packed_half2", {{"dtype", "f16"}, {"n", "150528"}}), "1");
-  // 2^24 items of 4 packs of 4 over 33792 blocks of 256.
-  EXPECT_EQ(passes("packed", {{"n", "2^28"}}), "2");
+  // 2^26 packs of 4 over 33792 blocks of 256.
+  EXPECT_EQ(passes("packed", {{"n", "2^28"}}), "8");
   // 2^20 single elements over a wave of 8448 blocks of 32.
   EXPECT_EQ(passes("packed", {{"n", "2^20"},
                               {"pack_size", "1"},
@@ -164,9 +173,9 @@ TEST(Elementwise, AutoBlockIs128ForF32GeluAsPyTorchLaunchesIt) {
 TEST(Elementwise, IndicesAre32BitWhereTheyFit) {
   EXPECT_EQ(derived("packed", {{"n", "150528"}}).get("index_bits"), "32");
   EXPECT_EQ(derived("packed", {{"n", "2^31"}}).get("index_bits"), "32");
-  EXPECT_EQ(derived("packed", {{"n", "4150000000"}}).get("index_bits"), "32");
   // A grid of 32 waves of 256 threads, 4 packs of 4 each: 138 million elements a stride.
-  EXPECT_EQ(derived("packed", {{"n", "4200000000"}}).get("index_bits"), "64");
+  EXPECT_EQ(derived("packed", {{"n", "4150000000"}, {"unroll", "4"}}).get("index_bits"), "32");
+  EXPECT_EQ(derived("packed", {{"n", "4200000000"}, {"unroll", "4"}}).get("index_bits"), "64");
   EXPECT_EQ(derived("grid_stride", {{"n", "4250000000"}}).get("index_bits"), "32");
   EXPECT_EQ(derived("grid_stride", {{"n", "2^32"}}).get("index_bits"), "64");
   EXPECT_FALSE(derived("naive", {{"n", "2^20"}}).has("index_bits"));
