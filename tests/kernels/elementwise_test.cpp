@@ -132,6 +132,12 @@ TEST(Elementwise, GridFollowsWavesAndNaiveCoversTheData) {
   EXPECT_EQ(unroll("gelu", "2^22"), "1");
   EXPECT_EQ(unroll("silu", "2^23"), "1");
   EXPECT_EQ(unroll("gelu", "2^23", "packed"), "1");  // the math per element
+  // Narrowing casts take 2 where the grid of 2 fills 4 waves: 8192 blocks at 2^24 floats.
+  const auto cast = [](const std::string& n) {
+    return derived("packed", {{"op", "cast"}, {"out_dtype", "f16"}, {"n", n}}).get("unroll_used");
+  };
+  EXPECT_EQ(cast("2^24"), "2");
+  EXPECT_EQ(cast("2^23"), "1");
 }
 
 // Threads loop where the grid is short of the packs, and the kernel then keeps its loop; where
