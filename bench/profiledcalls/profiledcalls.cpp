@@ -1,11 +1,13 @@
-// Calls of built-in variants between cudaProfilerStart and cudaProfilerStop, every case in one
-// process, so that a profiler started with --profile-from-start off sees only the timed calls
-// and starts once for a whole grid of cases (Nsight Compute costs seconds a process).
+// Calls of kwb's variants and of users' kernel files between cudaProfilerStart and
+// cudaProfilerStop, every case in one process, so that a profiler started with --profile-from-start
+// off sees only the timed calls and starts once for a whole grid of cases (Nsight Compute costs
+// seconds a process).
 //
-// Reads one case a line on stdin: "family variant name=value ...". Each case gets its own
-// buffers filled as kwb run fills them, one call outside the profiled range (module loading,
-// first touch), then `calls` calls inside it. Prints a line a case: the case, then its derived
-// values, so that a script can tell which launch ran.
+// Reads one case a line on stdin: "family variant name=value ..." for a built-in variant, or
+// "FILE.cu name=value ..." for a kernel file. Each case gets its own buffers filled as kwb run
+// fills them, one call outside the profiled range (compiling, module loading, first touch), then
+// `calls` calls inside it. Prints a line a case: the case, then its derived values, so that a
+// script can tell which launch ran.
 #include <cuda_profiler_api.h>
 
 #include <iostream>
@@ -18,6 +20,8 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/registry.h"
+#include "kernels/user/kernelfile.h"
+#include "kernels/user/uservariant.h"
 #include "measure/devicebuffer.h"
 #include "measure/devicequery.h"
 #include "measure/randomfill.h"
@@ -25,23 +29,23 @@
 namespace kwb {
 namespace {
 
-struct Case {
-  std::string family;
-  std::string variant;
-  RawParams params;
-};
-
-Case parseCase(const std::string& line) {
+protocol::Kernel parseCase(const std::string& line) {
   std::istringstream words(line);
-  Case c;
-  words >> c.family >> c.variant;
+  protocol::Kernel kernel;
+  words >> kernel.family;
+  if (looksLikeKernelFile(kernel.family)) {
+    const KernelFile file = readKernelFile(kernel.family);
+    kernel = {{}, {}, {}, file.path, file.source};
+  } else {
+    words >> kernel.variant;
+  }
   for (std::string item; words >> item;) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw Error(ErrorKind::Usage, "parameter '" + item + "' must look like name=value");
-    c.params[item.substr(0, eq)] = item.substr(eq + 1);
+    kernel.params[item.substr(0, eq)] = item.substr(eq + 1);
   }
-  return c;
+  return kernel;
 }
 
 std::vector<DeviceBuffer> filledBuffers(const Workload& workload, std::uint64_t seed) {
@@ -62,10 +66,9 @@ std::vector<DeviceBuffer> filledBuffers(const Workload& workload, std::uint64_t 
 }
 
 // The workload's derived values: which launch ran.
-ParamSet profileCase(const Case& c, const DeviceInfo& device, int calls) {
-  const Registry& registry = Registry::instance();
-  const Variant& variant = registry.find(c.family, c.variant);
-  const auto workload = variant.create(registry.resolve(c.family, c.variant, c.params), device);
+ParamSet profileCase(const protocol::Kernel& kernel, const DeviceInfo& device, int calls) {
+  const auto variant = variantFor(kernel);
+  const auto workload = variant->create(resolveFor(*variant, kernel.params), device);
   const std::vector<DeviceBuffer> buffers = filledBuffers(*workload, 1);
   std::vector<void*> pointers;
   for (const auto& buffer : buffers) pointers.push_back(buffer.data());
@@ -85,8 +88,9 @@ ParamSet profileCase(const Case& c, const DeviceInfo& device, int calls) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Runs each case read on stdin (\"family variant name=value ...\") `calls` times "
-      "between cudaProfilerStart and cudaProfilerStop, all in one process."};
+      "Runs each case read on stdin (\"family variant name=value ...\" or \"FILE.cu "
+      "name=value ...\") `calls` times between cudaProfilerStart and cudaProfilerStop, all in "
+      "one process."};
   int calls = 7;
   int deviceIndex = 0;
   app.add_option("--calls", calls, "profiled calls a case")->check(CLI::PositiveNumber);
