@@ -83,4 +83,18 @@ ParamSet resolveParams(const std::vector<ParamSpec>& specs, const RawParams& giv
   return resolved;
 }
 
+RawParams rawParamsOf(const std::vector<std::string>& items) {
+  RawParams raw;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(ErrorKind::Usage,
+                  std::string("parameter '").append(item).append("' must look like name=value"));
+    const std::string name = item.substr(0, eq);
+    if (raw.count(name)) throw paramError(name, "is given twice");
+    raw[name] = item.substr(eq + 1);
+  }
+  return raw;
+}
+
 }  // namespace kwb

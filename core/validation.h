@@ -11,6 +11,10 @@ namespace kwb {
 
 using RawParams = std::map<std::string, std::string, std::less<>>;
 
+// "name=value" items as given on a command line; Error(Usage) for one without a name or "=",
+// Error(Param) for a name given twice.
+RawParams rawParamsOf(const std::vector<std::string>& items);
+
 // The canonical form of one value, or Error(Param) naming the parameter and what is allowed.
 std::string canonicalValue(const ParamSpec& spec, const std::string& raw);
 

@@ -19,8 +19,8 @@
 #include "measure/gpustatesampler.h"
 #include "measure/kernelprofiler.h"
 #include "measure/launchrecorder.h"
-#include "measure/randomfill.h"
 #include "measure/verifier.h"
+#include "measure/workloadbuffers.h"
 
 namespace kwb {
 namespace {
@@ -155,27 +155,9 @@ Runner::Prepared Runner::prepare(const Variant& variant, const RunRequest& reque
     throw paramError(sizeParam, request.params.get(sizeParam) + " " + what);
   }
 
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    const std::size_t bytes = specs[i].count * sizeOf(specs[i].dtype);
-    void* data = prepared.buffers.emplace_back(bytes).data();
-    prepared.pointers.push_back(data);
-    if (specs[i].output) {
-      KWB_CUDA_CHECK(cudaMemsetAsync(data, 0xff, bytes, stream_));  // poison
-    } else if (specs[i].scratch) {
-      KWB_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, stream_));
-    } else if (auto host = workload.generateInput(i, request.seed + i)) {
-      if (host->byteSize() != bytes)
-        throw Error(ErrorKind::Internal, "generated input " + specs[i].name + " has " +
-                                             std::to_string(host->byteSize()) + " bytes, not " +
-                                             std::to_string(bytes));
-      KWB_CUDA_CHECK(
-          cudaMemcpyAsync(data, host->data(), host->byteSize(), cudaMemcpyHostToDevice, stream_));
-      KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before `host` goes
-    } else {
-      fillRandom(data, specs[i].dtype, specs[i].count, request.seed + i, stream_);
-    }
-  }
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the fills end before anything is traced
+  // The fills end before anything is traced.
+  prepared.buffers = workloadBuffers(workload, request.seed, stream_);
+  for (const auto& buffer : prepared.buffers) prepared.pointers.push_back(buffer.data());
   return prepared;
 }
 

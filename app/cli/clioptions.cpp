@@ -77,20 +77,11 @@ protocol::Kernel MeasureCliOptions::kernel() const {
 }
 
 RawParams MeasureCliOptions::rawParams() const {
-  RawParams raw;
   std::vector<std::string> items = params;
   // After a kernel file, the second word is already a parameter.
   if (isFile() && !variant.empty()) items.insert(items.begin(), variant);
   items.insert(items.end(), optionParams.begin(), optionParams.end());
-  for (const auto& item : items) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw Error(ErrorKind::Usage, "parameter '" + item + "' must look like name=value");
-    const std::string name = item.substr(0, eq);
-    if (raw.count(name)) throw paramError(name, "is given twice");
-    raw[name] = item.substr(eq + 1);
-  }
-  return raw;
+  return rawParamsOf(items);
 }
 
 JobOptions MeasureCliOptions::jobOptions() const {

@@ -22,9 +22,8 @@
 #include "kernels/registry.h"
 #include "kernels/user/kernelfile.h"
 #include "kernels/user/uservariant.h"
-#include "measure/devicebuffer.h"
 #include "measure/devicequery.h"
-#include "measure/randomfill.h"
+#include "measure/workloadbuffers.h"
 
 namespace kwb {
 namespace {
@@ -39,37 +38,17 @@ protocol::Kernel parseCase(const std::string& line) {
   } else {
     words >> kernel.variant;
   }
-  for (std::string item; words >> item;) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw Error(ErrorKind::Usage, "parameter '" + item + "' must look like name=value");
-    kernel.params[item.substr(0, eq)] = item.substr(eq + 1);
-  }
+  std::vector<std::string> items;
+  for (std::string item; words >> item;) items.push_back(item);
+  kernel.params = rawParamsOf(items);
   return kernel;
-}
-
-std::vector<DeviceBuffer> filledBuffers(const Workload& workload, std::uint64_t seed) {
-  std::vector<DeviceBuffer> buffers;
-  const auto specs = workload.buffers();
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    const std::size_t bytes = specs[i].count * sizeOf(specs[i].dtype);
-    void* data = buffers.emplace_back(bytes).data();
-    if (specs[i].output || specs[i].scratch) {
-      KWB_CUDA_CHECK(cudaMemset(data, 0, bytes));
-    } else if (auto host = workload.generateInput(i, seed + i)) {
-      KWB_CUDA_CHECK(cudaMemcpy(data, host->data(), bytes, cudaMemcpyHostToDevice));
-    } else {
-      fillRandom(data, specs[i].dtype, specs[i].count, seed + i, nullptr);
-    }
-  }
-  return buffers;
 }
 
 // The workload's derived values: which launch ran.
 ParamSet profileCase(const protocol::Kernel& kernel, const DeviceInfo& device, int calls) {
   const auto variant = variantFor(kernel);
   const auto workload = variant->create(resolveFor(*variant, kernel.params), device);
-  const std::vector<DeviceBuffer> buffers = filledBuffers(*workload, 1);
+  const std::vector<DeviceBuffer> buffers = workloadBuffers(*workload, 1, nullptr);
   std::vector<void*> pointers;
   for (const auto& buffer : buffers) pointers.push_back(buffer.data());
   workload->beforeCheckedRun(pointers, nullptr);
