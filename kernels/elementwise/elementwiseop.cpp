@@ -63,8 +63,8 @@ double flopsPerElement(ElementwiseOp op) {
     case ElementwiseOp::MulAdd: return 2;
     case ElementwiseOp::Gelu:  // x * fma(0.5, erf(x * c), 0.5)
       return 5;
-    case ElementwiseOp::GeluTanh:  // x * fma(a, x * x, b), then x * fma(0.5, tanh(.), 0.5)
-      return 8;
+    case ElementwiseOp::GeluTanh:  // x * fma(a, x * x, b), then x / (1 + exp2(.))
+      return 7;
     case ElementwiseOp::Silu:  // x / (1 + exp(-x))
       return 4;
     case ElementwiseOp::Cast: return 0;
