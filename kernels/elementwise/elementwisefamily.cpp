@@ -19,16 +19,16 @@ std::int64_t waveBlocks(int block, const DeviceInfo& device) {
 }
 
 // unroll=auto: 1 pack a thread, but 2 where the grid of 2 still fills enough waves of the device
-// (every SM's block slots): for gelu and gelu_tanh in 16-bit pairs, whose two packs' erf or tanh
-// interleave, from 1 wave; for narrowing casts, whose stores are half their loads' width, from 4.
-// Against PyTorch's kernel on an H200 (ncu, 3 rounds, every op and dtype, 2.4 to 67 million
-// elements): 1 pack read 0.975 of its speed or more; the earlier rule (4, else 2, wherever that
-// filled a wave) fell to 0.932 (bf16 silu at 6.3 million); pair gelu with 2 rose from 1.01 to
-// 1.09-1.15 from 16 million halves; f32 to f16 with 2 rose from 0.96-0.98 to 1.00 at 12.6 to 33
-// million floats (5.8 to 15.5 waves) and fell 2 % at 2.4 million.
+// (every SM's block slots): for gelu in 16-bit pairs, whose two packs' erf interleave, from 1
+// wave; for narrowing casts, whose stores are half their loads' width, from 4. Against PyTorch's
+// kernel on an H200 (ncu, 3 rounds, every op and dtype, 2.4 to 67 million elements): 1 pack read
+// 0.975 of its speed or more; the earlier rule (4, else 2, wherever that filled a wave) fell to
+// 0.932 (bf16 silu at 6.3 million); pair gelu with 2 rose from 1.01 to 1.09-1.15 from 16 million
+// halves; f32 to f16 with 2 rose from 0.96-0.98 to 1.00 at 12.6 to 33 million floats (5.8 to
+// 15.5 waves) and fell 2 % at 2.4 million. gelu_tanh, an exponential and a reciprocal an element,
+// reads as fast with 1 (1.21-1.22 of PyTorch at 67 million halves against 1.19-1.21 with 2).
 int autoUnroll(const ElementwiseLaunch& l, std::int64_t packs, const DeviceInfo& device) {
-  const bool pairGelu = l.walk == ElementwiseWalk::PackedPairs &&
-                        (l.op == ElementwiseOp::Gelu || l.op == ElementwiseOp::GeluTanh);
+  const bool pairGelu = l.walk == ElementwiseWalk::PackedPairs && l.op == ElementwiseOp::Gelu;
   const bool narrowing = sizeOf(l.out) < sizeOf(l.in);
   if (!pairGelu && !narrowing) return 1;
   const std::int64_t blocks = ((packs + 1) / 2 + l.block - 1) / l.block;
@@ -283,8 +283,8 @@ ParamSpec unrollParam() {
   return autoChoiceParam(
       "unroll", ParamRole::Launch, {"1", "2", "4"}, "packs",
       "packs each thread loads before it computes: loads in flight per thread; auto is 1, or 2 "
-      "for gelu and gelu_tanh in 16-bit pairs where every SM still gets its full share of "
-      "blocks, and for narrowing casts where it gets four times its share");
+      "for gelu in 16-bit pairs where every SM still gets its full share of blocks, and for "
+      "narrowing casts where it gets four times its share");
 }
 
 VariantInfo info(std::string name, std::string summary, std::string teaches, bool waves,
