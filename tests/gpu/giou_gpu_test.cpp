@@ -99,6 +99,17 @@ TEST_F(GiouGpu, BenchmarkShapesAndEveryLaunchShape) {
   }
 }
 
+// fused_fwd_bwd keeps the validity of a thread's first 64 boxes from its count and reads the
+// rest's targets again: in blocks of 1024 (one an SM at 64 registers), 2^24 boxes give each thread
+// 16 boxes in each of 8 or more chunks.
+TEST_F(GiouGpu, ForwardBackwardPastTheKeptValidity) {
+  expectMatches("fused_fwd_bwd", {{"batch", "65536"},
+                                  {"boxes", "256"},
+                                  {"valid", "uniform"},
+                                  {"boxes_per_thread", "16"},
+                                  {"block_size", "1024"}});
+}
+
 // Blocks of 1024 in every type: the plain kernel's ring takes 48 KiB of shared memory and more,
 // past what a block gets without opting in once the block reduction's own is counted.
 TEST_F(GiouGpu, LargeBlocksInEveryType) {
