@@ -146,7 +146,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for k, (case, launch) in enumerate(kwb_cases):
             op, dtype, n = case
-            t = cases.index(case)
+            t = k // len(launches)  # kwb_cases holds each case's launches in turn
             kernel = statistics.median(r[k] for r in kwb_rounds)
             torch_kernel = statistics.median(r[t] for r in torch_rounds)
             faster = sum(kr[k] <= tr[t] for kr, tr in zip(kwb_rounds, torch_rounds))
