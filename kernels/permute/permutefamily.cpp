@@ -43,12 +43,20 @@ constexpr int kAutoRows = 8;
 // bytes of a row), 16 for bytes, where a wider tile of 2 cells a thread would not fit; the best
 // measured on an H100 (docs/PERFORMANCE.md, permute, sixth pass), and for 4-byte elements on an
 // H200 (thirty-seventh pass). Doubles take 4 cells a thread 16 across: tiles 128 rows tall, which
-// moved (100, 335544) 1.10x as fast as 2 cells 32 across, the same elsewhere (H200).
+// moved (100, 335544) 1.10x as fast as 2 cells 32 across, the same elsewhere (H200). 16-bit
+// elements take 1 cell a thread where DRAM feeds each SM more than kFastMemoryPerSm: on an H200
+// (37 GB/s an SM) 2-D and batch transposes of f16 and bf16 moved 1.002-1.043x as fast (8192 x 8192
+// 0.949 -> 0.955 of the copy ceiling, 3 x 4096 x 4096 0.944 -> 0.960; fortieth pass), where on an
+// H100 (25 GB/s an SM) they moved 0.98x (sixth pass).
+constexpr double kFastMemoryPerSm = 30e9;
 constexpr int autoCellsAcross(int bytes) {
   return bytes == 1 || bytes == 8 ? 16 : 32;
 }
-constexpr int autoCellsPerThread(int bytes) {
-  return bytes == 8 ? 4 : 2;
+constexpr int autoCellsPerThread(int bytes, bool fastMemory) {
+  return bytes == 8 ? 4 : bytes == 2 && fastMemory ? 1 : 2;
+}
+bool fastMemory(const DeviceInfo& device) {
+  return device.smCount > 0 && device.peakBandwidth / device.smCount > kFastMemoryPerSm;
 }
 // The packed kernel's blocks: 512 threads hold 8 positions each of a 4096-element tile, two
 // blocks an SM at 64 registers; each block walks its tiles, a wave of the device.
@@ -234,7 +242,9 @@ std::vector<ParamSpec> params(Kind kind) {
     specs.push_back(autoChoiceParam(
         "cells_per_thread", ParamRole::Launch, {"1", "2", "4"}, "cells",
         "cells a thread loads before it stores any, one above the other: more bytes in flight "
-        "and a taller tile, as long as the tile fits in 48 KiB of shared memory; auto is 2"));
+        "and a taller tile, as long as the tile fits in 48 KiB of shared memory; auto is 4 for "
+        "8-byte elements, 1 for 16-bit ones where DRAM feeds each SM more than 30 GB/s (an H200), "
+        "else 2"));
   }
   if (kind == Kind::Tiled || kind == Kind::TiledPairs) {
     specs.push_back(choiceParam("tile_size", ParamRole::Launch, {"16", "32", "64"}, "64",
@@ -268,18 +278,19 @@ std::int64_t offsetBytes(const ParamSet& p) {
   return p.getInt("offset") * elementBytes(p);
 }
 
-// tiled_wide's tile: cells across and cells a thread, as given or auto.
+// tiled_wide's tile: cells across and cells a thread, as given or auto (on a device whose memory
+// is fast or not: either auto tile fits wherever the other does).
 struct CellShape {
   int across = 16, perThread = 1;
 };
 
-CellShape cellShapeOf(const ParamSet& p, int bytes) {
+CellShape cellShapeOf(const ParamSet& p, int bytes, bool fastMemory) {
   const auto given = [&](const char* name) {
     return p.has(name) && !p.isAuto(name) ? std::optional<int>(static_cast<int>(p.getInt(name)))
                                           : std::nullopt;
   };
   return {given("cells_across").value_or(autoCellsAcross(bytes)),
-          given("cells_per_thread").value_or(autoCellsPerThread(bytes))};
+          given("cells_per_thread").value_or(autoCellsPerThread(bytes, fastMemory))};
 }
 
 // What aligned stores read for each unit a destination row has (elements, or words of cells):
@@ -462,7 +473,7 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
             : alignedStoresPay(l, kind == Kind::Tiled ? l.tile : alignedTileSize, device);
   derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.cells) {
-    const CellShape shape = cellShapeOf(p, bytes);
+    const CellShape shape = cellShapeOf(p, bytes, fastMemory(device));
     l.cellsAcross = shape.across;
     l.cellsPerThread = shape.perThread;
     l.tile = l.cellsAcross * permute::cell::side(bytes);
@@ -855,7 +866,7 @@ class PermuteVariant final : public Variant {
                                     " elements, and the transpose is " + std::to_string(t.rows) +
                                     " x " + std::to_string(t.cols) + "; allowed: sides that are " +
                                     "multiples of " + std::to_string(side) + ", or use auto");
-    const auto [across, stacked] = cellShapeOf(p, bytes);
+    const auto [across, stacked] = cellShapeOf(p, bytes, false);
     const int tileBytes = permute::cell::tileBytes(bytes, across, stacked);
     if (tileBytes > permute::cell::kMaxTileBytes) {
       std::string allowed;

@@ -11,11 +11,11 @@
 namespace kwb {
 namespace {
 
-ParamSet derivedOf(const char* shape, const char* perm, const char* dtype,
-                   const char* offset = "0") {
+ParamSet derivedOf(const char* shape, const char* perm, const char* dtype, const char* offset = "0",
+                   const DeviceInfo& device = h100()) {
   const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", dtype}, {"offset", offset}};
   const Variant& v = Registry::instance().find("permute", "auto");
-  return v.create(Registry::instance().resolve("permute", "auto", params), h100())->derived();
+  return v.create(Registry::instance().resolve("permute", "auto", params), device)->derived();
 }
 
 std::string chosen(const char* shape, const char* perm, const char* dtype = "f32",
@@ -172,6 +172,24 @@ TEST(PermuteAuto, CellsTakeFloatsAndDoublesWhoseDestinationRowsAreWholeSectors) 
   EXPECT_EQ(doubles.get("cells_per_thread_used"), "4");
   EXPECT_EQ(chosen("8192,8192", "1,0", "f64", "1"), "tiled");  // off 16-byte rows
   EXPECT_EQ(chosen("2050,8192", "1,0", "f64"), "tiled");       // rows straddling sectors
+}
+
+// Cells of 16-bit elements one a thread where DRAM feeds each SM more than 30 GB/s (an H200's
+// 4.8 TB/s over 132 SMs), two elsewhere; bytes keep two either way.
+TEST(PermuteAuto, CellsOfHalvesOneAThreadWhereMemoryOutpacesTheSms) {
+  DeviceInfo h200 = h100();
+  h200.peakBandwidth = 4.8e12;
+  DeviceInfo h100Sxm = h100();
+  h100Sxm.peakBandwidth = 3.35e12;
+  for (const char* dtype : {"f16", "bf16"}) {
+    const ParamSet fast = derivedOf("8192,8192", "1,0", dtype, "0", h200);
+    EXPECT_EQ(fast.get("chosen"), "tiled_wide") << dtype;
+    EXPECT_EQ(fast.get("cells_across_used"), "32") << dtype;
+    EXPECT_EQ(fast.get("cells_per_thread_used"), "1") << dtype;
+    EXPECT_EQ(derivedOf("8192,8192", "1,0", dtype, "0", h100Sxm).get("cells_per_thread_used"), "2")
+        << dtype;
+  }
+  EXPECT_EQ(derivedOf("8192,8192", "1,0", "u8", "0", h200).get("cells_per_thread_used"), "2");
 }
 
 // A reordered batch of transposes of 4- and 8-byte elements takes the narrow kernel where the
