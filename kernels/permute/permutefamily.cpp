@@ -47,7 +47,7 @@ constexpr int kAutoRows = 8;
 // elements take 1 cell a thread where DRAM feeds each SM more than kFastMemoryPerSm: on an H200
 // (37 GB/s an SM) 2-D and batch transposes of f16 and bf16 moved 1.002-1.043x as fast (8192 x 8192
 // 0.949 -> 0.955 of the copy ceiling, 3 x 4096 x 4096 0.944 -> 0.960; fortieth pass), where on an
-// H100 (25 GB/s an SM) they moved 0.98x (sixth pass).
+// H100 (25 GB/s an SM) two of three moved 0.98x (sixth pass).
 constexpr double kFastMemoryPerSm = 30e9;
 constexpr int autoCellsAcross(int bytes) {
   return bytes == 1 || bytes == 8 ? 16 : 32;
@@ -278,8 +278,8 @@ std::int64_t offsetBytes(const ParamSet& p) {
   return p.getInt("offset") * elementBytes(p);
 }
 
-// tiled_wide's tile: cells across and cells a thread, as given or auto (on a device whose memory
-// is fast or not: either auto tile fits wherever the other does).
+// tiled_wide's tile: cells across and cells a thread, as given, else auto's on a device whose
+// memory is fast or not.
 struct CellShape {
   int across = 16, perThread = 1;
 };
@@ -866,6 +866,7 @@ class PermuteVariant final : public Variant {
                                     " elements, and the transpose is " + std::to_string(t.rows) +
                                     " x " + std::to_string(t.cols) + "; allowed: sides that are " +
                                     "multiples of " + std::to_string(side) + ", or use auto");
+    // Against auto's taller tile, that of slower memory: what fits there fits on any device.
     const auto [across, stacked] = cellShapeOf(p, bytes, false);
     const int tileBytes = permute::cell::tileBytes(bytes, across, stacked);
     if (tileBytes > permute::cell::kMaxTileBytes) {
