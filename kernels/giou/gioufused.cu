@@ -260,9 +260,9 @@ __global__ void giouConditionalKernel(const P* __restrict__ preds, const T* __re
   addBlockToLoss({sum, count}, form, shape.total, totals, loss);
 }
 
-// At most 64 registers: 4 blocks of 256 an SM, where the compiler's 72 left 3. With the validity
-// kept from the count, on an H200: B = 4096 x M = 256 18.8 -> 18.3 us, with f16 preds 19.3 ->
-// 17.7, B = 16384 39.7 -> 36.7; the count alone, at 72 registers, was slower (19.4, 47.7).
+// At most 64 registers: 4 blocks of 256 an SM, where the compiler took up to 72 and left 3. With
+// the validity kept from the count, on an H200: B = 4096 x M = 256 18.8 -> 18.3 us, with f16 preds
+// 19.3 -> 17.7, B = 16384 39.7 -> 36.7; the count alone, at 72 registers, was slower (19.4, 47.7).
 template <typename P, typename T, bool Counts>
 __global__ void __maxnreg__(64)
     giouForwardBackwardKernel(const P* __restrict__ preds, const T* __restrict__ targets,
@@ -297,19 +297,19 @@ __global__ void __maxnreg__(64)
       }
     }
   }
+  // The count is the grid-wide barrier: each block adds its count with one block above it and
+  // waits until the total holds every block, one add a block where a grid sync and a read of the
+  // count after it took three round trips (H200: 1.1-1.4 us off every batch). The block that
+  // completes the sum zeroes the count, as every block has read it by then.
   count = blockReduce(count);
-  if (threadIdx.x == 0 && count > 0)
-    TotalRef(totals->count).fetch_add(count, cuda::memory_order_relaxed);
-  grid.sync();
   __shared__ float slope;
   __shared__ unsigned total;
   if (threadIdx.x == 0) {
-    // Each block reads the count with an add of one block above it: the last to read zeroes it.
     const auto layout = TotalsLayout::of(shape.total);
     TotalRef countTotal(totals->count);
-    const unsigned long long c =
-        countTotal.fetch_add(layout.oneBlock(), cuda::memory_order_relaxed) + layout.oneBlock();
-    if (layout.complete(c)) countTotal.store(0, cuda::memory_order_relaxed);
+    const unsigned long long add = count + layout.oneBlock();
+    unsigned long long c = countTotal.fetch_add(add, cuda::memory_order_relaxed) + add;
+    while (c >> layout.doneShift < gridDim.x) c = countTotal.load(cuda::memory_order_relaxed);
     total = static_cast<unsigned>(layout.value(c));
     slope = (form == LossForm::SumGiou ? 1.0f : -1.0f) / static_cast<float>(total > 0 ? total : 1);
   }
@@ -352,6 +352,7 @@ __global__ void __maxnreg__(64)
   const unsigned long long s = sumTotal.fetch_add(sumAdd, cuda::memory_order_relaxed) + sumAdd;
   if (!layout.complete(s)) return;
   sumTotal.store(0, cuda::memory_order_relaxed);
+  TotalRef(totals->count).store(0, cuda::memory_order_relaxed);
   *loss = layout.loss(form, s, total);
 }
 
