@@ -212,8 +212,9 @@ void registerGiouFamily(Registry& registry) {
       "targets are.");
   add(GiouKind::FusedForwardBackward, "the loss and d loss / d preds in one cooperative kernel",
       "The backward pass the write-up left undone. The gradient is scaled by 1 / valid count, "
-      "known only once every block has counted: a grid-wide sync between the count and the "
-      "pass that writes the loss and every box's gradient.");
+      "known only once every block has counted: each block adds its count to one total and "
+      "waits until it holds every block's, a grid-wide barrier between the count and the pass "
+      "that writes the loss and every box's gradient.");
 }
 
 }  // namespace kwb

@@ -37,7 +37,7 @@ inline constexpr int kForwardRing = 4;
 // block-wide step apart (the plain kernel: a grid-wide step apart, as many as the grid leaves it);
 // a block reduces its share and adds it to the totals, and the block whose add completes them forms
 // the loss. ForwardBackward counts the valid boxes into the totals first, then scales the gradient
-// after a grid-wide sync.
+// once the count holds every block's.
 struct FusedLaunch {
   FusedKind kind = FusedKind::Plain;
   DType predType = DType::F32;
@@ -70,8 +70,8 @@ struct FusedLaunch {
   }
 };
 
-// Blocks a ForwardBackward launch may have: all of them resident at once, as a grid-wide sync
-// needs.
+// Blocks a ForwardBackward launch may have: all of them resident at once, as blocks that wait for
+// each other's counts need.
 int cooperativeGridLimit(const FusedLaunch& launch, int smCount);
 // The kernel this launch runs, for checking what its registers allow.
 const void* fusedKernel(const FusedLaunch& launch);
