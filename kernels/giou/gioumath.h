@@ -32,20 +32,20 @@ KWB_HOST_DEVICE R minSlope(R a, R b) {
   return a < b ? R(1) : a == b ? R(0.5) : R(0);
 }
 
-// a / b. On the GPU in single precision a reciprocal within 1 ulp, flushing subnormals, and a
-// multiply: the IEEE division takes a dozen instructions and a branch, which made the fused
+// 1 / b. On the GPU in single precision an approximate reciprocal, within 1 ulp, that flushes
+// subnormals: the IEEE division takes a dozen instructions and a branch, which made the fused
 // kernels issue-bound at large batches, and __fdividef half a dozen to scale subnormal divisors.
-// Every divisor here is eps or eps squared at least (1e-14 at the smallest eps), far above them.
+// Every divisor here is eps or more, far above the subnormals.
 template <typename R>
-KWB_HOST_DEVICE R quotient(R a, R b) {
+KWB_HOST_DEVICE R reciprocal(R b) {
 #ifdef __CUDA_ARCH__
   if constexpr (sizeof(R) == sizeof(float)) {
-    float reciprocal;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(reciprocal) : "f"(b));
-    return a * reciprocal;
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
+    return r;
   }
 #endif
-  return a / b;
+  return R(1) / b;
 }
 
 template <typename R>
@@ -56,11 +56,11 @@ KWB_HOST_DEVICE R giouOf(const Box<R>& a, const Box<R>& b, R eps) {
   const R h = maxOf(minOf(a.y2, b.y2) - maxOf(a.y1, b.y1), R(0));
   const R inter = w * h;
   const R uni = area1 + area2 - inter;
-  const R iou = quotient(inter, maxOf(uni, eps));
+  const R iou = inter * reciprocal(maxOf(uni, eps));
   const R ew = maxOf(maxOf(a.x2, b.x2) - minOf(a.x1, b.x1), R(0));
   const R eh = maxOf(maxOf(a.y2, b.y2) - minOf(a.y1, b.y1), R(0));
   const R enclosing = maxOf(ew * eh, eps);
-  return iou - quotient(enclosing - uni, enclosing);
+  return iou - (enclosing - uni) * reciprocal(enclosing);
 }
 
 // GIoU and d GIoU / d a, the pred's four coordinates, by reverse mode through giouOf's steps.
@@ -74,20 +74,21 @@ KWB_HOST_DEVICE R giouWithGradient(const Box<R>& a, const Box<R>& b, R eps, Box<
   const R w = maxOf(wRaw, R(0)), h = maxOf(hRaw, R(0));
   const R inter = w * h;
   const R uni = area1 + area2 - inter;
-  const R clampedUni = maxOf(uni, eps);
-  const R iou = quotient(inter, clampedUni);
+  // Two reciprocals serve every quotient of the GIoU and its gradient.
+  const R perUni = reciprocal(maxOf(uni, eps));
+  const R iou = inter * perUni;
   const R ewRaw = maxOf(a.x2, b.x2) - minOf(a.x1, b.x1);
   const R ehRaw = maxOf(a.y2, b.y2) - minOf(a.y1, b.y1);
   const R ew = maxOf(ewRaw, R(0)), eh = maxOf(ehRaw, R(0));
   const R enclosingRaw = ew * eh;
   const R enclosing = maxOf(enclosingRaw, eps);
-  const R giou = iou - quotient(enclosing - uni, enclosing);
+  const R perEnclosing = reciprocal(enclosing);
+  const R giou = iou - (enclosing - uni) * perEnclosing;
 
   // giou = iou - 1 + uni / enclosing
-  const R gUni =
-      quotient(R(1), enclosing) - (uni >= eps ? quotient(inter, clampedUni * clampedUni) : R(0));
-  const R gInter = quotient(R(1), clampedUni) - gUni;  // uni = area1 + area2 - inter
-  const R gEnclosing = enclosingRaw >= eps ? quotient(-uni, enclosing * enclosing) : R(0);
+  const R gUni = perEnclosing - (uni >= eps ? iou * perUni : R(0));
+  const R gInter = perUni - gUni;  // uni = area1 + area2 - inter
+  const R gEnclosing = enclosingRaw >= eps ? -uni * perEnclosing * perEnclosing : R(0);
   const R gEw = ewRaw >= R(0) ? gEnclosing * eh : R(0);
   const R gEh = ehRaw >= R(0) ? gEnclosing * ew : R(0);
   const R gW = wRaw >= R(0) ? gInter * h : R(0);
