@@ -260,9 +260,10 @@ __global__ void giouConditionalKernel(const P* __restrict__ preds, const T* __re
   addBlockToLoss({sum, count}, form, shape.total, totals, loss);
 }
 
-// At most 64 registers: 4 blocks of 256 an SM, where the compiler took up to 72 and left 3. With
-// the validity kept from the count, on an H200: B = 4096 x M = 256 18.8 -> 18.3 us, with f16 preds
-// 19.3 -> 17.7, B = 16384 39.7 -> 36.7; the count alone, at 72 registers, was slower (19.4, 47.7).
+// At most 64 registers: 4 blocks of 256 an SM, where the compiler takes up to 70 (with counts) and
+// leaves 3. With the validity kept from the count, on an H200: B = 4096 x M = 256 18.8 -> 18.3 us,
+// with f16 preds 19.3 -> 17.7, B = 16384 39.7 -> 36.7; the count alone, at 72 registers, was
+// slower (19.4, 47.7).
 template <typename P, typename T, bool Counts>
 __global__ void __maxnreg__(64)
     giouForwardBackwardKernel(const P* __restrict__ preds, const T* __restrict__ targets,
@@ -299,7 +300,7 @@ __global__ void __maxnreg__(64)
   }
   // The count is the grid-wide barrier: each block adds its count with one block above it and
   // waits until the total holds every block, one add a block where a grid sync and a read of the
-  // count after it took three round trips (H200: 1.1-1.4 us off every batch). The block that
+  // count after it took three round trips (H200: 1.0-1.4 us off every batch). The block that
   // completes the sum zeroes the count, as every block has read it by then.
   count = blockReduce(count);
   __shared__ float slope;
