@@ -34,7 +34,7 @@ KWB_HOST_DEVICE R minSlope(R a, R b) {
 
 // 1 / b. On the GPU in single precision an approximate reciprocal, within 1 ulp, that flushes
 // subnormals: the IEEE division takes a dozen instructions and a branch, which made the fused
-// kernels issue-bound at large batches, and __fdividef half a dozen to scale subnormal divisors.
+// kernels issue-bound at large batches, and __fdividef about four more to scale subnormal divisors.
 // Every divisor here is eps or more, far above the subnormals.
 template <typename R>
 KWB_HOST_DEVICE R reciprocal(R b) {
