@@ -316,33 +316,46 @@ __global__ void __maxnreg__(64)
   }
   __syncthreads();
 
-  // Like fused_conditional, two round trips a batch: the next batch loads during this one's math.
-  Share share{0.0f, 0u};
-  int chunk = blockIdx.x;
-  int u0 = 0;
-  int first = 0;  // the index among the thread's boxes of its chunk's first
-  const auto validOf = [&](int u, int box) {
-    if (const int i = first + u0 + u; !Counts && i < kKnownBoxes) return (known >> i & 1) != 0;
+  // The next batch loads during this one's math; a kept box loads its target and pred in one round
+  // trip, any other in two, like fused_conditional. validOf(i, box): whether the thread's i-th
+  // box, box of the batch, is valid.
+  const auto pass = [&](auto validOf) {
+    Share share{0.0f, 0u};
+    int chunk = blockIdx.x;
+    int u0 = 0;
+    int first = 0;  // the index among the thread's boxes of its chunk's first
+    const auto validOfBatch = [&](int u, int box) { return validOf(first + u0 + u, box); };
+    auto b = loadBatch<kPipelinedBatch>(preds, targets, shape, chunk, u0, validOfBatch);
+    while (chunk < shape.chunks) {
+      advance<kPipelinedBatch>(shape, chunk, u0);
+      if (u0 == 0) first += shape.perThread;
+      const auto next = loadBatch<kPipelinedBatch>(preds, targets, shape, chunk, u0, validOfBatch);
+#pragma unroll
+      for (int u = 0; u < kPipelinedBatch; ++u) {
+        if (!b.inRange[u]) continue;
+        Box<float> g{0, 0, 0, 0};
+        if (b.valid[u]) {
+          share.sum += giouWithGradient(b.pred[u], b.target[u], epsilon, g);
+          ++share.count;
+          g = {g.x1 * slope, g.y1 * slope, g.x2 * slope, g.y2 * slope};
+        }
+        storeBox(grad, b.box[u], g);
+      }
+      b = next;
+    }
+    return share;
+  };
+  const auto knownValid = [&](int i, int) { return (known >> i & 1) != 0; };
+  const auto validOf = [&](int i, int box) {
+    if (!Counts && i < kKnownBoxes) return knownValid(i, box);
     return isValid<Counts>(targets, counts, shape.boxes, box);
   };
-  auto b = loadBatch<kPipelinedBatch>(preds, targets, shape, chunk, u0, validOf);
-  while (chunk < shape.chunks) {
-    advance<kPipelinedBatch>(shape, chunk, u0);
-    if (u0 == 0) first += shape.perThread;
-    const auto next = loadBatch<kPipelinedBatch>(preds, targets, shape, chunk, u0, validOf);
-#pragma unroll
-    for (int u = 0; u < kPipelinedBatch; ++u) {
-      if (!b.inRange[u]) continue;
-      Box<float> g{0, 0, 0, 0};
-      if (b.valid[u]) {
-        share.sum += giouWithGradient(b.pred[u], b.target[u], epsilon, g);
-        ++share.count;
-        g = {g.x1 * slope, g.y1 * slope, g.x2 * slope, g.y2 * slope};
-      }
-      storeBox(grad, b.box[u], g);
-    }
-    b = next;
-  }
+  // Where every box of the block's threads is kept (B = 4096 x M = 256: 8 a thread), a pass that
+  // does not test whether each box is among the kept: no branch a box, 2 % fewer instructions,
+  // 2.2 issued a cycle an SM against 2.0, and B = 4096 from 15.5 to 14.5 us on an H200.
+  const int chunksHere = (shape.chunks - static_cast<int>(blockIdx.x) + gridDim.x - 1) / gridDim.x;
+  Share share =
+      !Counts && chunksHere * shape.perThread <= kKnownBoxes ? pass(knownValid) : pass(validOf);
   // The count is known already: each block adds its sum alone, and the block whose add completes
   // it writes the loss.
   share = blockReduce(share);
