@@ -19,9 +19,6 @@ namespace {
 
 using namespace tile;
 
-// Shared memory a block may take without opting in to more.
-constexpr std::size_t kMaxSharedBytes = 48 * 1024;
-
 // Loads each thread has in flight before it stores the first, for elements of 1 and 2 bytes;
 // wider ones are copied into shared memory asynchronously, the whole tile in flight at once.
 constexpr int kInFlight = 4;
@@ -331,11 +328,12 @@ bool generalWordsFit(const GeneralTiling& g, int elementBytes, std::int64_t sour
 }
 
 void launchGeneralTiled(const GeneralLaunch& l, cudaStream_t stream) {
-  if (l.sharedBytes() > kMaxSharedBytes)
+  if (l.sharedBytes() > kMaxGeneralSharedBytes)
     throw Error(ErrorKind::Internal, "general tiled permute: a tile of " + l.tiling.describe() +
                                          " needs " + std::to_string(l.sharedBytes()) +
                                          " bytes of shared memory");
   if (l.cells) return launchGeneralCells(l, stream);
+  if (l.byteRows) return launchGeneralRows(l, stream);
   if (l.words) {
     const auto* src = static_cast<const std::uint32_t*>(l.src);
     auto* dst = static_cast<std::uint32_t*>(l.dst);

@@ -8,6 +8,16 @@
 
 namespace kwb::permute {
 
+// Shared memory a block of general tiles may take without opting in to more.
+inline constexpr std::size_t kMaxGeneralSharedBytes = 48 * 1024;
+
+// Rows either side of a tile's that byteRows's windows at a run's ends may read (8 units of 2
+// bytes, and a part past them), set to a place whose bytes are never stored.
+inline constexpr int kSpareByteRows = 16;
+
+// The longest rows byteRows moves as units, 32 of them to a tile of kByteRowTileBytes.
+inline constexpr int kMaxByteRowBytes = 512;
+
 // One launch of the general tiled permute: any rank, any element size, the innermost dimension
 // moving.
 struct GeneralLaunch {
@@ -32,6 +42,11 @@ struct GeneralLaunch {
   // tile's first row, the block reading the rows before its tile that this takes (rowsBefore(),
   // or the cells above its tile).
   bool alignedStores = false;
+  // Units of elementBytes of any length, 2 to kMaxByteRowBytes: rows that stay innermost, of a
+  // length no element size gives (15 bytes of u8, 5 halves). Each tile row is read in the aligned
+  // 8-byte words that cover it and each column's destination run is put together from the
+  // units' bytes in aligned 16-byte windows (launchGeneralRows).
+  bool byteRows = false;
   TileOrder order = TileOrder::Source;
   bool index32 = true;
   int block = 256;
@@ -58,6 +73,16 @@ struct GeneralLaunch {
   std::size_t sharedBytes() const {
     if (cells) return 0;
     const std::size_t index = index32 ? 4 : 8;
+    if (byteRows) {
+      // Offsets, each row's first byte with spare rows either side, then the rows' words with a
+      // spare one each, and room for reads a chunk past the last row's or a spare row's start.
+      const std::size_t offsets = (tiling.tileOut + tiling.tileIn) * index +
+                                  static_cast<std::size_t>(tiling.tileOut + 2 * kSpareByteRows) * 4;
+      return (offsets + 7) / 8 * 8 +
+             static_cast<std::size_t>(tiling.tileOut) *
+                 static_cast<std::size_t>(byteRowWords() + 1) * 8 +
+             static_cast<std::size_t>(2 * elementBytes + 32);
+    }
     const std::size_t row = words || shifted
                                 ? (tiling.tileIn / perWord() + 1) * 4
                                 : static_cast<std::size_t>(tiling.tileIn + 1) * elementBytes;
@@ -65,6 +90,9 @@ struct GeneralLaunch {
     return rows * row + (rows + static_cast<std::size_t>(tiling.tileIn)) * index;
   }
   int perWord() const { return 4 / elementBytes; }
+  // A tile row's 8-byte words in shared memory with byteRows: a power of two that covers its
+  // units from any byte of a word.
+  int byteRowWords() const;
   int rowsBefore() const {
     return alignedStores && !cells ? static_cast<int>(kSectorBytes) / elementBytes : 0;
   }
@@ -86,5 +114,8 @@ CellShifts cellShifts(const GeneralTiling& tiling, int elementBytes, int srcHead
 bool generalWordsFit(const GeneralTiling& tiling, int elementBytes, std::int64_t sourceOffsetBytes);
 
 void launchGeneralTiled(const GeneralLaunch& launch, cudaStream_t stream);
+
+// launchGeneralTiled's rows of any length (byteRows).
+void launchGeneralRows(const GeneralLaunch& launch, cudaStream_t stream);
 
 }  // namespace kwb::permute

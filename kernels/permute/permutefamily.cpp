@@ -170,10 +170,12 @@ std::vector<ParamSpec> params(Kind kind) {
     specs.push_back(autoChoiceParam(
         "tile_in", ParamRole::Launch, {"4", "8", "16", "32", "64", "128", "256"}, "units",
         "columns a tile holds, units of the in group (the source's contiguous run a tile's row "
-        "reads); its rows fill the rest of the tile (4096 units, 2048 of 8 bytes). Not for "
-        "cells, whose tiles are their own; auto sets the shorter group's side to 64 or its "
-        "extent, and for units of 4 bytes or more whose rows start inside sectors takes the "
-        "sides the groups fill best, each 128 bytes or more (tile says which)"));
+        "reads); its rows fill the rest of the tile (4096 units, 2048 of 8 bytes, as many rows "
+        "of any other length as 16 KiB hold). Not for cells, whose tiles are their own; auto sets "
+        "the shorter group's side to 64 or its extent, for units of 4 bytes or more whose rows "
+        "start inside sectors takes the sides the groups fill best, each 128 bytes or more, and "
+        "for rows as units of their bytes takes the tile as tall as rows of 128 bytes leave it "
+        "(tile says which)"));
   }
   if (kind == Kind::General || kind == Kind::Tiled || kind == Kind::TiledPairs ||
       kind == Kind::TiledWide)
@@ -504,18 +506,60 @@ PermuteLauncher tiledLauncher(const ParamSet& p, const Permutation& s, int bytes
 }
 
 // General tiles' permutation and the unit they move: rows of 2, 4 or 8 bytes that stay
-// innermost as elements of their own, else the elements.
+// innermost and start aligned as elements of their own, other rows that stay innermost as units
+// of their bytes, else the elements.
 struct GeneralUnits {
   Permutation perm;
   int bytes = 0;
   bool rows = false;
+  bool byteRows = false;
 };
 
 GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
                           std::int64_t sourceOffsetBytes) {
-  const auto rows = asRows(simplified, elementBytes, sourceOffsetBytes);
-  if (rows) return {rows->perm, rows->bytes, true};
+  if (const auto rows = asRows(simplified, elementBytes, sourceOffsetBytes))
+    return {rows->perm, rows->bytes, true};
+  if (const auto rows = asByteRows(simplified, elementBytes))
+    return {rows->perm, rows->bytes, true, true};
   return {simplified, elementBytes, false};
+}
+
+// General tiles of rows of any length as units of their bytes.
+PermuteLauncher generalRowsLauncher(const ParamSet& p, const GeneralUnits& units,
+                                    const DeviceInfo& device, ParamSet& derived) {
+  const Permutation& s = units.perm;
+  permute::GeneralLaunch l;
+  l.byteRows = true;
+  l.elementBytes = units.bytes;
+  l.tiling = permute::byteRowTiling(s, units.bytes);
+  const int tileUnits = l.tiling.tileIn * l.tiling.tileOut;
+  if (p.has("tile_in") && !p.isAuto("tile_in")) {
+    l.tiling.tileIn = static_cast<int>(p.getInt("tile_in"));
+    l.tiling.tileOut = permute::tileRowsFor(l.tiling, l.tiling.tileIn, tileUnits);
+  }
+  // Short rows take a word or two past their units each: tall tiles of them may not fit.
+  while (l.sharedBytes() > permute::kMaxGeneralSharedBytes) l.tiling.tileOut /= 2;
+  l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
+  // Byte offsets, a word's headroom past the tensor included.
+  l.index32 = s.elements() * units.bytes <= INT32_MAX - 16;
+  l.grid =
+      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block, kWaves, device);
+  addGrid(derived, l.grid, l.block, device);
+  const permute::GeneralTiling& g = l.tiling;
+  const std::int64_t bytes = units.bytes;
+  l.order = tileOrderOf(p, {g.tilesIn(), g.tileIn * bytes, g.inExtent * bytes},
+                        {g.tilesOut(), g.tileOut * bytes, g.outExtent * bytes}, l.grid, l.block,
+                        device, derived);
+  derived.set("row_bytes", std::to_string(units.bytes));
+  derived.set("rows", "bytes");
+  derived.set("simplified_shape", listText(s.shape));
+  derived.set("simplified_perm", listText(s.perm));
+  derived.set("groups", g.describe());
+  derived.set("tile", std::to_string(g.tileOut) + " x " + std::to_string(g.tileIn));
+  derived.set("access_bytes", "16");
+  derived.set("tiles", std::to_string(g.tiles()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return launcherOf(l, permute::launchGeneralTiled);
 }
 
 // General tiles' aligned stores, for units of 4 bytes or more moved as elements where some
@@ -589,6 +633,7 @@ Access generalAccess(const ParamSet& p, const Permutation& s, const permute::Gen
 PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified, int elementBytes,
                                 const DeviceInfo& device, ParamSet& derived) {
   const GeneralUnits units = generalUnits(simplified, elementBytes, offsetBytes(p));
+  if (units.byteRows) return generalRowsLauncher(p, units, device, derived);
   const Permutation& s = units.perm;
   const int bytes = units.bytes;
   if (units.rows) derived.set("row_bytes", std::to_string(bytes));
@@ -894,14 +939,16 @@ class PermuteVariant final : public Variant {
   }
 
   static void checkGeneral(const ParamSet& p, const Permutation& s) {
-    if (!innermostMoves(s) && !asRows(s, elementBytes(p), offsetBytes(p)))
+    const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
+    if (!innermostMoves(s) && !units.rows)
       throw paramError("perm", "the innermost dimension stays innermost (simplified: shape " +
                                    listText(s.shape) + ", perm " + listText(s.perm) +
                                    ") in rows of " +
                                    std::to_string(s.shape.back() * elementBytes(p)) +
-                                   " bytes; tiles take rows of 2, 4 or 8 bytes that start "
-                                   "aligned, as elements: use movement or auto");
-    const GeneralUnits units = generalUnits(s, elementBytes(p), offsetBytes(p));
+                                   " bytes; tiles take rows of up to " +
+                                   std::to_string(permute::kMaxByteRowBytes) +
+                                   " bytes as units: use movement or auto");
+    if (units.byteRows) return checkByteRows(p, units);
     const Access access =
         generalAccess(p, units.perm, tilingOf(units.perm, units.bytes), units.bytes);
     if (p.has("stores") && p.get("stores") == "aligned" && units.bytes < 4) {
@@ -991,6 +1038,23 @@ class PermuteVariant final : public Variant {
                                             "-byte accesses are narrower than an element; "
                                             "allowed: " +
                                             std::to_string(bytes) + " to 16, or auto");
+  }
+
+  // Rows of any length move in their own way: one access, their stores, their tiles.
+  static void checkByteRows(const ParamSet& p, const GeneralUnits& units) {
+    const std::string rows = "rows of " + std::to_string(units.bytes) +
+                             " bytes that stay innermost move as units of their bytes";
+    if (p.has("access") && !p.isAuto("access") && p.get("access") != "elements")
+      throw paramError("access", rows + "; allowed: elements or auto");
+    if (p.has("stores") && p.get("stores") == "aligned")
+      throw paramError("stores",
+                       rows + ", stored in aligned 16-byte windows; allowed: tile or auto");
+    if (p.has("tile_in") && !p.isAuto("tile_in")) {
+      const permute::GeneralTiling g = permute::byteRowTiling(units.perm, units.bytes);
+      if (p.getInt("tile_in") > g.tileIn * g.tileOut)
+        throw paramError("tile_in", rows + ", " + std::to_string(g.tileIn * g.tileOut) +
+                                        " of them a tile; allowed: up to that, or auto");
+    }
   }
 
   static void checkRowWalk(const ParamSet& p, const Permutation& s) {
@@ -1116,7 +1180,11 @@ void registerPermuteFamily(Registry& registry) {
       "((87, 6, 64280) reversed in f32), compare stores=tile with stores=aligned; cells take "
       "stores=aligned too, from the sector before each tile's first row ((323, 4, 16, 270, 24) "
       "with (4, 2, 3, 1, 0) in u8). Rows of 2, 4 or 8 bytes that stay innermost move as "
-      "elements of their own. A group that is not a whole number of tiles leaves its last tile "
+      "elements of their own; rows of other lengths up to 512 bytes, or from an odd byte, move "
+      "as units of their bytes (rows says so): each tile row is read in the 8-byte words that "
+      "cover it and each column's run is put together from the units' bytes in 16-byte windows. "
+      "Compare general with movement on (47, 19, 20039, 15) with (1, 2, 0, 3) in u8, whose walk "
+      "moves a byte at a time. A group that is not a whole number of tiles leaves its last tile "
       "part empty: sweep tile_in on (12, 14, 736, 11, 6) with (3, 1, 4, 2, 0) in f64, whose rows "
       "of 66 fill tiles 64 wide to 52 % and 16 wide to 83 % (tile says which auto took).");
   add(Kind::Packed, "tiles of whole dimensions from both sides, for short ones",
@@ -1179,8 +1247,10 @@ void registerPermuteFamily(Registry& registry) {
       "longer hold a column in one tall tile); "
       "packed tiles in "
       "words, from 32 MiB, for bytes and halves the walk would take where they run 128 bytes or "
-      "more both ways and rows that stay innermost are shorter than 64 bytes. The result's "
-      "chosen value says which ran.");
+      "more both ways and rows that stay innermost are shorter than 64 bytes; else general tiles "
+      "of rows as units of their bytes, from 4 MiB, for rows shorter than 64 bytes that stay "
+      "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
+      "5 halves or more. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -129,7 +129,7 @@ TEST_F(PermuteGpu, GeneralAlignedStoresMatchTheReference) {
       try {
         Registry::instance().resolve("permute", "general", params);
       } catch (const Error&) {
-        continue;  // the innermost dimension stays in rows longer than 8 bytes
+        continue;  // rows that stay innermost as units of their bytes, or longer than tiles take
       }
       const RunResult r = run("general", params);
       const std::string what = shape + " " + perm + " " + dtype + " offset " + offset;
@@ -180,7 +180,7 @@ TEST_F(PermuteGpu, GeneralTilesOfEveryWidthMatchTheReference) {
           try {
             Registry::instance().resolve("permute", "general", params);
           } catch (const Error&) {
-            continue;  // rows longer than 8 bytes, or cells
+            continue;  // rows longer than tiles take, or cells, or aligned stores of rows
           }
           const RunResult r = run("general", params);
           const std::string what = shape + " " + perm + " " + dtype + " offset " + offset +
@@ -823,10 +823,51 @@ TEST_F(PermuteGpu, GeneralTilesMoveShortRowsAsElements) {
   EXPECT_EQ(run("auto", {{"shape", "64,4096,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}})
                 .derived.get("chosen"),
             "general");
-  EXPECT_THROW(Registry::instance().resolve(
-                   "permute", "general",
-                   {{"shape", "6,40,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"offset", "1"}}),
-               Error);
+  // Rows of 2 bytes from an odd byte: units of their bytes.
+  const RunResult odd =
+      run("general", {{"shape", "6,40,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"offset", "1"}});
+  ASSERT_EQ(odd.status, RunStatus::Ok) << odd.error;
+  EXPECT_EQ(odd.derived.get("rows"), "bytes");
+}
+
+// Rows of lengths no element gives, 3 to 512 bytes, in tiles that the groups fill whole or in
+// part (and tiles made shorter to fit shared memory), sources 0, 1, 3 and 6 elements in, each
+// side's run starting on any byte of its words.
+TEST_F(PermuteGpu, GeneralTilesMoveRowsOfAnyLengthAsUnits) {
+  struct Case {
+    const char* shape;
+    const char* perm;
+    const char* dtype;
+    const char* rowBytes;
+  };
+  const Case cases[] = {
+      {"64,100,3", "1,0,2", "u8", "3"},
+      {"3000,3,3", "1,0,2", "u8", "3"},  // tiles 1024 tall would not fit
+      {"47,380,15", "1,0,2", "u8", "15"},
+      {"19,101,2,10,7,5", "1,2,4,3,0,5", "f16", "10"},
+      {"3,2,4,1500,13", "3,2,0,1,4", "u8", "13"},
+      {"37,25,126,57", "2,1,0,3", "u8", "57"},
+      {"17,20,17,8,29", "3,1,0,2,4", "f16", "58"},
+      {"35,119,3", "1,0,2", "f64", "24"},
+      {"3,117,61,157", "2,1,0,3", "f16", "314"},
+      {"9,70,128", "1,0,2", "f32", "512"},
+      {"4,41,100,19,3", "2,0,3,1,4", "f16", "6"},
+  };
+  for (const Case& c : cases)
+    for (const char* offset : {"0", "1", "3", "6"})
+      for (const char* tileIn : {"auto", "4"}) {
+        const std::string what = std::string(c.shape) + " " + c.perm + " " + c.dtype + " offset " +
+                                 offset + " tile_in " + tileIn;
+        const RunResult r = run("general", {{"shape", c.shape},
+                                            {"perm", c.perm},
+                                            {"dtype", c.dtype},
+                                            {"offset", offset},
+                                            {"tile_in", tileIn}});
+        ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << what;
+        EXPECT_EQ(r.derived.get("rows"), "bytes") << what;
+        EXPECT_EQ(r.derived.get("row_bytes"), c.rowBytes) << what;
+      }
 }
 
 // The benchmark's cases at a smaller batch, every movement size the shape allows.

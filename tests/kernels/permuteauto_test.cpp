@@ -97,11 +97,28 @@ TEST(PermuteAuto, SparseByteTilesInWordsTakeTheWalkWhereItsSourceSectorsStayClos
 TEST(PermuteAuto, PackedTilesTakeShortRowsThatStayInnermostWhereTheWalkComesBackLate) {
   EXPECT_EQ(chosen("559241,5,3", "1,0,2"), "packed");
   EXPECT_EQ(chosen("1342178,5,5", "1,0,2", "u8"), "packed");
-  EXPECT_EQ(chosen("1342177,5,5", "1,0,2", "u8"), "movement");       // under 32 MiB
-  EXPECT_EQ(chosen("559241,5,4", "1,0,2"), "movement");              // rows of 16 bytes
-  EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");  // back after 42
-  EXPECT_EQ(chosen("4,394758,34,5", "0,2,1,3", "u8"), "packed");     // bytes: runs of 64 or more
-  EXPECT_EQ(chosen("15,676,19,96,7", "0,3,1,2,4", "f16"), "movement");
+  EXPECT_EQ(chosen("1342177,5,5", "1,0,2", "u8"), "movement");         // under 32 MiB
+  EXPECT_EQ(chosen("559241,5,4", "1,0,2"), "movement");                // rows of 16 bytes
+  EXPECT_EQ(chosen("1214,14,329,3", "0,2,1,3", "f32"), "movement");    // back after 42
+  EXPECT_EQ(chosen("4,394758,34,5", "0,2,1,3", "u8"), "packed");       // bytes: runs of 64 or more
+  EXPECT_EQ(chosen("15,676,19,96,7", "0,3,1,2,4", "f16"), "general");  // runs of 7 halves
+}
+
+TEST(PermuteAuto, GeneralTilesTakeRowsTheWalkWouldMoveAByteOrAHalfAtATime) {
+  EXPECT_EQ(chosen("47,19,20039,15", "1,2,0,3", "u8"), "general");  // single bytes
+  EXPECT_EQ(chosen("256,224,224,3", "0,2,1,3", "u8"), "general");
+  EXPECT_EQ(chosen("100,7,5", "1,0,2", "u8", "1"), "movement");             // under 4 MiB
+  EXPECT_EQ(chosen("189,101,2,100,7,5", "1,2,4,3,0,5", "f16"), "general");  // 5 halves
+  EXPECT_EQ(chosen("64,65536,3", "1,0,2", "f16"), "movement");              // 3 halves
+  EXPECT_EQ(chosen("935,11962,12", "1,0,2", "f16"), "movement");            // 8 bytes at once
+  EXPECT_EQ(chosen("20000,400,65", "1,0,2", "u8"), "movement");             // 65 bytes
+  EXPECT_EQ(chosen("40000,400,2", "1,0,2", "u8"), "general");  // rows of 2 bytes as elements
+  const ParamSet rows = derivedOf("40000,400,2", "1,0,2", "u8", "1");
+  EXPECT_EQ(rows.get("chosen"), "general");  // from an odd byte: as units of their bytes
+  EXPECT_EQ(rows.get("rows"), "bytes");
+  // As tall as source rows of 128 bytes leave them: runs of 4 x 57 and 64 x 57 bytes.
+  EXPECT_EQ(derivedOf("370,25,126,57", "2,1,0,3", "u8").get("tile"), "64 x 4");
+  EXPECT_EQ(derivedOf("47,19,20039,15", "1,2,0,3", "u8").get("tile"), "64 x 16");
 }
 
 TEST(PermuteAuto, PackedTilesTakeShortSidesOfHalvesAndFloatsWhereTheWalkComesBackLate) {
@@ -120,7 +137,7 @@ TEST(PermuteAuto, PackedTilesInWordsTakeWhatTheWalkWouldWhereTheyRunLong) {
   EXPECT_EQ(chosen("5,479349,56", "1,0,2", "f16"), "movement");        // 112 bytes
   EXPECT_EQ(chosen("7000,84,100", "0,2,1", "u8"), "movement");         // writes runs of 28
   EXPECT_EQ(chosen("3,63550,4,22", "1,0,3,2", "u8"), "movement");      // 16 MiB
-  EXPECT_EQ(chosen("828504,3,54", "1,0,2", "u8", "1"), "movement");    // no whole words
+  EXPECT_EQ(chosen("828504,3,54", "1,0,2", "u8", "1"), "general");     // no whole words
 }
 
 TEST(PermuteAuto, PackedTilesTakeHalvesInSparseGeneralTilesWhereTheyRunLong) {

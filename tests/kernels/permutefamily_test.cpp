@@ -242,6 +242,23 @@ TEST(PermuteFamily, GeneralAccessTakesWordsAndCellsForBytesAndHalvesOnly) {
   EXPECT_EQ(verdict("general", p).first, "accepted");
 }
 
+TEST(PermuteFamily, GeneralTakesRowsThatStayInnermostUpTo512Bytes) {
+  RawParams p{{"shape", "40,300,128"}, {"perm", "1,0,2"}, {"dtype", "f32"}};
+  EXPECT_EQ(verdict("general", p).first, "accepted");  // rows of 512 bytes
+  p["shape"] = "40,300,129";
+  EXPECT_TRUE(says(verdict("general", p), "perm", "tiles take rows of up to 512 bytes"));
+  p = {{"shape", "40,300,15"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"access", "words"}};
+  EXPECT_TRUE(says(verdict("general", p), "access", "rows of 15 bytes"));
+  p.erase("access");
+  p["stores"] = "aligned";
+  EXPECT_TRUE(says(verdict("general", p), "stores", "allowed: tile or auto"));
+  p.erase("stores");
+  p["tile_in"] = "256";  // 1024 rows of 15 bytes a tile
+  EXPECT_EQ(verdict("general", p).first, "accepted");
+  p["shape"] = "40,300,100";  // 128 a tile
+  EXPECT_TRUE(says(verdict("general", p), "tile_in", "128 of them a tile"));
+}
+
 TEST(PermuteFamily, PackedTilesHoldEightPositionsAThreadAndCutOneDimension) {
   const RawParams reversal{{"shape", "5,273913,7,7"}, {"perm", "2,3,1,0"}, {"dtype", "u8"}};
   EXPECT_TRUE(says(verdict("packed", reversal), "accepted", ""));
