@@ -463,8 +463,8 @@ bool packedWordsPay(const Permutation& s, int bytes, std::int64_t sourceOffsetBy
 // Rows shorter than 64 bytes that stay innermost, in tensors of 4 MiB or more, where the walk
 // would move them a byte at a time (rows of an odd length, or from an odd byte), or a half at a
 // time in rows of 5 halves or more: general tiles of the rows as units of their bytes. H200,
-// against the walk on 19 cases it takes: 1.10 to 1.73x ((370, 25, 126, 57) with (2, 1, 0, 3) in
-// u8 1626 -> 2812 GB/s, (256, 224, 224, 3) with (0, 2, 1, 3) in u8 1031 -> 1769), one lost
+// against the walk on 15 cases it takes: 14 moved 1.10 to 1.80x ((370, 25, 126, 57) with (2, 1, 0,
+// 3) in u8 1626 -> 2812 GB/s, (256, 224, 224, 3) with (0, 2, 1, 3) in u8 1031 -> 1769), one lost
 // ((300, 400, 29) with (1, 0, 2) in f16, 7 MiB, 0.90); rows of 3 halves lost (0.87), 3.7 MB lost
 // (0.87), rows the walk moves in 4 bytes or more lost 0.61 to 0.85, and packed tiles in words
 // kept (3, 2, 4, 215092, 13) with (3, 2, 0, 1, 4) in u8 and (828504, 3, 54) with (1, 0, 2).

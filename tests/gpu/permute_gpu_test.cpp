@@ -810,7 +810,8 @@ TEST_F(PermuteGpu, GeneralTilesShiftBytesInColumnsOfTwoWordsOrMore) {
 }
 
 // Rows of 2, 4 or 8 bytes that stay innermost move through general tiles as elements: a u8
-// pair as a 16-bit element (in words), four f16 as one 8-byte element; misaligned, refused.
+// pair as a 16-bit element (in words), four f16 as one 8-byte element; misaligned, as units of
+// their bytes.
 TEST_F(PermuteGpu, GeneralTilesMoveShortRowsAsElements) {
   const RunResult pairs = run("general", {{"shape", "6,40,2"}, {"perm", "1,0,2"}, {"dtype", "u8"}});
   ASSERT_EQ(pairs.status, RunStatus::Ok) << pairs.error;
