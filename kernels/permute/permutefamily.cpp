@@ -538,7 +538,8 @@ PermuteLauncher generalRowsLauncher(const ParamSet& p, const GeneralUnits& units
     l.tiling.tileOut = permute::tileRowsFor(l.tiling, l.tiling.tileIn, tileUnits);
   }
   // Short rows take a word or two past their units each: tall tiles of them may not fit.
-  while (l.sharedBytes() > permute::kMaxGeneralSharedBytes) l.tiling.tileOut /= 2;
+  while (l.sharedBytes() > permute::kMaxGeneralSharedBytes && l.tiling.tileOut > 1)
+    l.tiling.tileOut /= 2;
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   // Byte offsets, a word's headroom past the tensor included.
   l.index32 = s.elements() * units.bytes <= INT32_MAX - 16;
