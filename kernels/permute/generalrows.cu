@@ -162,16 +162,10 @@ __global__ void generalRowsKernel(const std::uint64_t* __restrict__ src, int src
   }
 }
 
-int shiftCovering(int n) {
-  int shift = 0;
-  while ((1 << shift) < n) ++shift;
-  return shift;
-}
-
 }  // namespace
 
 int GeneralLaunch::byteRowWords() const {
-  return 1 << shiftCovering((7 + tiling.tileIn * elementBytes + 7) / 8);
+  return powerOfTwoAtLeast((7 + tiling.tileIn * elementBytes + 7) / 8, INT32_MAX);
 }
 
 void launchGeneralRows(const GeneralLaunch& l, cudaStream_t stream) {
@@ -183,7 +177,7 @@ void launchGeneralRows(const GeneralLaunch& l, cudaStream_t stream) {
   const auto dst = tile::wordStart<uint4>(l.dst, 1);
   const GeneralTiling& g = l.tiling;
   const RowArgs r{L, static_cast<unsigned>(((std::uint64_t{1} << 32) + L - 1) / L),
-                  shiftCovering(l.byteRowWords()),
+                  log2Of(l.byteRowWords()),
                   dst.head + g.inExtent * g.outExtent * g.batchExtent * L};
   const auto launch = [&](auto kernel, auto args) {
     kernel<<<l.grid, l.block, l.sharedBytes(), stream>>>(src.word, src.head, dst.word, dst.head,

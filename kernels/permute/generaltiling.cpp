@@ -3,15 +3,12 @@
 #include <algorithm>
 
 namespace kwb::permute {
-namespace {
 
 int powerOfTwoAtLeast(std::int64_t n, int cap) {
   int p = 1;
   while (p < n && p < cap) p *= 2;
   return p;
 }
-
-}  // namespace
 
 GeneralTiling generalTiling(const Permutation& s, int tileElements, int inSpan, int outSpan,
                             double minFill) {

@@ -16,6 +16,9 @@ inline double fillOf(std::int64_t extent, int side) {
   return static_cast<double>(extent) / static_cast<double>(tiles * side);
 }
 
+// The least power of two that is n or more, at most cap.
+int powerOfTwoAtLeast(std::int64_t n, int cap);
+
 // A permutation whose innermost dimension moves, as one tiled transpose of two groups of
 // dimensions, whatever its rank: the source's innermost dimensions (the "in" group, contiguous
 // in the source) against the destination's innermost ones (the "out" group, contiguous in the

@@ -154,15 +154,11 @@ GeneralTiling byteRowTiling(const Permutation& rows, int rowBytes) {
   int units = 1;
   while (units * 2 * rowBytes <= kByteRowTileBytes) units *= 2;
   GeneralTiling g = generalTiling(rows, units);
-  const auto covering = [&](std::int64_t n) {
-    int p = 1;
-    while (p < n && p < units) p *= 2;
-    return p;
-  };
+  const int inMost = powerOfTwoAtLeast(g.inExtent, units);
   const int minIn =
-      std::min(covering(g.inExtent), covering((kMinByteRowRunBytes + rowBytes - 1) / rowBytes));
-  g.tileOut = std::min(covering(g.outExtent), units / minIn);
-  g.tileIn = std::min(covering(g.inExtent), units / g.tileOut);
+      std::min(inMost, powerOfTwoAtLeast((kMinByteRowRunBytes + rowBytes - 1) / rowBytes, units));
+  g.tileOut = std::min(powerOfTwoAtLeast(g.outExtent, units), units / minIn);
+  g.tileIn = std::min(inMost, units / g.tileOut);
   return g;
 }
 

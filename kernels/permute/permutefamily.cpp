@@ -524,6 +524,28 @@ GeneralUnits generalUnits(const Permutation& simplified, int elementBytes,
   return {simplified, elementBytes, false};
 }
 
+// A general launch's grid and tile order, what every general launch says of its tiles, and its
+// launcher.
+PermuteLauncher generalLaunch(const ParamSet& p, const Permutation& s, permute::GeneralLaunch l,
+                              const DeviceInfo& device, ParamSet& derived) {
+  const int threads = l.threadsPerBlock();
+  const std::int64_t bytes = l.elementBytes;
+  l.grid =
+      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * threads, threads, kWaves, device);
+  addGrid(derived, l.grid, threads, device);
+  const permute::GeneralTiling& g = l.tiling;
+  l.order = tileOrderOf(p, {g.tilesIn(), g.tileIn * bytes, g.inExtent * bytes},
+                        {g.tilesOut(), g.tileOut * bytes, g.outExtent * bytes}, l.grid, threads,
+                        device, derived);
+  derived.set("simplified_shape", listText(s.shape));
+  derived.set("simplified_perm", listText(s.perm));
+  derived.set("groups", g.describe());
+  derived.set("tile", std::to_string(g.tileOut) + " x " + std::to_string(g.tileIn));
+  derived.set("tiles", std::to_string(g.tiles()));
+  derived.set("index_bits", l.index32 ? "32" : "64");
+  return launcherOf(l, permute::launchGeneralTiled);
+}
+
 // General tiles of rows of any length as units of their bytes.
 PermuteLauncher generalRowsLauncher(const ParamSet& p, const GeneralUnits& units,
                                     const DeviceInfo& device, ParamSet& derived) {
@@ -543,24 +565,10 @@ PermuteLauncher generalRowsLauncher(const ParamSet& p, const GeneralUnits& units
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   // Byte offsets, a word's headroom past the tensor included.
   l.index32 = s.elements() * units.bytes <= INT32_MAX - 16;
-  l.grid =
-      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * l.block, l.block, kWaves, device);
-  addGrid(derived, l.grid, l.block, device);
-  const permute::GeneralTiling& g = l.tiling;
-  const std::int64_t bytes = units.bytes;
-  l.order = tileOrderOf(p, {g.tilesIn(), g.tileIn * bytes, g.inExtent * bytes},
-                        {g.tilesOut(), g.tileOut * bytes, g.outExtent * bytes}, l.grid, l.block,
-                        device, derived);
   derived.set("row_bytes", std::to_string(units.bytes));
   derived.set("rows", "bytes");
-  derived.set("simplified_shape", listText(s.shape));
-  derived.set("simplified_perm", listText(s.perm));
-  derived.set("groups", g.describe());
-  derived.set("tile", std::to_string(g.tileOut) + " x " + std::to_string(g.tileIn));
   derived.set("access_bytes", "16");
-  derived.set("tiles", std::to_string(g.tiles()));
-  derived.set("index_bits", l.index32 ? "32" : "64");
-  return launcherOf(l, permute::launchGeneralTiled);
+  return generalLaunch(p, s, l, device, derived);
 }
 
 // General tiles' aligned stores, for units of 4 bytes or more moved as elements where some
@@ -670,18 +678,6 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : 256;
   // Shifted words count from the aligned word before the source: a few elements of headroom.
   l.index32 = s.elements() <= INT32_MAX - 8;
-  const int threads = l.threadsPerBlock();
-  l.grid =
-      gridForWaves(static_cast<std::uint64_t>(l.tiling.tiles()) * threads, threads, kWaves, device);
-  addGrid(derived, l.grid, threads, device);
-  const permute::GeneralTiling& g = l.tiling;
-  l.order = tileOrderOf(p, {g.tilesIn(), std::int64_t{g.tileIn} * bytes, g.inExtent * bytes},
-                        {g.tilesOut(), std::int64_t{g.tileOut} * bytes, g.outExtent * bytes},
-                        l.grid, threads, device, derived);
-  derived.set("simplified_shape", listText(s.shape));
-  derived.set("simplified_perm", listText(s.perm));
-  derived.set("groups", l.tiling.describe());
-  derived.set("tile", std::to_string(l.tiling.tileOut) + " x " + std::to_string(l.tiling.tileIn));
   derived.set("access_bytes", std::to_string(l.cells ? 8 : l.words || l.shifted ? 4 : bytes));
   if (bytes >= 4 || l.cells) derived.set("stores", l.alignedStores ? "aligned" : "tile");
   if (l.words || l.shifted) derived.set("words", l.shifted ? "shifted" : "aligned");
@@ -694,9 +690,7 @@ PermuteLauncher generalLauncher(const ParamSet& p, const Permutation& simplified
                                    : shifts.loads                ? "loads"
                                                                  : "stores");
   }
-  derived.set("tiles", std::to_string(l.tiling.tiles()));
-  derived.set("index_bits", l.index32 ? "32" : "64");
-  return launcherOf(l, permute::launchGeneralTiled);
+  return generalLaunch(p, s, l, device, derived);
 }
 
 // The packed tiles of a permutation for a launch's tile_elements.
