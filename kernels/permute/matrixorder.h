@@ -32,4 +32,18 @@ struct MatrixOrder : StridedDims<Index, kMaxBatchDims> {
   }
 };
 
+#ifdef __CUDACC__
+// The order in the block's shared memory, for every thread of the block to call. A kernel
+// parameter indexed by a dimension known only at run time is copied whole into each thread's
+// local memory before the first load: 104 bytes a thread, more than some blocks move in a span
+// (8 warps of narrow cells moving 12 KiB wrote 26 KiB). A block's copy costs one thread.
+template <typename Index>
+__device__ const MatrixOrder<Index>& sharedCopyOf(const MatrixOrder<Index>& order) {
+  __shared__ MatrixOrder<Index> copy;
+  if (threadIdx.x == 0) copy = order;
+  __syncthreads();
+  return copy;
+}
+#endif
+
 }  // namespace kwb::permute

@@ -121,9 +121,10 @@ __global__ void narrowTransposeKernel(const Vec* __restrict__ src, int srcHead,
   T* dstElements = reinterpret_cast<T*>(dst);
   const int planarHead = PlanarSource ? srcHead : dstHead;
   const int interleavedHead = PlanarSource ? dstHead : srcHead;
+  const MatrixOrder<Index>& sourceOrder = Reordered ? sharedCopyOf(order) : order;
   for (Index c = blockIdx.x; c < chunks; c += gridDim.x) {
     const Chunk<Index> chunk = chunkAt<PlanarSource, Reordered>(
-        c, narrow, wide, chunkWidth, chunksPerMatrix, order, planarHead, interleavedHead);
+        c, narrow, wide, chunkWidth, chunksPerMatrix, sourceOrder, planarHead, interleavedHead);
     const Index width = chunk.width, lead = Shifted ? chunk.interleaved % K : 0;
     const Index run = width * narrow, firstVector = chunk.interleaved / K;
     const Index interleavedVectors = (lead + run + K - 1) / K;
@@ -290,6 +291,7 @@ int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOf
 }
 
 void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream) {
+  if (launch.cells) return launchNarrowCells(launch, stream);
   NarrowLaunch l = launch;
   if (l.vectorBytes < l.elementBytes)
     throw Error(ErrorKind::Internal, "narrow transpose: vectors narrower than an element");

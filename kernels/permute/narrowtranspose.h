@@ -26,6 +26,7 @@ struct NarrowLaunch {
   int elementBytes = 4;
   int vectorBytes = 16;   // bytes per global access
   bool swizzled = false;  // the chunk's vectors swizzled in shared memory (swizzledVector)
+  bool cells = false;     // cells transposed in registers (launchNarrowCells), not shared memory
   int block = 256;
   bool index32 = true;
   int grid = 1;
@@ -112,5 +113,21 @@ int narrowVectorBytes(std::int64_t wide, int elementBytes, std::int64_t sourceOf
                       int limit = 16);
 
 void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream);
+
+// Cells in registers: for bytes and halves the shared-memory kernel stores each element into
+// shared memory by itself. Here a lane loads 4-byte words (16-byte vectors where every run starts
+// on one) of each of up to kMaxCellNarrow planes, or as many of the interleaved run they make,
+// transposes each cell of a word a plane with byte permutes, and a warp passes its cells through
+// its own stretch of shared memory: both sides move coalesced, a span of 128 of each plane's words
+// a warp. It takes planes whose runs all start on 4-byte words: a width of whole words and a
+// source on one.
+inline constexpr int kMaxCellNarrow = 8;
+bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
+                    std::int64_t sourceOffsetBytes);
+// Shared memory a block of `block` threads takes: a stretch a warp.
+std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block);
+// The warps' spans: the work items of the grid.
+std::int64_t narrowCellSpans(const NarrowLaunch& launch);
+void launchNarrowCells(const NarrowLaunch& launch, cudaStream_t stream);
 
 }  // namespace kwb::permute

@@ -218,6 +218,14 @@ std::vector<ParamSpec> params(Kind kind) {
         "that the planar side's lanes, narrow vectors apart, spread over the banks (bank_ways "
         "says how many words a bank serves); auto swizzles where that cuts 8 or more to half or "
         "less in 16-byte vectors, 16 or more to an eighth in 8-byte ones"));
+    specs.push_back(autoChoiceParam(
+        "exchange", ParamRole::Launch, {"shared", "registers"}, "",
+        "where the elements change places: shared puts each element of the planar side into "
+        "shared memory by itself, a shared store a byte for bytes; registers has each lane load "
+        "a 4-byte word of every plane (or as many of the interleaved run), transpose that cell "
+        "with byte permutes and pass it through shared memory in words, for bytes and halves in 2 "
+        "to 8 planes whose widths are whole words, from a source on one. auto takes registers "
+        "where they apply and neither movement_size nor swizzle is set"));
   }
   if (kind == Kind::Movement)
     specs.push_back(autoChoiceParam(
@@ -760,16 +768,28 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   l.vectorBytes = forced ? static_cast<int>(p.getInt("movement_size")) : kNarrowVectorBytes;
   l.sourceHead = static_cast<int>(offsetBytes(p) % l.vectorBytes) / bytes;
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kNarrowBlock;
+  const bool setsVectors = forced || (p.has("swizzle") && !p.isAuto("swizzle"));
+  l.cells = p.has("exchange") && !p.isAuto("exchange")
+                ? p.get("exchange") == "registers"
+                : !setsVectors && permute::narrowCellsFit(l.narrow, l.wide, bytes, offsetBytes(p));
+  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
+                               std::to_string(t.cols));
+  derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
+  if (order.rank > 0) derived.set("matrix_order", matrixOrderText(s));
+  derived.set("exchange", l.cells ? "registers" : "shared");
+  if (l.cells) {
+    l.grid = gridForWaves(static_cast<std::uint64_t>(permute::narrowCellSpans(l)) * 32, l.block,
+                          kWaves, device);
+    addGrid(derived, l.grid, l.block, device);
+    derived.set("cell", std::to_string(4 / bytes) + " x " + std::to_string(l.narrow));
+    return launcherOf(l, permute::launchNarrowTranspose);
+  }
   l.swizzled =
       p.has("swizzle") && !p.isAuto("swizzle") ? p.get("swizzle") == "on" : l.swizzlePays();
   // Heads and the last vector's tail past the tensor stay within 32 bits.
   l.index32 = s.elements() + kNarrowVectorBytes <= INT32_MAX;
   l.grid = gridForWaves(static_cast<std::uint64_t>(l.chunks()) * l.block, l.block, kWaves, device);
   addGrid(derived, l.grid, l.block, device);
-  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
-                               std::to_string(t.cols));
-  derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
-  if (order.rank > 0) derived.set("matrix_order", matrixOrderText(s));
   derived.set("swizzled", l.swizzled ? "yes" : "no");
   derived.set("bank_ways", std::to_string(l.bankWays(l.swizzled)));
   derived.set("movement_size_used", std::to_string(l.vectorBytes));
@@ -1033,6 +1053,21 @@ class PermuteVariant final : public Variant {
                                             "-byte accesses are narrower than an element; "
                                             "allowed: " +
                                             std::to_string(bytes) + " to 16, or auto");
+    if (!p.has("exchange") || p.get("exchange") != "registers") return;
+    if (!permute::narrowCellsFit(narrow, std::max(t.rows, t.cols), bytes, offsetBytes(p)))
+      throw paramError("exchange",
+                       "cells in registers take bytes and halves in 2 to " +
+                           std::to_string(permute::kMaxCellNarrow) +
+                           " planes whose widths are whole 4-byte words, from a source on one; "
+                           "this is " +
+                           std::to_string(t.rows) + " x " + std::to_string(t.cols) + " of " +
+                           std::to_string(bytes) + "-byte elements, " + p.get("offset") +
+                           " in; allowed: shared or auto");
+    for (const char* vectors : {"movement_size", "swizzle"})
+      if (p.has(vectors) && !p.isAuto(vectors))
+        throw paramError(vectors, std::string(vectors) +
+                                      " sets the shared exchange's vectors; cells in registers "
+                                      "move words: leave it auto, or set exchange=shared");
   }
 
   // Rows of any length move in their own way: one access, their stores, their tiles.

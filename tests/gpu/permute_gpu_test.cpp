@@ -518,6 +518,50 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
   EXPECT_EQ(checked, 32 * (6 + 5 + 4 + 3));  // every width from the element's to 16 bytes
 }
 
+// Cells in registers: bytes and halves in 2 to 8 planes both ways round, widths of whole words
+// that leave a warp's last span of a plane part-filled or empty, batches in order and reordered,
+// sources a word in, every block size; auto's narrow kernel takes them for aligned bytes.
+TEST_F(PermuteGpu, NarrowCellsMatchTheReference) {
+  const char* wides[] = {"20", "100", "508", "512", "4112", "65540"};
+  int checked = 0;
+  for (int narrow = 2; narrow <= 8; ++narrow) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const bool planar = trial % 2 == 0;
+      for (const char* dtype : {"u8", "f16", "bf16"}) {
+        const bool bytes = std::string(dtype) == "u8";
+        // Halves: the same widths in bytes, so as many elements of 2 bytes as fill them.
+        std::string wide = wides[(trial + narrow) % 6];
+        if (!bytes) wide = std::to_string(std::stoll(wide) / 2 + (trial % 3 == 0 ? 2 : 0));
+        const std::string n = std::to_string(narrow);
+        const std::string sides = planar ? n + "," + wide : wide + "," + n;
+        const char* batches[] = {"", "3,", "2,3,"};
+        const char* perms[] = {"1,0", "0,2,1", "1,0,3,2"};
+        const int batching = trial / 2;
+        const RawParams params{{"shape", batches[batching] + sides},
+                               {"perm", perms[batching]},
+                               {"dtype", dtype},
+                               {"offset", trial % 3 == 1 ? (bytes ? "4" : "2") : "0"},
+                               {"block_size", trial % 3 == 0   ? "64"
+                                              : trial % 3 == 1 ? "256"
+                                                               : "512"},
+                               {"exchange", "registers"}};
+        const RunResult r = run("narrow", params);
+        ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << params.at("shape") << " " << dtype;
+        EXPECT_EQ(r.derived.get("exchange"), "registers");
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 7 * 6 * 3);
+  const RunResult r =
+      run("auto", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}, {"dtype", "u8"}});
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
+  EXPECT_EQ(r.derived.get("chosen"), "narrow");
+  EXPECT_EQ(r.derived.get("exchange"), "registers");
+  EXPECT_EQ(r.verification.relError, 0.0);
+}
+
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
 // elements, 16 for 8-byte ones but where one tall tile of 32 holds a column, cells and pairs of 64
 // destination rows), unless the source's rows or columns are too few to fill them or the tall

@@ -210,17 +210,20 @@ TEST(PermuteAuto, CellsOfHalvesOneAThreadWhereMemoryOutpacesTheSms) {
 }
 
 // A reordered batch of transposes of 4- and 8-byte elements takes the narrow kernel where the
-// batch in order would, from 32 MiB; bytes and halves keep the other kernels.
-TEST(PermuteAuto, NarrowTakesReorderedBatchesOfWideElements) {
+// batch in order would, from 32 MiB; bytes where its cells in registers take them.
+TEST(PermuteAuto, NarrowTakesReorderedBatchesOfWideElementsAndCells) {
   EXPECT_EQ(chosen("56,2,49932,3", "1,0,3,2", "f64"), "narrow");
   EXPECT_EQ(derivedOf("56,2,49932,3", "1,0,3,2", "f64").get("matrix_order"), "1,0");
   EXPECT_EQ(chosen("3,741,15080,2", "1,0,3,2", "f32"), "narrow");
   EXPECT_EQ(chosen("12,2,5,24864,5", "0,2,1,4,3", "f64"), "narrow");
   EXPECT_EQ(chosen("112,49932,3", "0,2,1", "f64"), "narrow");      // the same in order
-  EXPECT_NE(chosen("12,100,37282,3", "1,0,3,2", "u8"), "narrow");  // bytes
-  EXPECT_NE(chosen("4,1000,2,16700", "1,0,3,2", "f16"), "narrow");
-  EXPECT_NE(chosen("20,12,7767,72", "1,0,3,2", "f32"), "narrow");  // 72 planes: tiles in order
-  EXPECT_NE(chosen("2,1000,2,1048", "1,0,3,2", "f32"), "narrow");  // 16 MiB
+  EXPECT_NE(chosen("12,100,37282,3", "1,0,3,2", "u8"), "narrow");  // planes off words
+  EXPECT_EQ(chosen("96,78,3,5976", "1,0,3,2", "u8"), "narrow");    // cells
+  EXPECT_EQ(derivedOf("96,78,3,5976", "1,0,3,2", "u8").get("exchange"), "registers");
+  EXPECT_NE(chosen("4,1000,2,16700", "1,0,3,2", "f16"), "narrow");  // halves: packed tiles
+  EXPECT_NE(chosen("4,1000,9,16700", "1,0,3,2", "u8"), "narrow");   // 9 planes
+  EXPECT_NE(chosen("20,12,7767,72", "1,0,3,2", "f32"), "narrow");   // 72 planes: tiles in order
+  EXPECT_NE(chosen("2,1000,2,1048", "1,0,3,2", "f32"), "narrow");   // 16 MiB
 }
 
 // Tall tiles may read more again in tensors larger than L2: up to twice the source's rows, for

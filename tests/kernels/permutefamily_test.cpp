@@ -288,6 +288,30 @@ TEST(PermuteFamily, PackedWordsNeedWholeWordsOnBothSides) {
   EXPECT_TRUE(says(verdict("packed", huge), "access", "more than 2^31 - 1 elements"));
 }
 
+// Cells in registers take bytes and halves in 2 to 8 planes of whole words from a source on one,
+// and move words: the shared exchange's vectors do not apply.
+TEST(PermuteFamily, NarrowCellsSayWhatTheyTake) {
+  const auto narrow = [](const char* shape, const char* dtype, const char* offset,
+                         const char* extra = nullptr, const char* value = nullptr) {
+    RawParams p{{"shape", shape},
+                {"perm", "1,0"},
+                {"dtype", dtype},
+                {"offset", offset},
+                {"exchange", "registers"}};
+    if (extra) p[extra] = value;
+    return verdict("narrow", p);
+  };
+  EXPECT_TRUE(says(narrow("3,1000", "u8", "0"), "accepted", ""));
+  EXPECT_TRUE(says(narrow("1000,8", "f16", "2"), "accepted", ""));
+  EXPECT_TRUE(says(narrow("3,1001", "u8", "0"), "exchange", "whole 4-byte words"));
+  EXPECT_TRUE(says(narrow("3,1000", "u8", "1"), "exchange", "1 in"));
+  EXPECT_TRUE(says(narrow("9,1000", "u8", "0"), "exchange", "2 to 8 planes"));
+  EXPECT_TRUE(says(narrow("3,1000", "f32", "0"), "exchange", "bytes and halves"));
+  EXPECT_TRUE(
+      says(narrow("3,1000", "u8", "0", "movement_size", "4"), "movement_size", "exchange=shared"));
+  EXPECT_TRUE(says(narrow("3,1000", "u8", "0", "swizzle", "on"), "swizzle", "exchange=shared"));
+}
+
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
   EXPECT_TRUE(
       says(verdict("narrow", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}}), "accepted", ""));

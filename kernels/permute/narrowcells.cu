@@ -1,0 +1,265 @@
+// Narrow transposes of bytes and halves in cells: a lane loads 4-byte words of each plane (16-byte
+// vectors where every run starts on one), or as many of the interleaved run they make, transposes
+// each cell in registers with byte permutes, and a warp's cells pass through its own stretch of
+// shared memory in whole accesses, so that both sides move coalesced. The shared-memory kernel
+// puts each element into shared memory by itself: for bytes, a shared store a byte, which held it
+// near two thirds of the copy ceiling.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/hostdevice.h"
+#include "kernels/permute/narrowtranspose.h"
+#include "kernels/permute/strideddims.h"
+
+namespace kwb::permute {
+namespace {
+
+constexpr int kWarp = 32;
+// Cells a lane moves of each span: a warp's span is kCellsPerLane words of every plane.
+constexpr int kCellsPerLane = 4;
+constexpr int kSpanWords = kWarp * kCellsPerLane;
+// The narrow kernel's largest block: its registers must fit one.
+constexpr int kMaxCellBlock = 512;
+constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
+
+// A byte permute's selector that keeps the accumulator's bytes but element `slot` of the word,
+// which takes element `from` of the other operand (elements of B bytes).
+template <int B>
+__device__ constexpr unsigned keepAllBut(int slot, int from) {
+  unsigned selector = 0;
+  for (int byte = 0; byte < 4; ++byte) {
+    const int nibble = byte / B == slot ? 4 + from * B + byte % B : byte;
+    selector |= static_cast<unsigned>(nibble) << (4 * byte);
+  }
+  return selector;
+}
+
+// Word j of a cell's interleaved run (N planes of E = 4 / B elements), element e of it: plane
+// (jE + e) mod N, column (jE + e) / N, from that plane's word.
+template <int B, int N>
+__device__ __forceinline__ void interleaveCell(const std::uint32_t (&planes)[N],
+                                               std::uint32_t (&run)[N]) {
+  constexpr int E = 4 / B;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+      const int q = j * E + e;
+      word = __byte_perm(word, planes[q % N], keepAllBut<B>(e, q / N));
+    }
+    run[j] = word;
+  }
+}
+
+// The inverse: plane p's word, element c of it, is element (cN + p) mod E of run word (cN + p) / E.
+template <int B, int N>
+__device__ __forceinline__ void deinterleaveCell(const std::uint32_t (&run)[N],
+                                                 std::uint32_t (&planes)[N]) {
+  constexpr int E = 4 / B;
+#pragma unroll
+  for (int p = 0; p < N; ++p) {
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int c = 0; c < E; ++c) {
+      const int q = c * N + p;
+      word = __byte_perm(word, run[q / E], keepAllBut<B>(c, q % E));
+    }
+    planes[p] = word;
+  }
+}
+
+// A lane's access: a word, or 4 of them where every run starts on a 16-byte vector.
+template <typename A>
+constexpr int kWordsOf = sizeof(A) / 4;
+
+__device__ __forceinline__ std::uint32_t wordOf(const std::uint32_t& a, int) {
+  return a;
+}
+__device__ __forceinline__ std::uint32_t wordOf(const uint4& a, int k) {
+  return k == 0 ? a.x : k == 1 ? a.y : k == 2 ? a.z : a.w;
+}
+__device__ __forceinline__ void setWord(std::uint32_t& a, int, std::uint32_t w) {
+  a = w;
+}
+__device__ __forceinline__ void setWord(uint4& a, int k, std::uint32_t w) {
+  (k == 0 ? a.x : k == 1 ? a.y : k == 2 ? a.z : a.w) = w;
+}
+
+// Where access v of a warp's interleaved span lies in its stretch of shared memory. Lanes write
+// or read their cells' accesses N apart: for even N a spare access after each phase's worth (32
+// words, 8 vectors) spreads them over the banks, while consecutive accesses stay apart.
+template <int N, typename A>
+__device__ __forceinline__ int stageSlot(int v) {
+  constexpr int phase = 32 / kWordsOf<A>;
+  return N % 2 == 0 ? v + v / phase : v;
+}
+
+// A warp's stretch, in words: the span's interleaved run and its spare accesses.
+KWB_HOST_DEVICE constexpr int stageWords(int narrow) {
+  return narrow * kSpanWords + (narrow % 2 == 0 ? narrow * kSpanWords / kWarp * 4 : 0);
+}
+
+// Each warp takes spans a grid's warps apart: span s of destination matrix m covers words
+// w0 .. w0 + kSpanWords - 1 of each of the matrix's N planes (fewer in a plane's last span), and
+// the interleaved run of N times as many words they make. A lane's cells are words lane + 32a of
+// each plane in words, 4 lane .. 4 lane + 3 in vectors. `order` gives a reordered batch's source
+// matrix.
+template <int B, int N, bool PlanarSource, typename A>
+__global__ void __launch_bounds__(kMaxCellBlock)
+    narrowCellsKernel(const A* __restrict__ src, A* __restrict__ dst, std::int64_t planeWords,
+                      std::int64_t spansPerMatrix, std::int64_t spans,
+                      MatrixOrder<std::int64_t> order) {
+  constexpr int V = kWordsOf<A>, kAccesses = kCellsPerLane / V;
+  extern __shared__ uint4 shared[];
+  const MatrixOrder<std::int64_t>& sourceOrder = sharedCopyOf(order);
+  const int lane = static_cast<int>(threadIdx.x) % kWarp;
+  const int warp = static_cast<int>(threadIdx.x) / kWarp;
+  A* stage = reinterpret_cast<A*>(reinterpret_cast<std::uint32_t*>(shared) + warp * stageWords(N));
+  const std::int64_t planeAccesses = planeWords / V;
+  const std::int64_t warps = std::int64_t{gridDim.x} * (blockDim.x / kWarp);
+  for (std::int64_t span = std::int64_t{blockIdx.x} * (blockDim.x / kWarp) + warp; span < spans;
+       span += warps) {
+    const std::int64_t m = quotientOf(span, spansPerMatrix);
+    const std::int64_t a0 = (span - m * spansPerMatrix) * (kSpanWords / V);
+    // The span's accesses of each plane; planes of whole vectors where V is 4.
+    const int count = static_cast<int>(min(std::int64_t{kSpanWords / V}, planeAccesses - a0));
+    const std::int64_t source = sourceOrder.source(m);
+    const std::int64_t planar = (PlanarSource ? source : m) * N * planeAccesses + a0;
+    const std::int64_t interleaved = (PlanarSource ? m : source) * N * planeAccesses + a0 * N;
+    std::uint32_t cells[kCellsPerLane][N];
+    if constexpr (PlanarSource) {
+#pragma unroll
+      for (int a = 0; a < kAccesses; ++a) {
+        const int g = lane + a * kWarp;
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+          const A v = g < count ? src[planar + p * planeAccesses + g] : A{};
+#pragma unroll
+          for (int k = 0; k < V; ++k) cells[a * V + k][p] = wordOf(v, k);
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < kAccesses; ++a) {
+        const int g = lane + a * kWarp;
+        std::uint32_t run[V][N];
+#pragma unroll
+        for (int k = 0; k < V; ++k) interleaveCell<B, N>(cells[a * V + k], run[k]);
+        if (g < count) {
+#pragma unroll
+          for (int j = 0; j < N; ++j) {
+            A out;
+#pragma unroll
+            for (int k = 0; k < V; ++k) setWord(out, k, run[(j * V + k) / N][(j * V + k) % N]);
+            stage[stageSlot<N, A>(g * N + j)] = out;
+          }
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int i = 0; i < kAccesses * N; ++i) {
+        const int v = i * kWarp + lane;
+        if (v < count * N) dst[interleaved + v] = stage[stageSlot<N, A>(v)];
+      }
+    } else {
+      A words[kAccesses * N];
+#pragma unroll
+      for (int i = 0; i < kAccesses * N; ++i) {
+        const int v = i * kWarp + lane;
+        words[i] = v < count * N ? src[interleaved + v] : A{};
+      }
+#pragma unroll
+      for (int i = 0; i < kAccesses * N; ++i) stage[stageSlot<N, A>(i * kWarp + lane)] = words[i];
+      __syncwarp();
+#pragma unroll
+      for (int a = 0; a < kAccesses; ++a) {
+        const int g = lane + a * kWarp;
+        if (g >= count) break;
+        std::uint32_t run[V][N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+          const A in = stage[stageSlot<N, A>(g * N + j)];
+#pragma unroll
+          for (int k = 0; k < V; ++k) run[(j * V + k) / N][(j * V + k) % N] = wordOf(in, k);
+        }
+#pragma unroll
+        for (int k = 0; k < V; ++k) deinterleaveCell<B, N>(run[k], cells[a * V + k]);
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+          A out;
+#pragma unroll
+          for (int k = 0; k < V; ++k) setWord(out, k, cells[a * V + k][p]);
+          dst[planar + p * planeAccesses + g] = out;
+        }
+      }
+    }
+    __syncwarp();  // the stretch is written again for the next span
+  }
+}
+
+// Whether every plane's run starts on a 16-byte vector: then lanes move vectors, not words.
+bool narrowCellVectors(std::int64_t wide, int elementBytes, const void* src, const void* dst) {
+  return wide * elementBytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
+}
+
+template <int B, int N, typename A>
+void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
+  const std::int64_t planeWords = l.wide * l.elementBytes / 4;
+  const std::int64_t spansPerMatrix = (planeWords + kSpanWords - 1) / kSpanWords;
+  const auto kernel =
+      l.planarSource ? narrowCellsKernel<B, N, true, A> : narrowCellsKernel<B, N, false, A>;
+  const auto sharedBytes = static_cast<std::size_t>(narrowCellsSharedBytes(N, l.block));
+  // Past 48 KiB (6 planes or more in blocks of 512) a kernel opts in to more.
+  if (sharedBytes > kDefaultSharedBytes)
+    KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(sharedBytes)));
+  kernel<<<l.grid, l.block, sharedBytes, stream>>>(
+      static_cast<const A*>(l.src), static_cast<A*>(l.dst), planeWords, spansPerMatrix,
+      l.batch * spansPerMatrix, l.order);
+  KWB_CHECK_LAUNCH("narrowCellsKernel");
+}
+
+template <int B, int N = 2>
+void launchNarrowed(const NarrowLaunch& l, cudaStream_t stream) {
+  if constexpr (N <= kMaxCellNarrow) {
+    if (l.narrow == N) {
+      if (narrowCellVectors(l.wide, l.elementBytes, l.src, l.dst))
+        return launchTyped<B, N, uint4>(l, stream);
+      return launchTyped<B, N, std::uint32_t>(l, stream);
+    }
+    return launchNarrowed<B, N + 1>(l, stream);
+  }
+  throw Error(ErrorKind::Internal,
+              "narrow cells: no kernel for " + std::to_string(l.narrow) + " planes");
+}
+
+}  // namespace
+
+bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
+                    std::int64_t sourceOffsetBytes) {
+  return elementBytes <= 2 && narrow >= 2 && narrow <= kMaxCellNarrow &&
+         wide * elementBytes % 4 == 0 && sourceOffsetBytes % 4 == 0;
+}
+
+std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block) {
+  return std::int64_t{stageWords(static_cast<int>(narrow))} * 4 * (block / kWarp);
+}
+
+std::int64_t narrowCellSpans(const NarrowLaunch& l) {
+  const std::int64_t planeWords = l.wide * l.elementBytes / 4;
+  return l.batch * ((planeWords + kSpanWords - 1) / kSpanWords);
+}
+
+void launchNarrowCells(const NarrowLaunch& l, cudaStream_t stream) {
+  if (!narrowCellsFit(l.narrow, l.wide, l.elementBytes, 0) ||
+      reinterpret_cast<std::uintptr_t>(l.src) % 4 != 0 ||
+      reinterpret_cast<std::uintptr_t>(l.dst) % 4 != 0)
+    throw Error(ErrorKind::Internal, "narrow cells: planes or tensors off 4-byte words");
+  return l.elementBytes == 1 ? launchNarrowed<1>(l, stream) : launchNarrowed<2>(l, stream);
+}
+
+}  // namespace kwb::permute
