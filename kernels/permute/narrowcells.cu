@@ -4,7 +4,6 @@
 // shared memory in whole accesses, so that both sides move coalesced. The shared-memory kernel
 // puts each element into shared memory by itself: for bytes, a shared store a byte, which held it
 // near two thirds of the copy ceiling.
-#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -23,7 +22,6 @@ constexpr int kCellsPerLane = 4;
 constexpr int kSpanWords = kWarp * kCellsPerLane;
 // The narrow kernel's largest block: its registers must fit one.
 constexpr int kMaxCellBlock = 512;
-constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
 
 // A byte permute's selector that keeps the accumulator's bytes but element `slot` of the word,
 // which takes element `from` of the other operand (elements of B bytes).
@@ -212,12 +210,7 @@ void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
   const std::int64_t spansPerMatrix = (planeWords + kSpanWords - 1) / kSpanWords;
   const auto kernel =
       l.planarSource ? narrowCellsKernel<B, N, true, A> : narrowCellsKernel<B, N, false, A>;
-  const auto sharedBytes = static_cast<std::size_t>(narrowCellsSharedBytes(N, l.block));
-  // Past 48 KiB (6 planes or more in blocks of 512) a kernel opts in to more.
-  if (sharedBytes > kDefaultSharedBytes)
-    KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(sharedBytes)));
-  kernel<<<l.grid, l.block, sharedBytes, stream>>>(
+  kernel<<<l.grid, l.block, static_cast<std::size_t>(narrowCellsSharedBytes(N, l.block)), stream>>>(
       static_cast<const A*>(l.src), static_cast<A*>(l.dst), planeWords, spansPerMatrix,
       l.batch * spansPerMatrix, l.order);
   KWB_CHECK_LAUNCH("narrowCellsKernel");
@@ -245,6 +238,10 @@ bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
          wide * elementBytes % 4 == 0 && sourceOffsetBytes % 4 == 0;
 }
 
+bool narrowCellsFitBlock(std::int64_t narrow, int block) {
+  return narrowCellsSharedBytes(narrow, block) <= kMaxCellSharedBytes;
+}
+
 std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block) {
   return std::int64_t{stageWords(static_cast<int>(narrow))} * 4 * (block / kWarp);
 }
@@ -256,9 +253,10 @@ std::int64_t narrowCellSpans(const NarrowLaunch& l) {
 
 void launchNarrowCells(const NarrowLaunch& l, cudaStream_t stream) {
   if (!narrowCellsFit(l.narrow, l.wide, l.elementBytes, 0) ||
-      reinterpret_cast<std::uintptr_t>(l.src) % 4 != 0 ||
+      !narrowCellsFitBlock(l.narrow, l.block) || reinterpret_cast<std::uintptr_t>(l.src) % 4 != 0 ||
       reinterpret_cast<std::uintptr_t>(l.dst) % 4 != 0)
-    throw Error(ErrorKind::Internal, "narrow cells: planes or tensors off 4-byte words");
+    throw Error(ErrorKind::Internal,
+                "narrow cells: planes or tensors off 4-byte words, or a block past shared memory");
   return l.elementBytes == 1 ? launchNarrowed<1>(l, stream) : launchNarrowed<2>(l, stream);
 }
 

@@ -124,8 +124,11 @@ void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream);
 inline constexpr int kMaxCellNarrow = 8;
 bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
                     std::int64_t sourceOffsetBytes);
-// Shared memory a block of `block` threads takes: a stretch a warp.
+// Shared memory a block of `block` threads takes: a stretch a warp, at most what every GPU gives
+// a block without opting in (6 planes or more in blocks of 512 take more).
 std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block);
+inline constexpr std::int64_t kMaxCellSharedBytes = 48 * 1024;
+bool narrowCellsFitBlock(std::int64_t narrow, int block);
 // The warps' spans: the work items of the grid.
 std::int64_t narrowCellSpans(const NarrowLaunch& launch);
 void launchNarrowCells(const NarrowLaunch& launch, cudaStream_t stream);

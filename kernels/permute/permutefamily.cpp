@@ -224,7 +224,8 @@ std::vector<ParamSpec> params(Kind kind) {
         "shared memory by itself, a shared store a byte for bytes; registers has each lane load "
         "a 4-byte word of every plane (or as many of the interleaved run), transpose that cell "
         "with byte permutes and pass it through shared memory in words, for bytes and halves in 2 "
-        "to 8 planes whose widths are whole words, from a source on one. auto takes registers "
+        "to 8 planes whose widths are whole words, from a source on one, in blocks of 256 threads "
+        "or fewer past 5 planes. auto takes registers "
         "where they apply and neither movement_size nor swizzle is set"));
   }
   if (kind == Kind::Movement)
@@ -771,7 +772,9 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   const bool setsVectors = forced || (p.has("swizzle") && !p.isAuto("swizzle"));
   l.cells = p.has("exchange") && !p.isAuto("exchange")
                 ? p.get("exchange") == "registers"
-                : !setsVectors && permute::narrowCellsFit(l.narrow, l.wide, bytes, offsetBytes(p));
+                : !setsVectors &&
+                      permute::narrowCellsFit(l.narrow, l.wide, bytes, offsetBytes(p)) &&
+                      permute::narrowCellsFitBlock(l.narrow, l.block);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
@@ -1063,6 +1066,14 @@ class PermuteVariant final : public Variant {
                            std::to_string(t.rows) + " x " + std::to_string(t.cols) + " of " +
                            std::to_string(bytes) + "-byte elements, " + p.get("offset") +
                            " in; allowed: shared or auto");
+    const int block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kNarrowBlock;
+    if (!permute::narrowCellsFitBlock(narrow, block))
+      throw paramError(
+          "block_size",
+          "cells of " + std::to_string(narrow) + " planes in blocks of " + std::to_string(block) +
+              " threads take " +
+              std::to_string(permute::narrowCellsSharedBytes(narrow, block) / 1024) +
+              " KiB of shared memory, past 48; allowed: 64 to 256, or exchange=shared");
     for (const char* vectors : {"movement_size", "swizzle"})
       if (p.has(vectors) && !p.isAuto(vectors))
         throw paramError(vectors, std::string(vectors) +

@@ -310,6 +310,8 @@ TEST(PermuteFamily, NarrowCellsSayWhatTheyTake) {
   EXPECT_TRUE(
       says(narrow("3,1000", "u8", "0", "movement_size", "4"), "movement_size", "exchange=shared"));
   EXPECT_TRUE(says(narrow("3,1000", "u8", "0", "swizzle", "on"), "swizzle", "exchange=shared"));
+  EXPECT_TRUE(says(narrow("5,1000", "u8", "0", "block_size", "512"), "accepted", ""));
+  EXPECT_TRUE(says(narrow("6,1000", "u8", "0", "block_size", "512"), "block_size", "past 48"));
 }
 
 TEST(PermuteFamily, NarrowTakesTransposesWithAShortSide) {
