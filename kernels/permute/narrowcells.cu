@@ -35,39 +35,42 @@ __device__ constexpr unsigned keepAllBut(int slot, int from) {
   return selector;
 }
 
-// Word j of a cell's interleaved run (N planes of E = 4 / B elements), element e of it: plane
-// (jE + e) mod N, column (jE + e) / N, from that plane's word.
-template <int B, int N>
-__device__ __forceinline__ void interleaveCell(const std::uint32_t (&planes)[N],
-                                               std::uint32_t (&run)[N]) {
+// Output word w of a cell (N words of E = 4 / B elements), element e of it, is element k of
+// input word i, where (i, k) = from(w, e).
+template <int B, int N, typename From>
+__device__ __forceinline__ void permuteCell(const std::uint32_t (&in)[N], std::uint32_t (&out)[N],
+                                            From from) {
   constexpr int E = 4 / B;
 #pragma unroll
-  for (int j = 0; j < N; ++j) {
+  for (int w = 0; w < N; ++w) {
     std::uint32_t word = 0;
 #pragma unroll
     for (int e = 0; e < E; ++e) {
-      const int q = j * E + e;
-      word = __byte_perm(word, planes[q % N], keepAllBut<B>(e, q / N));
+      const int2 at = from(w, e);
+      word = __byte_perm(word, in[at.x], keepAllBut<B>(e, at.y));
     }
-    run[j] = word;
+    out[w] = word;
   }
 }
 
-// The inverse: plane p's word, element c of it, is element (cN + p) mod E of run word (cN + p) / E.
+// Element e of the interleaved run's word j is column (jE + e) / N of plane (jE + e) mod N.
+template <int B, int N>
+__device__ __forceinline__ void interleaveCell(const std::uint32_t (&planes)[N],
+                                               std::uint32_t (&run)[N]) {
+  permuteCell<B, N>(planes, run, [](int j, int e) {
+    const int q = j * (4 / B) + e;
+    return make_int2(q % N, q / N);
+  });
+}
+
+// The inverse: column c of plane p is element (cN + p) mod E of run word (cN + p) / E.
 template <int B, int N>
 __device__ __forceinline__ void deinterleaveCell(const std::uint32_t (&run)[N],
                                                  std::uint32_t (&planes)[N]) {
-  constexpr int E = 4 / B;
-#pragma unroll
-  for (int p = 0; p < N; ++p) {
-    std::uint32_t word = 0;
-#pragma unroll
-    for (int c = 0; c < E; ++c) {
-      const int q = c * N + p;
-      word = __byte_perm(word, run[q / E], keepAllBut<B>(c, q % E));
-    }
-    planes[p] = word;
-  }
+  permuteCell<B, N>(run, planes, [](int p, int c) {
+    const int q = c * N + p;
+    return make_int2(q / (4 / B), q % (4 / B));
+  });
 }
 
 // A lane's access: a word, or 4 of them where every run starts on a 16-byte vector.
@@ -198,6 +201,14 @@ __global__ void __launch_bounds__(kMaxCellBlock)
   }
 }
 
+// Words of a plane, and the warps' spans that cover them.
+std::int64_t planeWords(const NarrowLaunch& l) {
+  return l.wide * l.elementBytes / 4;
+}
+std::int64_t spansPerMatrix(const NarrowLaunch& l) {
+  return (planeWords(l) + kSpanWords - 1) / kSpanWords;
+}
+
 // Whether every plane's run starts on a 16-byte vector: then lanes move vectors, not words.
 bool narrowCellVectors(std::int64_t wide, int elementBytes, const void* src, const void* dst) {
   return wide * elementBytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0 &&
@@ -206,13 +217,12 @@ bool narrowCellVectors(std::int64_t wide, int elementBytes, const void* src, con
 
 template <int B, int N, typename A>
 void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
-  const std::int64_t planeWords = l.wide * l.elementBytes / 4;
-  const std::int64_t spansPerMatrix = (planeWords + kSpanWords - 1) / kSpanWords;
+  const std::int64_t perMatrix = spansPerMatrix(l);
   const auto kernel =
       l.planarSource ? narrowCellsKernel<B, N, true, A> : narrowCellsKernel<B, N, false, A>;
   kernel<<<l.grid, l.block, static_cast<std::size_t>(narrowCellsSharedBytes(N, l.block)), stream>>>(
-      static_cast<const A*>(l.src), static_cast<A*>(l.dst), planeWords, spansPerMatrix,
-      l.batch * spansPerMatrix, l.order);
+      static_cast<const A*>(l.src), static_cast<A*>(l.dst), planeWords(l), perMatrix,
+      l.batch * perMatrix, l.order);
   KWB_CHECK_LAUNCH("narrowCellsKernel");
 }
 
@@ -247,8 +257,7 @@ std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block) {
 }
 
 std::int64_t narrowCellSpans(const NarrowLaunch& l) {
-  const std::int64_t planeWords = l.wide * l.elementBytes / 4;
-  return l.batch * ((planeWords + kSpanWords - 1) / kSpanWords);
+  return l.batch * spansPerMatrix(l);
 }
 
 void launchNarrowCells(const NarrowLaunch& l, cudaStream_t stream) {
