@@ -10,72 +10,14 @@
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/hostdevice.h"
+#include "kernels/permute/narrowcell.cuh"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/strideddims.h"
 
 namespace kwb::permute {
 namespace {
 
-constexpr int kWarp = 32;
-// Cells a lane moves of each span: a warp's span is kCellsPerLane words of every plane.
-constexpr int kCellsPerLane = 4;
-constexpr int kSpanWords = kWarp * kCellsPerLane;
-// The narrow kernel's largest block: its registers must fit one.
-constexpr int kMaxCellBlock = 512;
-
-// A byte permute's selector that keeps the accumulator's bytes but element `slot` of the word,
-// which takes element `from` of the other operand (elements of B bytes).
-template <int B>
-__device__ constexpr unsigned keepAllBut(int slot, int from) {
-  unsigned selector = 0;
-  for (int byte = 0; byte < 4; ++byte) {
-    const int nibble = byte / B == slot ? 4 + from * B + byte % B : byte;
-    selector |= static_cast<unsigned>(nibble) << (4 * byte);
-  }
-  return selector;
-}
-
-// Output word w of a cell (N words of E = 4 / B elements), element e of it, is element k of
-// input word i, where (i, k) = from(w, e).
-template <int B, int N, typename From>
-__device__ __forceinline__ void permuteCell(const std::uint32_t (&in)[N], std::uint32_t (&out)[N],
-                                            From from) {
-  constexpr int E = 4 / B;
-#pragma unroll
-  for (int w = 0; w < N; ++w) {
-    std::uint32_t word = 0;
-#pragma unroll
-    for (int e = 0; e < E; ++e) {
-      const int2 at = from(w, e);
-      word = __byte_perm(word, in[at.x], keepAllBut<B>(e, at.y));
-    }
-    out[w] = word;
-  }
-}
-
-// Element e of the interleaved run's word j is column (jE + e) / N of plane (jE + e) mod N.
-template <int B, int N>
-__device__ __forceinline__ void interleaveCell(const std::uint32_t (&planes)[N],
-                                               std::uint32_t (&run)[N]) {
-  permuteCell<B, N>(planes, run, [](int j, int e) {
-    const int q = j * (4 / B) + e;
-    return make_int2(q % N, q / N);
-  });
-}
-
-// The inverse: column c of plane p is element (cN + p) mod E of run word (cN + p) / E.
-template <int B, int N>
-__device__ __forceinline__ void deinterleaveCell(const std::uint32_t (&run)[N],
-                                                 std::uint32_t (&planes)[N]) {
-  permuteCell<B, N>(run, planes, [](int p, int c) {
-    const int q = c * N + p;
-    return make_int2(q / (4 / B), q % (4 / B));
-  });
-}
-
-// A lane's access: a word, or 4 of them where every run starts on a 16-byte vector.
-template <typename A>
-constexpr int kWordsOf = sizeof(A) / 4;
+using namespace narrowcell;
 
 __device__ __forceinline__ std::uint32_t wordOf(const std::uint32_t& a, int) {
   return a;
@@ -88,20 +30,6 @@ __device__ __forceinline__ void setWord(std::uint32_t& a, int, std::uint32_t w) 
 }
 __device__ __forceinline__ void setWord(uint4& a, int k, std::uint32_t w) {
   (k == 0 ? a.x : k == 1 ? a.y : k == 2 ? a.z : a.w) = w;
-}
-
-// Where access v of a warp's interleaved span lies in its stretch of shared memory. Lanes write
-// or read their cells' accesses N apart: for even N a spare access after each phase's worth (32
-// words, 8 vectors) spreads them over the banks, while consecutive accesses stay apart.
-template <int N, typename A>
-__device__ __forceinline__ int stageSlot(int v) {
-  constexpr int phase = 32 / kWordsOf<A>;
-  return N % 2 == 0 ? v + v / phase : v;
-}
-
-// A warp's stretch, in words: the span's interleaved run and its spare accesses.
-KWB_HOST_DEVICE constexpr int stageWords(int narrow) {
-  return narrow * kSpanWords + (narrow % 2 == 0 ? narrow * kSpanWords / kWarp * 4 : 0);
 }
 
 // Each warp takes spans a grid's warps apart: span s of destination matrix m covers words
@@ -201,14 +129,6 @@ __global__ void __launch_bounds__(kMaxCellBlock)
   }
 }
 
-// Words of a plane, and the warps' spans that cover them.
-std::int64_t planeWords(const NarrowLaunch& l) {
-  return l.wide * l.elementBytes / 4;
-}
-std::int64_t spansPerMatrix(const NarrowLaunch& l) {
-  return (planeWords(l) + kSpanWords - 1) / kSpanWords;
-}
-
 // Whether every plane's run starts on a 16-byte vector: then lanes move vectors, not words.
 bool narrowCellVectors(std::int64_t wide, int elementBytes, const void* src, const void* dst) {
   return wide * elementBytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0 &&
@@ -242,10 +162,28 @@ void launchNarrowed(const NarrowLaunch& l, cudaStream_t stream) {
 
 }  // namespace
 
-bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
-                    std::int64_t sourceOffsetBytes) {
-  return elementBytes <= 2 && narrow >= 2 && narrow <= kMaxCellNarrow &&
-         wide * elementBytes % 4 == 0 && sourceOffsetBytes % 4 == 0;
+bool narrowCellsFit(std::int64_t narrow, int elementBytes) {
+  return elementBytes <= 2 && narrow >= 2 && narrow <= kMaxCellNarrow;
+}
+
+bool narrowCellsAligned(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes) {
+  return wide * elementBytes % 4 == 0 && sourceOffsetBytes % 4 == 0;
+}
+
+// Shifted cells against the shared exchange (H200): bytes from planes 1.01 to 1.18x as fast
+// ((78, 96, 3, 5974) with (1, 0, 3, 2): 2307 -> 2654 GB/s; (128, 8, 65537) with (0, 2, 1): 1719
+// -> 2025), bytes into planes 0.98 to 1.01x, halves 0.73 to 0.76x ((22369621, 6) reversed: 3434
+// against 2521): their per-span shifts and shared words cost what the byte stores saved.
+bool narrowCellsPay(std::int64_t narrow, std::int64_t wide, int elementBytes,
+                    std::int64_t sourceOffsetBytes, bool planarSource) {
+  return narrowCellsFit(narrow, elementBytes) &&
+         (narrowCellsAligned(wide, elementBytes, sourceOffsetBytes) ||
+          (elementBytes == 1 && planarSource));
+}
+
+bool narrowCellsShifted(const NarrowLaunch& l) {
+  return l.wide * l.elementBytes % 4 != 0 || reinterpret_cast<std::uintptr_t>(l.src) % 4 != 0 ||
+         reinterpret_cast<std::uintptr_t>(l.dst) % 4 != 0;
 }
 
 bool narrowCellsFitBlock(std::int64_t narrow, int block) {
@@ -261,11 +199,11 @@ std::int64_t narrowCellSpans(const NarrowLaunch& l) {
 }
 
 void launchNarrowCells(const NarrowLaunch& l, cudaStream_t stream) {
-  if (!narrowCellsFit(l.narrow, l.wide, l.elementBytes, 0) ||
-      !narrowCellsFitBlock(l.narrow, l.block) || reinterpret_cast<std::uintptr_t>(l.src) % 4 != 0 ||
-      reinterpret_cast<std::uintptr_t>(l.dst) % 4 != 0)
-    throw Error(ErrorKind::Internal,
-                "narrow cells: planes or tensors off 4-byte words, or a block past shared memory");
+  if (!narrowCellsFit(l.narrow, l.elementBytes) || !narrowCellsFitBlock(l.narrow, l.block))
+    throw Error(ErrorKind::Internal, "narrow cells: " + std::to_string(l.narrow) + " planes of " +
+                                         std::to_string(l.elementBytes) +
+                                         "-byte elements, or a block past shared memory");
+  if (narrowCellsShifted(l)) return launchNarrowShiftedCells(l, stream);
   return l.elementBytes == 1 ? launchNarrowed<1>(l, stream) : launchNarrowed<2>(l, stream);
 }
 

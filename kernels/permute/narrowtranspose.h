@@ -119,11 +119,19 @@ void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream);
 // on one) of each of up to kMaxCellNarrow planes, or as many of the interleaved run they make,
 // transposes each cell of a word a plane with byte permutes, and a warp passes its cells through
 // its own stretch of shared memory: both sides move coalesced, a span of 128 of each plane's words
-// a warp. It takes planes whose runs all start on 4-byte words: a width of whole words and a
-// source on one.
+// a warp. Runs that start inside words (a width of whole words not, a source off one) read and
+// write the aligned words that cover them, shifted into place.
 inline constexpr int kMaxCellNarrow = 8;
-bool narrowCellsFit(std::int64_t narrow, std::int64_t wide, int elementBytes,
-                    std::int64_t sourceOffsetBytes);
+bool narrowCellsFit(std::int64_t narrow, int elementBytes);
+// Whether every plane's run starts on a 4-byte word, so that no cell shifts: a width of whole words
+// and a source on one.
+bool narrowCellsAligned(std::int64_t wide, int elementBytes, std::int64_t sourceOffsetBytes);
+// Whether a launch's runs start inside words, for the shifted kernel.
+bool narrowCellsShifted(const NarrowLaunch& launch);
+// Whether cells beat the shared exchange by default: wherever runs start on words; where they
+// start inside words, for bytes from planes to interleaved only.
+bool narrowCellsPay(std::int64_t narrow, std::int64_t wide, int elementBytes,
+                    std::int64_t sourceOffsetBytes, bool planarSource);
 // Shared memory a block of `block` threads takes: a stretch a warp, at most what every GPU gives
 // a block without opting in (6 planes or more in blocks of 512 take more).
 std::int64_t narrowCellsSharedBytes(std::int64_t narrow, int block);

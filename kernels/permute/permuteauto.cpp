@@ -536,10 +536,11 @@ Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetB
 // 6 within 1 %, 5 1.01-1.13x slower ((7, 22, 37, 5, 1177) with (2, 1, 0, 4, 3) f32); under 32 MiB
 // 6 faster, 5 slower up to 1.38x ((2, 1000, 2, 1048) with (1, 0, 3, 2) f32, 16 MiB). Bytes and
 // halves went both ways (u8 (12, 100, 37282, 3) 0.52 -> 0.84, (276, 228, 1128, 3) 0.77 -> 0.39).
-// Bytes go through it where its cells in registers take them (2 to 8 planes of whole words):
-// (96, 78, 3, 5976) with (1, 0, 3, 2) u8 moved 3566 GB/s there against 2472 through packed tiles;
-// halves keep packed tiles ((4, 1000, 2, 16700) f16: 3028 against 3655; H200), as do bytes and
-// halves the cells do not take.
+// Bytes go through it where its cells in registers pay (2 to 8 planes of whole words, or from
+// planes): (96, 78, 3, 5976) with (1, 0, 3, 2) u8 moved 3566 GB/s there against 2472 through
+// packed tiles, (78, 96, 3, 5974) in shifted cells 2654 against 1512; halves keep packed tiles
+// ((4, 1000, 2, 16700) f16: 3028 against 3655; H200), as do bytes and halves the cells do not
+// take.
 constexpr std::int64_t kMinReorderedNarrowBytes = std::int64_t{32} << 20;
 
 bool reorderedNarrowPays(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
@@ -549,8 +550,8 @@ bool reorderedNarrowPays(const Permutation& s, int bytes, std::int64_t sourceOff
   if (bytes == 2) return false;
   if (bytes == 1) {
     const std::int64_t wide = std::max(r->t.rows, r->t.cols);
-    return wide >= kMinNarrowWide &&
-           narrowCellsFit(std::min(r->t.rows, r->t.cols), wide, bytes, sourceOffsetBytes);
+    return wide >= kMinNarrowWide && narrowCellsPay(std::min(r->t.rows, r->t.cols), wide, bytes,
+                                                    sourceOffsetBytes, r->t.rows <= r->t.cols);
   }
   const Permutation inOrder{{r->t.batch, r->t.rows, r->t.cols}, {0, 2, 1}};
   return kindBeforeWords(inOrder, bytes, sourceOffsetBytes, device) == Kind::Narrow;

@@ -224,9 +224,12 @@ std::vector<ParamSpec> params(Kind kind) {
         "shared memory by itself, a shared store a byte for bytes; registers has each lane load "
         "a 4-byte word of every plane (or as many of the interleaved run), transpose that cell "
         "with byte permutes and pass it through shared memory in words, for bytes and halves in 2 "
-        "to 8 planes whose widths are whole words, from a source on one, in blocks of 256 threads "
-        "or fewer past 5 planes. auto takes registers "
-        "where they apply and neither movement_size nor swizzle is set"));
+        "to 8 planes, in blocks of 256 threads or fewer past 5 planes. Runs that start inside "
+        "words (planes of a width that is not whole words, a source off one: shifted says so) "
+        "read and write the aligned words that cover them, shifted into place, and store the "
+        "words they share with their neighbours a byte at a time. auto takes registers where "
+        "runs start on words, and for bytes from planes where they do not, unless movement_size "
+        "or swizzle is set"));
   }
   if (kind == Kind::Movement)
     specs.push_back(autoChoiceParam(
@@ -770,21 +773,24 @@ PermuteLauncher narrowLauncher(const ParamSet& p, const Permutation& s, int byte
   l.sourceHead = static_cast<int>(offsetBytes(p) % l.vectorBytes) / bytes;
   l.block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kNarrowBlock;
   const bool setsVectors = forced || (p.has("swizzle") && !p.isAuto("swizzle"));
-  l.cells = p.has("exchange") && !p.isAuto("exchange")
-                ? p.get("exchange") == "registers"
-                : !setsVectors &&
-                      permute::narrowCellsFit(l.narrow, l.wide, bytes, offsetBytes(p)) &&
-                      permute::narrowCellsFitBlock(l.narrow, l.block);
+  l.cells =
+      p.has("exchange") && !p.isAuto("exchange")
+          ? p.get("exchange") == "registers"
+          : !setsVectors &&
+                permute::narrowCellsPay(l.narrow, l.wide, bytes, offsetBytes(p), l.planarSource) &&
+                permute::narrowCellsFitBlock(l.narrow, l.block);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("direction", l.planarSource ? "planes to interleaved" : "interleaved to planes");
   if (order.rank > 0) derived.set("matrix_order", matrixOrderText(s));
   derived.set("exchange", l.cells ? "registers" : "shared");
   if (l.cells) {
+    const bool shifted = !permute::narrowCellsAligned(l.wide, bytes, offsetBytes(p));
     l.grid = gridForWaves(static_cast<std::uint64_t>(permute::narrowCellSpans(l)) * 32, l.block,
-                          kWaves, device);
+                          shifted ? 2 : kWaves, device);
     addGrid(derived, l.grid, l.block, device);
     derived.set("cell", std::to_string(4 / bytes) + " x " + std::to_string(l.narrow));
+    derived.set("shifted", shifted ? "yes" : "no");
     return launcherOf(l, permute::launchNarrowTranspose);
   }
   l.swizzled =
@@ -1057,15 +1063,12 @@ class PermuteVariant final : public Variant {
                                             "allowed: " +
                                             std::to_string(bytes) + " to 16, or auto");
     if (!p.has("exchange") || p.get("exchange") != "registers") return;
-    if (!permute::narrowCellsFit(narrow, std::max(t.rows, t.cols), bytes, offsetBytes(p)))
-      throw paramError("exchange",
-                       "cells in registers take bytes and halves in 2 to " +
-                           std::to_string(permute::kMaxCellNarrow) +
-                           " planes whose widths are whole 4-byte words, from a source on one; "
-                           "this is " +
-                           std::to_string(t.rows) + " x " + std::to_string(t.cols) + " of " +
-                           std::to_string(bytes) + "-byte elements, " + p.get("offset") +
-                           " in; allowed: shared or auto");
+    if (!permute::narrowCellsFit(narrow, bytes))
+      throw paramError("exchange", "cells in registers take bytes and halves in 2 to " +
+                                       std::to_string(permute::kMaxCellNarrow) +
+                                       " planes; this is " + std::to_string(t.rows) + " x " +
+                                       std::to_string(t.cols) + " of " + std::to_string(bytes) +
+                                       "-byte elements; allowed: shared or auto");
     const int block = p.has("block_size") ? static_cast<int>(p.getInt("block_size")) : kNarrowBlock;
     if (!permute::narrowCellsFitBlock(narrow, block))
       throw paramError(
@@ -1201,10 +1204,10 @@ void registerPermuteFamily(Registry& registry) {
       "costs. A batch the destination also reorders, as (1, 0, 3, 2), takes each matrix from its "
       "own place in the source (matrix_order): run (2, 12, 12, 116508) with (1, 0, 3, 2) and "
       "(288, 12, 116508) with (0, 2, 1) in f32 to see what reading the matrices out of order "
-      "costs. Bytes and halves in 2 to 8 planes of whole 4-byte words take exchange=registers: "
-      "a lane transposes a cell of a word of each plane with byte permutes instead of storing "
-      "each element into shared memory by itself; run (512, 3, 50176) with (0, 2, 1) in u8 with "
-      "exchange=shared and with registers.");
+      "costs. Bytes and halves in 2 to 8 planes take exchange=registers: a lane transposes a "
+      "cell of a word of each plane with byte permutes instead of storing each element into "
+      "shared memory by itself; run (512, 3, 50176) with (0, 2, 1) in u8 with exchange=shared "
+      "and with registers, then (512, 3, 50177), whose planes start inside words.");
   add(Kind::General, "tiles for any permutation that moves the innermost dimension",
       "OneFlow and PyTorch tile only transposes of two axes; a full reversal or (0, 3, 1, 2) "
       "falls to a kernel that reads or writes one scattered element at a time. Here the "

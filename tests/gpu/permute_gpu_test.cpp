@@ -563,6 +563,47 @@ TEST_F(PermuteGpu, NarrowCellsMatchTheReference) {
   EXPECT_EQ(r.verification.relError, 0.0);
 }
 
+// Cells shifted into place: widths that are not whole words (the last word of a plane in part,
+// runs of the interleaved side that start inside words from one matrix to the next), sources 1 to
+// 3 bytes in, spans a warp leaves part-filled, batches in order and reordered, both ways round.
+TEST_F(PermuteGpu, NarrowShiftedCellsMatchTheReference) {
+  const char* wides[] = {"21", "101", "509", "513", "4111", "65538", "33"};
+  int checked = 0;
+  for (int narrow = 2; narrow <= 8; ++narrow) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const bool planar = trial % 2 == 0;
+      for (const char* dtype : {"u8", "f16"}) {
+        const bool bytes = std::string(dtype) == "u8";
+        std::string wide = wides[(trial + narrow) % 7];
+        if (!bytes) wide = std::to_string(std::stoll(wide) / 2 * 2 + 1);
+        const std::string n = std::to_string(narrow);
+        const std::string sides = planar ? n + "," + wide : wide + "," + n;
+        const char* batches[] = {"", "3,", "2,3,"};
+        const char* perms[] = {"1,0", "0,2,1", "1,0,3,2"};
+        const int batching = trial / 2;
+        const RawParams params{{"shape", batches[batching] + sides},
+                               {"perm", perms[batching]},
+                               {"dtype", dtype},
+                               {"offset", std::to_string((trial + narrow) % 4)},
+                               {"block_size", narrow > 5 ? "128" : "512"},
+                               {"exchange", "registers"}};
+        const RunResult r = run("narrow", params);
+        ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0)
+            << params.at("shape") << " " << dtype << " offset " << params.at("offset");
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 7 * 6 * 2);
+  const RunResult r =
+      run("auto", {{"shape", "12,96,3,10001"}, {"perm", "1,0,3,2"}, {"dtype", "u8"}});
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
+  EXPECT_EQ(r.derived.get("chosen"), "narrow");
+  EXPECT_EQ(r.derived.get("shifted"), "yes");
+  EXPECT_EQ(r.verification.relError, 0.0);
+}
+
 // Destination rows that straddle sectors take aligned stores in auto's tiles (32 wide for 4-byte
 // elements, 16 for 8-byte ones but where one tall tile of 32 holds a column, cells and pairs of 64
 // destination rows), unless the source's rows or columns are too few to fill them or the tall
@@ -944,9 +985,14 @@ TEST_F(PermuteGpu, WideIndicesPastTwoToThe31) {
   ASSERT_EQ(wide.status, RunStatus::Ok) << wide.error;
   EXPECT_EQ(wide.derived.get("index_bits"), "64");
   const RunResult narrow =
-      run("narrow", {{"shape", "3,715827883"}, {"perm", "1,0"}, {"dtype", "u8"}});
+      run("narrow",
+          {{"shape", "3,715827883"}, {"perm", "1,0"}, {"dtype", "u8"}, {"exchange", "shared"}});
   ASSERT_EQ(narrow.status, RunStatus::Ok) << narrow.error;
   EXPECT_EQ(narrow.derived.get("index_bits"), "64");
+  const RunResult cells =
+      run("narrow", {{"shape", "3,715827883"}, {"perm", "1,0"}, {"dtype", "u8"}});
+  ASSERT_EQ(cells.status, RunStatus::Ok) << cells.error;
+  EXPECT_EQ(cells.derived.get("shifted"), "yes");  // cells index in 64 bits throughout
   const RunResult rows =
       run("movement",
           {{"shape", "1024,2,1048583"}, {"perm", "1,0,2"}, {"dtype", "u8"}, {"walk", "rows"}});

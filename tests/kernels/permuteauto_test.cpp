@@ -220,10 +220,26 @@ TEST(PermuteAuto, NarrowTakesReorderedBatchesOfWideElementsAndCells) {
   EXPECT_NE(chosen("12,100,37282,3", "1,0,3,2", "u8"), "narrow");  // planes off words
   EXPECT_EQ(chosen("96,78,3,5976", "1,0,3,2", "u8"), "narrow");    // cells
   EXPECT_EQ(derivedOf("96,78,3,5976", "1,0,3,2", "u8").get("exchange"), "registers");
+  EXPECT_EQ(chosen("78,96,3,5974", "1,0,3,2", "u8"), "narrow");  // cells shifted, from planes
+  EXPECT_EQ(derivedOf("78,96,3,5974", "1,0,3,2", "u8").get("shifted"), "yes");
   EXPECT_NE(chosen("4,1000,2,16700", "1,0,3,2", "f16"), "narrow");  // halves: packed tiles
   EXPECT_NE(chosen("4,1000,9,16700", "1,0,3,2", "u8"), "narrow");   // 9 planes
   EXPECT_NE(chosen("20,12,7767,72", "1,0,3,2", "f32"), "narrow");   // 72 planes: tiles in order
   EXPECT_NE(chosen("2,1000,2,1048", "1,0,3,2", "f32"), "narrow");   // 16 MiB
+}
+
+// The narrow kernel's cells where runs start inside words: bytes from planes take them, bytes
+// into planes and halves keep the shared exchange.
+TEST(PermuteAuto, NarrowShiftsCellsOfBytesFromPlanes) {
+  const auto exchange = [](const char* shape, const char* dtype) {
+    const ParamSet d = derivedOf(shape, "0,2,1", dtype);
+    EXPECT_EQ(d.get("chosen"), "narrow") << shape << " " << dtype;
+    return d.get("exchange");
+  };
+  EXPECT_EQ(exchange("512,3,50177", "u8"), "registers");
+  EXPECT_EQ(exchange("512,50177,3", "u8"), "shared");
+  EXPECT_EQ(exchange("256,3,50177", "f16"), "shared");
+  EXPECT_EQ(exchange("256,3,50176", "f16"), "registers");  // whole words
 }
 
 // Tall tiles may read more again in tensors larger than L2: up to twice the source's rows, for
