@@ -119,8 +119,8 @@ void launchNarrowTranspose(const NarrowLaunch& launch, cudaStream_t stream);
 // on one) of each of up to kMaxCellNarrow planes, or as many of the interleaved run they make,
 // transposes each cell of a word a plane with byte permutes, and a warp passes its cells through
 // its own stretch of shared memory: both sides move coalesced, a span of 128 of each plane's words
-// a warp. Runs that start inside words (a width of whole words not, a source off one) read and
-// write the aligned words that cover them, shifted into place.
+// a warp. Runs that start inside words (planes whose width is not whole words, a source off a
+// word) read and write the aligned words that cover them, shifted into place.
 inline constexpr int kMaxCellNarrow = 8;
 bool narrowCellsFit(std::int64_t narrow, int elementBytes);
 // Whether every plane's run starts on a 4-byte word, so that no cell shifts: a width of whole words
