@@ -36,8 +36,9 @@ using permute::PermuteLauncher;
 
 constexpr int kWaves = 32;
 // Shifted narrow cells set up each warp in about 150 instructions (the batch's order copied
-// behind a barrier, the span loop's bounds): a grid of 2 waves moves several spans a warp. With whole words stored
-// without a branch, (512, 3, 50177) with (0, 2, 1) u8 moved 2584 -> 2776 GB/s (H200).
+// behind a barrier, the span loop's bounds): a grid of 2 waves moves several spans a warp. With
+// whole words stored without a branch, (512, 3, 50177) with (0, 2, 1) u8 moved 2584 -> 2776 GB/s
+// (H200).
 constexpr int kShiftedCellWaves = 2;
 // The tiled kernel's tiles where tile_size is not given: 64 elements with 8 rows of threads where
 // both sides fill one, else 32 (permute::kMinTiledSide).
