@@ -44,6 +44,36 @@ class PermuteGpu : public testing::FamilyGpu {
           check(r, what);
         }
   }
+
+  // Narrow cells in registers over 2 to 8 planes, six trials each: planes first on even trials,
+  // batches in order on trials 2 and 3, reordered on 4 and 5. `configure` gives each trial's
+  // width, source offset and block for bytes or halves; each run must match bit for bit.
+  struct CellTrial {
+    std::string wide, offset, block;
+  };
+  void runCellTrials(std::initializer_list<const char*> dtypes,
+                     const std::function<CellTrial(int narrow, int trial, bool bytes)>& configure) {
+    const char* batches[] = {"", "3,", "2,3,"};
+    const char* perms[] = {"1,0", "0,2,1", "1,0,3,2"};
+    for (int narrow = 2; narrow <= 8; ++narrow)
+      for (int trial = 0; trial < 6; ++trial)
+        for (const char* dtype : dtypes) {
+          const CellTrial c = configure(narrow, trial, std::string(dtype) == "u8");
+          const std::string n = std::to_string(narrow);
+          const std::string sides = trial % 2 == 0 ? n + "," + c.wide : c.wide + "," + n;
+          const RawParams params{{"shape", batches[trial / 2] + sides},
+                                 {"perm", perms[trial / 2]},
+                                 {"dtype", dtype},
+                                 {"offset", c.offset},
+                                 {"block_size", c.block},
+                                 {"exchange", "registers"}};
+          const RunResult r = run("narrow", params);
+          const std::string what = params.at("shape") + " " + dtype + " offset " + c.offset;
+          ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+          EXPECT_EQ(r.verification.relError, 0.0) << what;
+          EXPECT_EQ(r.derived.get("exchange"), "registers") << what;
+        }
+  }
 };
 
 std::string join(const std::vector<std::int64_t>& items) {
@@ -524,37 +554,15 @@ TEST_F(PermuteGpu, NarrowTransposesMatchTheReference) {
 // aligned bytes.
 TEST_F(PermuteGpu, NarrowCellsMatchTheReference) {
   const char* wides[] = {"20", "100", "508", "512", "4112", "65540"};
-  int checked = 0;
-  for (int narrow = 2; narrow <= 8; ++narrow) {
-    for (int trial = 0; trial < 6; ++trial) {
-      const bool planar = trial % 2 == 0;
-      for (const char* dtype : {"u8", "f16", "bf16"}) {
-        const bool bytes = std::string(dtype) == "u8";
-        // Halves: the same widths in bytes, so as many elements of 2 bytes as fill them.
-        std::string wide = wides[(trial + narrow) % 6];
-        if (!bytes) wide = std::to_string(std::stoll(wide) / 2 + (trial % 3 == 0 ? 2 : 0));
-        const std::string n = std::to_string(narrow);
-        const std::string sides = planar ? n + "," + wide : wide + "," + n;
-        const char* batches[] = {"", "3,", "2,3,"};
-        const char* perms[] = {"1,0", "0,2,1", "1,0,3,2"};
-        const int batching = trial / 2;
-        const RawParams params{{"shape", batches[batching] + sides},
-                               {"perm", perms[batching]},
-                               {"dtype", dtype},
-                               {"offset", trial % 3 == 1 ? (bytes ? "4" : "2") : "0"},
-                               {"block_size", trial % 3 == 0                 ? "64"
-                                              : trial % 3 == 1 || narrow > 5 ? "256"
-                                                                             : "512"},
-                               {"exchange", "registers"}};
-        const RunResult r = run("narrow", params);
-        ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
-        EXPECT_EQ(r.verification.relError, 0.0) << params.at("shape") << " " << dtype;
-        EXPECT_EQ(r.derived.get("exchange"), "registers");
-        ++checked;
-      }
-    }
-  }
-  EXPECT_EQ(checked, 7 * 6 * 3);
+  runCellTrials({"u8", "f16", "bf16"}, [&](int narrow, int trial, bool bytes) {
+    // Halves: the same widths in bytes, so as many elements of 2 bytes as fill them.
+    std::string wide = wides[(trial + narrow) % 6];
+    if (!bytes) wide = std::to_string(std::stoll(wide) / 2 + (trial % 3 == 0 ? 2 : 0));
+    return CellTrial{wide, trial % 3 == 1 ? (bytes ? "4" : "2") : "0",
+                     trial % 3 == 0                 ? "64"
+                     : trial % 3 == 1 || narrow > 5 ? "256"
+                                                    : "512"};
+  });
   const RunResult r =
       run("auto", {{"shape", "16,3,512,512"}, {"perm", "0,2,3,1"}, {"dtype", "u8"}});
   ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
@@ -568,34 +576,11 @@ TEST_F(PermuteGpu, NarrowCellsMatchTheReference) {
 // 3 bytes in, spans a warp leaves part-filled, batches in order and reordered, both ways round.
 TEST_F(PermuteGpu, NarrowShiftedCellsMatchTheReference) {
   const char* wides[] = {"21", "101", "509", "513", "4111", "65538", "33"};
-  int checked = 0;
-  for (int narrow = 2; narrow <= 8; ++narrow) {
-    for (int trial = 0; trial < 6; ++trial) {
-      const bool planar = trial % 2 == 0;
-      for (const char* dtype : {"u8", "f16"}) {
-        const bool bytes = std::string(dtype) == "u8";
-        std::string wide = wides[(trial + narrow) % 7];
-        if (!bytes) wide = std::to_string(std::stoll(wide) / 2 * 2 + 1);
-        const std::string n = std::to_string(narrow);
-        const std::string sides = planar ? n + "," + wide : wide + "," + n;
-        const char* batches[] = {"", "3,", "2,3,"};
-        const char* perms[] = {"1,0", "0,2,1", "1,0,3,2"};
-        const int batching = trial / 2;
-        const RawParams params{{"shape", batches[batching] + sides},
-                               {"perm", perms[batching]},
-                               {"dtype", dtype},
-                               {"offset", std::to_string((trial + narrow) % 4)},
-                               {"block_size", narrow > 5 ? "128" : "512"},
-                               {"exchange", "registers"}};
-        const RunResult r = run("narrow", params);
-        ASSERT_EQ(r.status, RunStatus::Ok) << params.at("shape") << " " << dtype << ": " << r.error;
-        EXPECT_EQ(r.verification.relError, 0.0)
-            << params.at("shape") << " " << dtype << " offset " << params.at("offset");
-        ++checked;
-      }
-    }
-  }
-  EXPECT_EQ(checked, 7 * 6 * 2);
+  runCellTrials({"u8", "f16"}, [&](int narrow, int trial, bool bytes) {
+    std::string wide = wides[(trial + narrow) % 7];
+    if (!bytes) wide = std::to_string(std::stoll(wide) / 2 * 2 + 1);
+    return CellTrial{wide, std::to_string((trial + narrow) % 4), narrow > 5 ? "128" : "512"};
+  });
   const RunResult r =
       run("auto", {{"shape", "12,96,3,10001"}, {"perm", "1,0,3,2"}, {"dtype", "u8"}});
   ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
