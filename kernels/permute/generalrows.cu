@@ -86,8 +86,7 @@ __global__ void generalRowsKernel(const std::uint64_t* __restrict__ src, int src
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
     const Index in0 = start.in0, out0 = start.out0;
-    const int cols = static_cast<int>(min(static_cast<Index>(tileIn), a.inExtent - in0));
-    const int rows = static_cast<int>(min(static_cast<Index>(tileOut), a.outExtent - out0));
+    const auto [cols, rows] = tileSides(a, in0, out0);
     const int runIn = cols * L, runOut = rows * L;
     const int words = rows << r.rowWordShift;
     // Spare rows start far enough into the tile that a later part's reads before them stay in it.

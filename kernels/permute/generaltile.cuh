@@ -58,6 +58,17 @@ __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Inde
   return {in0, out0};
 }
 
+// The columns and rows of the tile at (in0, out0) that lie inside the groups.
+struct TileSides {
+  int cols, rows;
+};
+
+template <typename Index>
+__device__ __forceinline__ TileSides tileSides(const Args<Index>& a, Index in0, Index out0) {
+  return {static_cast<int>(min(static_cast<Index>(1 << a.inShift), a.inExtent - in0)),
+          static_cast<int>(min(static_cast<Index>(1 << a.outShift), a.outExtent - out0))};
+}
+
 // A tensor at `p` as the shifted kernels take it: the aligned Word holding its first element,
 // and how many elements of `elementBytes` into that word it starts.
 template <typename Word>

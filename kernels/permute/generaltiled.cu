@@ -223,8 +223,7 @@ __global__ void generalTiledShiftedKernel(const std::uint32_t* __restrict__ src,
   for (Index t = blockIdx.x; t < a.tiles; t += gridDim.x) {
     const TileStart<Index> start = startTile(a, t, srcRow, dstCol);
     const Index in0 = start.in0, out0 = start.out0;
-    const int cols = static_cast<int>(min(static_cast<Index>(tileIn), a.inExtent - in0));
-    const int rows = static_cast<int>(min(static_cast<Index>(tileOut), a.outExtent - out0));
+    const auto [cols, rows] = tileSides(a, in0, out0);
 
     for (int l0 = warpStart; l0 < words; l0 += kInFlight * step) {
       std::uint32_t v[kInFlight], next[kInFlight];
