@@ -4,6 +4,7 @@
 // with a magic number and shifting (Granlund and Montgomery, as PyTorch's IntDivider): a 32-bit
 // division is a dozen or more instructions, this is three. Exact for dividends below 2^31.
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/hostdevice.h"
 
@@ -12,14 +13,16 @@ namespace kwb::permute {
 template <typename Index>
 struct Divider {
   Index divisor = 1;
-  explicit Divider(Index d = 1) : divisor(d) {}
+  Divider() = default;
+  explicit Divider(Index d) : divisor(d) {}
   KWB_HOST_DEVICE Index divide(Index n) const { return n / divisor; }
 };
 
 template <>
 struct Divider<std::uint32_t> {
-  std::uint32_t divisor = 1, magic = 1, shift = 0;
-  explicit Divider(std::uint32_t d = 1) : divisor(d) {
+  std::uint32_t divisor = 1, magic = 1, shift = 0;  // dividing by 1: n's high word is 0
+  Divider() = default;
+  explicit Divider(std::uint32_t d) : divisor(d) {
     while (shift < 32 && (std::uint64_t{1} << shift) < d) ++shift;
     magic = static_cast<std::uint32_t>(
         ((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
@@ -33,5 +36,9 @@ struct Divider<std::uint32_t> {
     return (high + n) >> shift;
   }
 };
+
+// Indices below 2^31 (32-bit ones) divide by multiplying; 64-bit ones divide.
+template <typename Index>
+using DividerOf = Divider<std::conditional_t<sizeof(Index) == 4, std::uint32_t, Index>>;
 
 }  // namespace kwb::permute

@@ -24,6 +24,8 @@ struct Args {
   Index inExtent, outExtent, tilesIn, tilesOut, tiles;
   int inShift, outShift;  // log2 of the tile's sides
   bool byDestination;     // tiles one after another along the out group, else the in group
+  // The tiles along the group tiles follow one another along, and along the other.
+  DividerOf<Index> tilesFirst, tilesSecond;
 };
 
 template <typename Index>
@@ -37,11 +39,10 @@ struct TileStart {
 template <typename Index>
 __device__ __forceinline__ TileStart<Index> startTile(const Args<Index>& a, Index t, Index* srcRow,
                                                       Index* dstCol, int rowsBefore = 0) {
-  const Index first = a.byDestination ? a.tilesOut : a.tilesIn;
-  const Index second = a.byDestination ? a.tilesIn : a.tilesOut;
-  const Index rest = quotientOf(t, first);
-  const Index b = quotientOf(rest, second);
-  const Index major = rest - b * second, minor = t - rest * first;
+  const Index rest = quotientOf(t, a.tilesFirst);
+  const Index b = quotientOf(rest, a.tilesSecond);
+  const Index major = rest - b * static_cast<Index>(a.tilesSecond.divisor);
+  const Index minor = t - rest * static_cast<Index>(a.tilesFirst.divisor);
   const Index in0 = (a.byDestination ? major : minor) << a.inShift;
   const Index out0 = (a.byDestination ? minor : major) << a.outShift;
   const auto base = a.batchSrc.offsetsOf(b, a.batchDst.stride);
@@ -96,7 +97,7 @@ Args<Index> argsOf(const GeneralLaunch& l) {
   const auto fill = [](Group<Index>& group, const GeneralTiling::Axis* axes, int rank, bool src) {
     group.rank = rank;
     for (int k = 0; k < rank; ++k) {
-      group.size[k] = static_cast<Index>(axes[k].size);
+      group.size[k] = DividerOf<Index>(static_cast<Index>(axes[k].size));
       group.stride[k] = static_cast<Index>(src ? axes[k].srcStride : axes[k].dstStride);
     }
   };
@@ -112,6 +113,8 @@ Args<Index> argsOf(const GeneralLaunch& l) {
   a.inShift = log2Of(g.tileIn);
   a.outShift = log2Of(g.tileOut);
   a.byDestination = l.order == TileOrder::Destination;
+  a.tilesFirst = DividerOf<Index>(a.byDestination ? a.tilesOut : a.tilesIn);
+  a.tilesSecond = DividerOf<Index>(a.byDestination ? a.tilesIn : a.tilesOut);
   return a;
 }
 

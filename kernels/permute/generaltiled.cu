@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cuda_pipeline_primitives.h>
-
 #include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/generaltile.cuh"
@@ -23,17 +21,61 @@ using namespace tile;
 // wider ones are copied into shared memory asynchronously, the whole tile in flight at once.
 constexpr int kInFlight = 4;
 
+// The element `offset` past `base`. A 32-bit offset is added unsigned and whole: one wide
+// multiply-add, where a signed one takes a sign extension and a 64-bit add besides, and where the
+// compiler would add a sum's terms to the pointer one by one.
+template <typename T, typename Index>
+__device__ __forceinline__ T* elementAt(T* base, Index offset) {
+  if constexpr (sizeof(Index) == 4)
+    return base + static_cast<std::uint32_t>(offset);
+  else
+    return base + offset;
+}
+
+// How many of first, first + 2^shift, ... lie below end.
+__device__ __forceinline__ int stepsBelow(int first, int end, int shift) {
+  return first < end ? ((end - 1 - first) >> shift) + 1 : 0;
+}
+
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// An element copied asynchronously from global into shared memory at shared address `to`, which
+// the loops step by adding. Devices before sm_80 load and store it.
+template <typename T>
+__device__ __forceinline__ void copyAsync(std::uint32_t to, const T* from) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "asynchronous copies of 4 or 8 bytes");
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(to), "l"(from),
+               "n"(static_cast<int>(sizeof(T)))
+               : "memory");
+#else
+  if constexpr (sizeof(T) == 4)
+    asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(to), "r"(*from) : "memory");
+  else
+    asm volatile("st.shared.b64 [%0], %1;\n" ::"r"(to), "l"(*from) : "memory");
+#endif
+}
+
+// Waits for this thread's asynchronous copies.
+__device__ __forceinline__ void copiesDone() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
 // How a block's threads lie along a tile's side of `side` units, both powers of two: `across`
 // of them side by side, `first` this thread's place among them, on `line` of the `down` lines
 // the block takes at once. A thread keeps its place along the side from line to line, so the
 // bounds and offsets of its column (or row) are worked out once.
 struct Lanes {
-  int across, down, first, line;
+  int across, down, downShift, first, line;
 };
 __device__ __forceinline__ Lanes lanesAlong(int side) {
   const int step = static_cast<int>(blockDim.x), thread = static_cast<int>(threadIdx.x);
   const int across = min(side, step), shift = __ffs(across) - 1;
-  return {across, step >> shift, thread & (across - 1), thread >> shift};
+  return {across, step >> shift, __ffs(step) - 1 - shift, thread & (across - 1), thread >> shift};
 }
 
 // With kAligned, where columns' destination runs start anywhere in a sector, each column writes
@@ -73,16 +115,18 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
       const int endRow =
           static_cast<int>(min(static_cast<Index>(rows), a.outExtent - out0 + kBefore));
       int r0 = read.line;
-      if (r0 < firstRow) r0 += (firstRow - r0 + read.down - 1) / read.down * read.down;
+      while (r0 < firstRow) r0 += read.down;  // only the out group's first tile, aligned
+      const int n = stepsBelow(r0, endRow, read.downShift);
+      const std::uint32_t toStep = read.down * pitch * sizeof(T);
       for (int i = read.first; i < cols; i += read.across) {
-        const T* from = src + (in0 + i);
-        T* to = tile + i;
+        const Index column = in0 + i;
+        std::uint32_t to = sharedAddress(tile + r0 * pitch + i);
+        const Index* row = srcRow + r0;
 #pragma unroll 4
-        for (int r = r0; r < endRow; r += read.down)
-          __pipeline_memcpy_async(to + r * pitch, from + srcRow[r], sizeof(T));
+        for (int j = 0; j < n; ++j, to += toStep, row += read.down)
+          copyAsync(to, elementAt(src, *row + column));
       }
-      __pipeline_commit();
-      __pipeline_wait_prior(0);
+      copiesDone();
     } else {
       for (int l0 = threadIdx.x; l0 < count; l0 += kInFlight * step) {
         T v[kInFlight];
@@ -101,25 +145,28 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
       }
     }
     __syncthreads();
-    // Columns along the destination's, each from `back` elements before the tile's first row.
-    const auto back = [&](int i) {
-      if constexpr (kAligned) return static_cast<int>((dstHead + dstCol[i] + out0) & (kBefore - 1));
-      return 0;
-    };
+    // Columns along the destination's. With aligned stores, the column whose first row lies at
+    // destination offset c starts `back(c)` rows before the tile's, on a sector boundary.
+    const auto back = [&](Index c) { return static_cast<int>((dstHead + c) & (kBefore - 1)); };
     const Index left = a.outExtent - out0;  // the group's rows from the tile's first
     if constexpr (!kAligned) {
       // A thread's row at a time, along its columns: a column's offset, the element and its
       // store.
+      const int n = stepsBelow(write.line, cols, write.downShift);
       for (int k = write.first; k < min(static_cast<Index>(tileOut), left); k += write.across) {
-        const T* row = tile + k * pitch;
-        T* to = dst + (out0 + k);
+        const Index row = out0 + k;
+        const T* from = tile + k * pitch + write.line;
+        const Index* col = dstCol + write.line;
 #pragma unroll 4
-        for (int i = write.line; i < cols; i += write.down) to[dstCol[i]] = row[i];
+        for (int j = 0; j < n; ++j, from += write.down, col += write.down)
+          *elementAt(dst, *col + row) = *from;
       }
     } else {
+      // Rows before the group's first are not stored.
       const auto store = [&](int i, int k) {
-        const int o = k - back(i);
-        if (out0 + o >= 0 && o < left) dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
+        const Index c = dstCol[i] + out0;
+        const int o = k - back(c);
+        if (o >= -out0 && o < left) *elementAt(dst, c + o) = tile[(o + kBefore) * pitch + i];
       };
       // With a column's one row a thread, four columns are unrolled to keep their loads and
       // stores in flight.
@@ -134,7 +181,7 @@ __global__ void generalTiledKernel(const T* __restrict__ src, T* __restrict__ ds
     if constexpr (kAligned)
       if (out0 + tileOut >= a.outExtent)
         for (int l = threadIdx.x; l < kBefore << a.inShift; l += step) {
-          const int i = l / kBefore, o = tileOut - back(i) + l % kBefore;
+          const int i = l / kBefore, o = tileOut - back(dstCol[i] + out0) + l % kBefore;
           if (o < tileOut && out0 + o < a.outExtent && in0 + i < a.inExtent)
             dst[dstCol[i] + out0 + o] = tile[(o + kBefore) * pitch + i];
         }

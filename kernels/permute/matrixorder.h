@@ -25,7 +25,7 @@ struct MatrixOrder : StridedDims<Index, kMaxBatchDims> {
     MatrixOrder<Other> o;
     o.rank = this->rank;
     for (int k = 0; k < this->rank; ++k) {
-      o.size[k] = static_cast<Other>(this->size[k]);
+      o.size[k] = DividerOf<Other>(static_cast<Other>(this->size[k].divisor));
       o.stride[k] = static_cast<Other>(this->stride[k]);
     }
     return o;

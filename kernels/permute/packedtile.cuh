@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -23,10 +22,6 @@ struct Dims {
   int step[kMaxDims] = {};      // the block's size as digits of this order
   int split = -1;               // the split dimension's place in this order, or -1
 };
-
-// Tile and batch indices stay below 2^31 with 32-bit indices: they divide by multiplying.
-template <typename Index>
-using DividerOf = Divider<std::conditional_t<sizeof(Index) == 4, std::uint32_t, Index>>;
 
 template <typename Index>
 struct Batch {

@@ -121,7 +121,7 @@ std::optional<ReorderedTranspose> asReorderedTranspose(const Permutation& s) {
   const DimensionStrides strides = stridesOf(s);
   for (int k = 0; k < n - 2; ++k) {
     const int d = s.perm[n - 3 - k];
-    r.order.size[k] = s.shape[d];
+    r.order.size[k] = DividerOf<std::int64_t>(s.shape[d]);
     r.order.stride[k] = strides.src[d] / matrix;
   }
   r.order.rank = n - 2;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/hostdevice.h"
+#include "kernels/permute/fastdivider.h"
 
 namespace kwb::permute {
 
@@ -19,10 +20,19 @@ KWB_HOST_DEVICE Index quotientOf(Index index, Index size) {
     return index / size;
 }
 
+// index / the divider's divisor, by its multiplier where 32 bits hold the index.
+template <typename Index>
+KWB_HOST_DEVICE Index quotientOf(Index index, const DividerOf<Index>& by) {
+  if constexpr (sizeof(Index) == 4)
+    return static_cast<Index>(by.divide(static_cast<std::uint32_t>(index)));
+  else
+    return by.divide(index);
+}
+
 template <typename Index, int MaxRank>
 struct StridedDims {
   int rank = 0;
-  Index size[MaxRank] = {};
+  DividerOf<Index> size[MaxRank];  // each a divisor, and the multiplier that divides by it
   Index stride[MaxRank] = {};
 
   // For an index below the sizes' product: the outermost digit is what the others leave, so it
@@ -38,7 +48,7 @@ struct StridedDims {
     Offsets o{0, 0};
     for (int k = 0; k < rank; ++k) {
       const Index q = k + 1 < rank ? quotientOf(index, size[k]) : Index{0};
-      const Index digit = index - q * size[k];
+      const Index digit = index - q * static_cast<Index>(size[k].divisor);
       o.own += digit * stride[k];
       if (otherStrides) o.other += digit * otherStrides[k];
       index = q;
