@@ -1,8 +1,10 @@
 #pragma once
 
-// Division by a destination stride in the strided permute. 32-bit indices divide by multiplying
-// with a magic number and shifting (Granlund and Montgomery, as PyTorch's IntDivider): a 32-bit
-// division is a dozen or more instructions, this is three. Exact for dividends below 2^31.
+// Division by the sizes permute indices run over: the strided permute's destination strides,
+// packed and general tiles' counts and dimensions, the narrow kernel's batch order. 32-bit
+// indices divide by multiplying with a magic number and shifting (Granlund and Montgomery, as
+// PyTorch's IntDivider): a 32-bit division is a dozen or more instructions, this is three. Exact
+// for dividends below 2^31.
 #include <cstdint>
 #include <type_traits>
 
@@ -20,7 +22,7 @@ struct Divider {
 
 template <>
 struct Divider<std::uint32_t> {
-  std::uint32_t divisor = 1, magic = 1, shift = 0;  // dividing by 1: n's high word is 0
+  std::uint32_t divisor = 1, magic = 1, shift = 0;  // by default, dividing by 1
   Divider() = default;
   explicit Divider(std::uint32_t d) : divisor(d) {
     while (shift < 32 && (std::uint64_t{1} << shift) < d) ++shift;

@@ -24,7 +24,8 @@ struct Args {
   Index inExtent, outExtent, tilesIn, tilesOut, tiles;
   int inShift, outShift;  // log2 of the tile's sides
   bool byDestination;     // tiles one after another along the out group, else the in group
-  // The tiles along the group tiles follow one another along, and along the other.
+  // The tile counts along the group whose tiles the grid takes one after another, and along the
+  // other group: what a tile's index is divided by.
   DividerOf<Index> tilesFirst, tilesSecond;
 };
 
