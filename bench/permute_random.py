@@ -12,6 +12,11 @@ events, empty pairs subtracted); PyTorch is timed the same way (torch_timing.py)
 kwb's copy/memcpy of the same bytes. --first and --count run a slice of the cases (the draws stay
 those of the whole seeded run), so that the whole can be spread over several calls; --json FILE
 keeps the rows, and --summarize FILE... prints the tables of rows kept before.
+
+For a quicker look where the bound holds: --large-only runs only the cases drawn for 64 MiB and
+more, --no-torch leaves PyTorch out (its table then says so), and --forced F also runs every
+other kernel that takes a case kwb moves at less than F of the ceiling, and lists those where one
+is faster than auto's choice (a row's "forced" keeps each kernel's GB/s).
 """
 import argparse
 import json
@@ -24,6 +29,8 @@ import tempfile
 
 TARGETS_MIB = [4, 16, 64, 128, 256]
 DTYPES = {"u8": 1, "f16": 2, "f32": 4, "f64": 8}
+KERNELS = ["general", "movement", "packed", "tiled", "tiled_half2", "tiled_wide", "narrow",
+           "planes"]
 LARGE_MIB = 64  # the bound's tensors: those drawn for 64 MiB and more (the last size rounds down)
 
 
@@ -72,15 +79,36 @@ def text(items):
     return ",".join(str(i) for i in items)
 
 
-def kwb_run(args, db, *params):
+EXIT_BAD_INPUT = 2  # kwb's exit code for a parameter it refuses (docs/cli.md)
+
+
+def kwb_run(args, db, *params, refused_ok=False):
+    """The run's JSON; None where refused_ok and kwb refuses the parameters (a kernel that does not
+    take the case)."""
     out = subprocess.run([args.kwb, "--db", db, "--json", "run", *params, "--budget",
                           str(args.budget)], capture_output=True, text=True)
+    if refused_ok and out.returncode == EXIT_BAD_INPUT:
+        return None
     if out.returncode != 0:
         sys.exit(f"kwb {' '.join(params)}: {out.stderr.strip()}")
     run = json.loads(out.stdout)["runs"][0]
     if run["status"] != "ok":
         sys.exit(f"kwb {' '.join(params)}: {run['error']}")
     return run
+
+
+def forced(args, db, case, chosen):
+    """GB/s of every other kernel that takes the case."""
+    shape, perm, dtype = case
+    speeds = {}
+    for kernel in KERNELS:
+        if kernel == chosen:
+            continue
+        run = kwb_run(args, db, "permute", kernel, f"shape={text(shape)}", f"perm={text(perm)}",
+                      f"dtype={dtype}", refused_ok=True)
+        if run:
+            speeds[kernel] = run["bandwidth"] / 1e9
+    return speeds
 
 
 def torch_seconds(shape, perm, dtype, samples):
@@ -131,14 +159,19 @@ def summarize(rows):
             print(f"| {label} | {len(fractions)} | {statistics.median(fractions):.3f} | "
                   f"{sum(f >= 0.85 for f in fractions)} |")
     print()
-    print("| cases | kwb / PyTorch: min | p10 | median | p90 | max | at PyTorch's or faster |")
-    print("|---|---|---|---|---|---|---|")
-    by_kernel = {}
-    for r in rows:
-        by_kernel.setdefault(r["chosen"], []).append(r)
-    for label, group in [("all", rows)] + sorted(by_kernel.items()):
-        ratios = [r["kwb_gbs"] / r["torch_gbs"] for r in group if r["torch_gbs"]]
-        print(f"| {label} ({len(group)}) | {quantiles(ratios)} | {sum(x >= 1.0 for x in ratios)} |")
+    if all(r["torch_gbs"] is None for r in rows):
+        print("PyTorch: not run.")
+    else:
+        print("| cases | kwb / PyTorch: min | p10 | median | p90 | max | at PyTorch's or faster |")
+        print("|---|---|---|---|---|---|---|")
+        by_kernel = {}
+        for r in rows:
+            by_kernel.setdefault(r["chosen"], []).append(r)
+        for label, group in [("all", rows)] + sorted(by_kernel.items()):
+            ratios = [r["kwb_gbs"] / r["torch_gbs"] for r in group if r["torch_gbs"]]
+            if ratios:
+                print(f"| {label} ({len(group)}) | {quantiles(ratios)} | "
+                      f"{sum(x >= 1.0 for x in ratios)} |")
     print()
     print("The ten furthest from the ceiling:")
     print()
@@ -150,6 +183,20 @@ def summarize(rows):
               f"{r['chosen']} | {r['simplified']} | {r['kwb_gbs']:.0f} | {r['copy_gbs']:.0f} | "
               f"{r['kwb_gbs'] / r['copy_gbs']:.3f} | {gbs(r['torch_gbs'])} | "
               f"{ratio(r['kwb_gbs'], r['torch_gbs'])} |")
+    tried = [r for r in rows if r.get("forced") is not None]
+    if tried:
+        print()
+        print(f"Every other kernel forced on the {len(tried)} cases under --forced; those where one "
+              "is faster than auto's choice by 3 % or more:")
+        print()
+        print("| shape | perm | dtype | auto | GB/s | faster | GB/s | ratio | auto of copy |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for r in tried:
+            best = max(r["forced"].items(), key=lambda kv: kv[1], default=None)
+            if best and best[1] >= 1.03 * r["kwb_gbs"]:
+                print(f"| {text(r['shape'])} | {text(r['perm'])} | {r['dtype']} | {r['chosen']} | "
+                      f"{r['kwb_gbs']:.0f} | {best[0]} | {best[1]:.0f} | "
+                      f"{best[1] / r['kwb_gbs']:.3f} | {r['kwb_gbs'] / r['copy_gbs']:.3f} |")
 
 
 def main():
@@ -161,6 +208,11 @@ def main():
     parser.add_argument("--count", type=int, default=None)
     parser.add_argument("--budget", type=float, default=0.1)
     parser.add_argument("--torch-samples", type=int, default=30)
+    parser.add_argument("--large-only", action="store_true",
+                        help=f"only the cases drawn for {LARGE_MIB} MiB and more")
+    parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
+    parser.add_argument("--forced", type=float, metavar="F",
+                        help="also run every other kernel on cases under F of the ceiling")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--summarize", nargs="+", help="print the tables of rows kept before")
     args = parser.parse_args()
@@ -178,20 +230,26 @@ def main():
         db = f"{tmp}/bench.sqlite"
         for k in range(args.first, last):
             shape, perm, dtype, target_mib = cases[k]
+            if args.large_only and target_mib < LARGE_MIB:
+                continue
             nbytes = math.prod(shape) * DTYPES[dtype]
             if nbytes not in copies:
                 copies[nbytes] = kwb_run(args, db, "copy", "memcpy", "dtype=u8", f"n={nbytes}")["bandwidth"]
             run = kwb_run(args, db, "permute", "auto", f"shape={text(shape)}", f"perm={text(perm)}",
                           f"dtype={dtype}")
-            torch_s = torch_seconds(shape, perm, dtype, args.torch_samples)
+            torch_s = None if args.no_torch else torch_seconds(shape, perm, dtype,
+                                                                   args.torch_samples)
             row = {"case": k, "shape": shape, "perm": perm, "dtype": dtype, "bytes": nbytes,
                    "target_mib": target_mib,
                    "chosen": run["derived"].get("chosen", ""),
                    "simplified": text(run["derived"].get("simplified_shape", "").split(",")) + " / " +
                                  run["derived"].get("simplified_perm", ""),
                    "kwb_gbs": run["bandwidth"] / 1e9, "copy_gbs": copies[nbytes] / 1e9,
-                   # None where PyTorch's copy read no longer than an empty event pair
-                   "torch_gbs": 2 * nbytes / torch_s / 1e9 if torch_s > 0 else None}
+                   # None where PyTorch was not run, or its copy read no longer than an empty
+                   # event pair
+                   "torch_gbs": 2 * nbytes / torch_s / 1e9 if torch_s else None}
+            if args.forced and row["kwb_gbs"] < args.forced * row["copy_gbs"]:
+                row["forced"] = forced(args, db, (shape, perm, dtype), row["chosen"])
             rows.append(row)
             print(f"{k}: {text(shape)} / {text(perm)} {dtype} {nbytes / 2**20:.0f} MiB: "
                   f"{row['chosen']} {row['kwb_gbs']:.0f} GB/s, copy {row['copy_gbs']:.0f}, "
