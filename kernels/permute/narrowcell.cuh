@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
+#include "core/error.h"
 #include "kernels/hostdevice.h"
 #include "kernels/permute/narrowtranspose.h"
 
@@ -96,6 +99,21 @@ inline std::int64_t planeWords(const NarrowLaunch& l) {
 }
 inline std::int64_t spansPerMatrix(const NarrowLaunch& l) {
   return (planeWords(l) + kSpanWords - 1) / kSpanWords;
+}
+
+// Calls launch(B, N) with the launch's element bytes B (1 or 2) and planes N (2 to
+// kMaxCellNarrow) as std::integral_constant, the kernels' template arguments; Error(Internal)
+// naming `kernel` for any other count of planes.
+template <int N = 2, typename Launch>
+void withCellShape(const NarrowLaunch& l, const char* kernel, Launch launch) {
+  if constexpr (N <= kMaxCellNarrow) {
+    if (l.narrow != N) return withCellShape<N + 1>(l, kernel, launch);
+    if (l.elementBytes == 1)
+      return launch(std::integral_constant<int, 1>{}, std::integral_constant<int, N>{});
+    return launch(std::integral_constant<int, 2>{}, std::integral_constant<int, N>{});
+  }
+  throw Error(ErrorKind::Internal,
+              std::string(kernel) + ": no kernel for " + std::to_string(l.narrow) + " planes");
 }
 
 }  // namespace narrowcell

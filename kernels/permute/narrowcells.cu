@@ -146,20 +146,6 @@ void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
   KWB_CHECK_LAUNCH("narrowCellsKernel");
 }
 
-template <int B, int N = 2>
-void launchNarrowed(const NarrowLaunch& l, cudaStream_t stream) {
-  if constexpr (N <= kMaxCellNarrow) {
-    if (l.narrow == N) {
-      if (narrowCellVectors(l.wide, l.elementBytes, l.src, l.dst))
-        return launchTyped<B, N, uint4>(l, stream);
-      return launchTyped<B, N, std::uint32_t>(l, stream);
-    }
-    return launchNarrowed<B, N + 1>(l, stream);
-  }
-  throw Error(ErrorKind::Internal,
-              "narrow cells: no kernel for " + std::to_string(l.narrow) + " planes");
-}
-
 }  // namespace
 
 bool narrowCellsFit(std::int64_t narrow, int elementBytes) {
@@ -204,7 +190,11 @@ void launchNarrowCells(const NarrowLaunch& l, cudaStream_t stream) {
                                          std::to_string(l.elementBytes) +
                                          "-byte elements, or a block past shared memory");
   if (narrowCellsShifted(l)) return launchNarrowShiftedCells(l, stream);
-  return l.elementBytes == 1 ? launchNarrowed<1>(l, stream) : launchNarrowed<2>(l, stream);
+  withCellShape(l, "narrow cells", [&](auto b, auto n) {
+    if (narrowCellVectors(l.wide, l.elementBytes, l.src, l.dst))
+      return launchTyped<b.value, n.value, uint4>(l, stream);
+    launchTyped<b.value, n.value, std::uint32_t>(l, stream);
+  });
 }
 
 }  // namespace kwb::permute

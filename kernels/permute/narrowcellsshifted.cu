@@ -5,10 +5,8 @@
 // same the other way round, and the words a run shares with its neighbours (another warp's span,
 // another plane, another matrix) store only its own bytes, one at a time.
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
-#include "core/error.h"
 #include "kernels/cudacheck.h"
 #include "kernels/permute/narrowcell.cuh"
 #include "kernels/permute/narrowtranspose.h"
@@ -247,20 +245,11 @@ void launchTyped(const NarrowLaunch& l, cudaStream_t stream) {
   KWB_CHECK_LAUNCH("narrowShiftedCellsKernel");
 }
 
-template <int B, int N = 2>
-void launchNarrowed(const NarrowLaunch& l, cudaStream_t stream) {
-  if constexpr (N <= kMaxCellNarrow) {
-    if (l.narrow == N) return launchTyped<B, N>(l, stream);
-    return launchNarrowed<B, N + 1>(l, stream);
-  }
-  throw Error(ErrorKind::Internal,
-              "narrow shifted cells: no kernel for " + std::to_string(l.narrow) + " planes");
-}
-
 }  // namespace
 
 void launchNarrowShiftedCells(const NarrowLaunch& l, cudaStream_t stream) {
-  return l.elementBytes == 1 ? launchNarrowed<1>(l, stream) : launchNarrowed<2>(l, stream);
+  withCellShape(l, "narrow shifted cells",
+                [&](auto b, auto n) { launchTyped<b.value, n.value>(l, stream); });
 }
 
 }  // namespace kwb::permute
