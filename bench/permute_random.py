@@ -14,9 +14,10 @@ those of the whole seeded run), so that the whole can be spread over several cal
 keeps the rows, and --summarize FILE... prints the tables of rows kept before.
 
 For a quicker look where the bound holds: --large-only runs only the cases drawn for 64 MiB and
-more, --no-torch leaves PyTorch out (its table then says so), and --forced F also runs every
-other kernel that takes a case kwb moves at less than F of the ceiling, and lists those where one
-is faster than auto's choice (a row's "forced" keeps each kernel's GB/s).
+more, --dtypes only those of the element sizes named, --no-torch leaves PyTorch out (its table
+then says so), and --forced F also runs every other kernel that takes a case kwb moves at less
+than F of the ceiling, and lists those where one is faster than auto's choice (a row's "forced"
+keeps each kernel's GB/s).
 """
 import argparse
 import json
@@ -210,6 +211,8 @@ def main():
     parser.add_argument("--torch-samples", type=int, default=30)
     parser.add_argument("--large-only", action="store_true",
                         help=f"only the cases drawn for {LARGE_MIB} MiB and more")
+    parser.add_argument("--dtypes", default=",".join(DTYPES),
+                        help="only the cases drawn in these element sizes (comma-separated)")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
     parser.add_argument("--forced", type=float, metavar="F",
                         help="also run every other kernel on cases under F of the ceiling")
@@ -221,6 +224,9 @@ def main():
         summarize(rows)
         return
 
+    dtypes = args.dtypes.split(",")
+    if unknown := set(dtypes) - set(DTYPES):
+        sys.exit(f"--dtypes: unknown {', '.join(sorted(unknown))}")
     rng = random.Random(args.seed)
     cases = [draw(rng) for _ in range(args.cases)]
     last = args.cases if args.count is None else min(args.cases, args.first + args.count)
@@ -230,7 +236,7 @@ def main():
         db = f"{tmp}/bench.sqlite"
         for k in range(args.first, last):
             shape, perm, dtype, target_mib = cases[k]
-            if args.large_only and target_mib < LARGE_MIB:
+            if (args.large_only and target_mib < LARGE_MIB) or dtype not in dtypes:
                 continue
             nbytes = math.prod(shape) * DTYPES[dtype]
             if nbytes not in copies:
