@@ -1,7 +1,7 @@
 /* kwb
 name = "transpose_lines"
 summary = "bytes transposed where rows start anywhere: raw rows in, one column a lane out"
-teaches = "A byte transpose whose sides are no multiple of 16 starts every row and every column somewhere inside a 16-byte word. This kernel copies each source row's covering 16-byte words into shared memory as they are (cp.async), rows a pitch apart that keeps every word aligned there; then each lane gathers one column down all the tile's rows, a byte a row (32 lanes read 32 neighbouring bytes of one row: no bank conflicts), shifts it into place in registers and stages it, so that 8 lanes store each column in whole 32-byte sectors. Against permute/auto on an H200: (118357, 567) level with its shifted cells (0.74 of the copy ceiling), (96, 2796202) 1.03x, (5161845, 52) 1.10x; where rows and columns start on words, (8192, 8192), a byte a row costs more than the aligned cells auto moves (0.80x)."
+teaches = "A byte transpose whose sides are no multiple of 16 starts every row and every column somewhere inside a 16-byte word. This kernel copies each source row's covering 16-byte words into shared memory as they are (cp.async), rows a pitch apart that keeps every word aligned there; then each lane gathers one column down all the tile's rows, a byte a row (32 lanes read 32 neighbouring bytes of one row: no bank conflicts), shifts it into place in registers and stages it, so that 8 lanes store each column in whole 32-byte sectors. Against permute/auto on an H200: (118357, 567) level with its shifted cells (0.74 of the copy ceiling), (96, 2796202) 1.03x, (5161845, 52) 1.47x with COLS = 64 (1.10x with 128, whose lanes past the 52nd idle), (1677721, 40) 1.85x with 64; where rows and columns start on words, (8192, 8192), a byte a row costs more than the aligned cells auto moves (0.80x)."
 implements = "permute"
 restrictions = ["shape_0 * shape_1 < 2^31"]
 
@@ -38,19 +38,24 @@ dtype = "u8"
 count = "shape_0 * shape_1"
 role = "out"
 
+[params.COLS]
+kind = "choice"
+values = [32, 64, 128]
+default = 128
+as = "template"
+unit = "columns"
+meaning = "a tile's columns, one a thread: fewer for sources of few columns"
+
 [[launch]]
-kernel = "transpose_lines"
-grid = "ceil_div(shape_1, 128) * ceil_div(shape_0, 128)"
-block = "128"
+kernel = "transpose_lines<COLS>"
+grid = "ceil_div(shape_1, COLS) * ceil_div(shape_0, 128)"
+block = "COLS"
 args = ["x", "out", "shape_0", "shape_1"]
 */
 
-// A block's tile: 128 source rows by 128 columns (a lane a column), with the 32 rows above it, so
-// that each column's destination words can start on the sector at or before the tile's first row.
-constexpr int kRows = 128, kCols = 128, kAbove = 32, kLoaded = kRows + kAbove;
-// Shared rows: kCols bytes, up to 15 more each side that their covering words bring, and the
-// rest of a pitch congruent to the row stride mod 16 (at most kCols + 47 bytes).
-constexpr int kMaxPitch = kCols + 47;
+// A block's tile: 128 source rows by COLS columns (a thread a column), with the 32 rows above it,
+// so that each column's destination words can start on the sector at or before its first row.
+constexpr int kRows = 128, kAbove = 32, kLoaded = kRows + kAbove;
 // A lane's staged stream: kLoaded / 4 words, shifted by up to 8 words, and one to spread banks.
 constexpr int kStageWords = kLoaded / 4 + 9;
 
@@ -74,16 +79,21 @@ __device__ __forceinline__ void copiesDone() {
 
 // Block b takes the tile at (tile row, tile column) = (b / tilesAcross, b % tilesAcross). The
 // source is rows x cols bytes, the destination cols x rows.
-__global__ void __launch_bounds__(kCols) transpose_lines(const unsigned char* __restrict__ src,
-                                                          unsigned char* __restrict__ dst,
-                                                          int rows, int cols) {
+template <int COLS>
+__global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __restrict__ src,
+                                                         unsigned char* __restrict__ dst, int rows,
+                                                         int cols) {
+  constexpr int kCols = COLS;
+  // Shared rows: kCols bytes, up to 15 more each side that their covering words bring, and the
+  // rest of a pitch congruent to the row stride mod 16 (at most kCols + 47 bytes).
+  constexpr int kMaxPitch = kCols + 47, kRowLanes = kCols / 16;
   __shared__ alignas(16) unsigned char tile[16 + kLoaded * kMaxPitch + 32];
   const int tilesAcross = (cols + kCols - 1) / kCols;
   const int x0 = blockIdx.x / tilesAcross * kRows, c0 = blockIdx.x % tilesAcross * kCols;
   const int n = min(kCols, cols - c0);  // the tile's columns
   const int pitch = kCols + 32 + ((cols - kCols - 32) & 15);  // == cols mod 16
 
-  // Loads: 8 lanes a row, each an aligned 16-byte word of it (the first lane also the ninth).
+  // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it (the first also the last).
   // Row rho lands at tile + 16 + head + rho * pitch + (where it starts in its word), which keeps
   // each word aligned in shared memory as it is in global. The word holding the source's last
   // byte is read byte by byte where the buffer ends inside it.
@@ -98,10 +108,10 @@ __global__ void __launch_bounds__(kCols) transpose_lines(const unsigned char* __
     }
   };
   {
-    const int k = threadIdx.x % 8, rho0 = threadIdx.x / 8;
+    const int k = threadIdx.x % kRowLanes, rho0 = threadIdx.x / kRowLanes;
 #pragma unroll
-    for (int i = 0; i < kLoaded / (kCols / 8); ++i) {
-      const int rho = rho0 + kCols / 8 * i, x = x0 - kAbove + rho;
+    for (int i = 0; i < kLoaded / 16; ++i) {
+      const int rho = rho0 + 16 * i, x = x0 - kAbove + rho;
       if (x < 0 || x >= rows) continue;
       const unsigned char* row = first + static_cast<long long>(rho) * cols;
       const int in = static_cast<int>(reinterpret_cast<unsigned long long>(row) & 15);
