@@ -93,7 +93,8 @@ __global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __r
   const int n = min(kCols, cols - c0);  // the tile's columns
   const int pitch = kCols + 32 + ((cols - kCols - 32) & 15);  // == cols mod 16
 
-  // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it (the first also the last).
+  // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it, the first lane also the word
+  // past theirs.
   // Row rho lands at tile + 16 + head + rho * pitch + (where it starts in its word), which keeps
   // each word aligned in shared memory as it is in global. The word holding the source's last
   // byte is read byte by byte where the buffer ends inside it.
@@ -140,7 +141,8 @@ __global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __r
   const int lead = static_cast<int>(reinterpret_cast<unsigned long long>(dst + dcol + x0) & 31);
   const int skip = kAbove - lead, words = skip / 4, bits = skip % 4 * 8;
   __syncthreads();  // the tile is read: its room stages the columns
-  unsigned* stage = reinterpret_cast<unsigned*>(tile) + threadIdx.x * kStageWords + kAbove / 4 - words;
+  unsigned* stage =
+      reinterpret_cast<unsigned*>(tile) + threadIdx.x * kStageWords + kAbove / 4 - words;
 #pragma unroll
   for (int i = 0; i < kLoaded / 4; ++i) stage[i] = __funnelshift_r(stream[i], stream[i + 1], bits);
   __syncwarp();
@@ -150,7 +152,8 @@ __global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __r
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, k = lane % 8;
   const int columns = min(32, n - warp * 32);
   const bool last = x0 + kRows >= rows;
-  const unsigned* staged = reinterpret_cast<const unsigned*>(tile) + warp * 32 * kStageWords + kAbove / 4;
+  const unsigned* staged =
+      reinterpret_cast<const unsigned*>(tile) + warp * 32 * kStageWords + kAbove / 4;
   for (int l = lane / 8; l < columns; l += 4) {
     const long long d = static_cast<long long>(c0 + warp * 32 + l) * rows;
     const int from = x0 - static_cast<int>(reinterpret_cast<unsigned long long>(dst + d + x0) & 31);
