@@ -68,6 +68,10 @@ TEST_F(UserKernelGpu, ExamplesPassTheirChecksAcrossTheirParameters) {
       expectPasses(runFile(example("transpose_tiled.cu"),
                            {{"shape", "1000,777"}, {"TILE", tile}, {"ROWS", "4"}, {"PAD", pad}}),
                    std::string("tiled TILE=") + tile + " PAD=" + pad);
+  // Sides that start inside 16-byte words, and a last row that ends inside one.
+  for (const char* cols : {"32", "64", "128"})
+    expectPasses(runFile(example("transpose_lines.cu"), {{"shape", "1031,389"}, {"COLS", cols}}),
+                 std::string("lines COLS=") + cols);
   expectPasses(runFile(example("block_sum.cu"), {{"n", "1048581"}, {"block_size", "1024"}}),
                "block_sum");
   for (const char* work : {"1", "2", "4", "8"})
