@@ -83,15 +83,14 @@ template <int COLS>
 __global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __restrict__ src,
                                                          unsigned char* __restrict__ dst, int rows,
                                                          int cols) {
-  constexpr int kCols = COLS;
-  // Shared rows: kCols bytes, up to 15 more each side that their covering words bring, and the
-  // rest of a pitch congruent to the row stride mod 16 (at most kCols + 47 bytes).
-  constexpr int kMaxPitch = kCols + 47, kRowLanes = kCols / 16;
+  // Shared rows: COLS bytes, up to 15 more each side that their covering words bring, and the
+  // rest of a pitch congruent to the row stride mod 16 (at most COLS + 47 bytes).
+  constexpr int kMaxPitch = COLS + 47, kRowLanes = COLS / 16;
   __shared__ alignas(16) unsigned char tile[16 + kLoaded * kMaxPitch + 32];
-  const int tilesAcross = (cols + kCols - 1) / kCols;
-  const int x0 = blockIdx.x / tilesAcross * kRows, c0 = blockIdx.x % tilesAcross * kCols;
-  const int n = min(kCols, cols - c0);  // the tile's columns
-  const int pitch = kCols + 32 + ((cols - kCols - 32) & 15);  // == cols mod 16
+  const int tilesAcross = (cols + COLS - 1) / COLS;
+  const int x0 = blockIdx.x / tilesAcross * kRows, c0 = blockIdx.x % tilesAcross * COLS;
+  const int n = min(COLS, cols - c0);  // the tile's columns
+  const int pitch = COLS + 32 + ((cols - COLS - 32) & 15);  // == cols mod 16
 
   // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it, the first lane also the word
   // past theirs.
@@ -118,7 +117,7 @@ __global__ void __launch_bounds__(COLS) transpose_lines(const unsigned char* __r
       const int in = static_cast<int>(reinterpret_cast<unsigned long long>(row) & 15);
       unsigned char* to = tile + 16 + head + rho * pitch - in + 16 * k;
       if (16 * k < in + n) load(to, row - in + 16 * k);
-      if (k == 0 && kCols < in + n) load(to + kCols, row - in + kCols);
+      if (k == 0 && COLS < in + n) load(to + COLS, row - in + COLS);
     }
     copiesDone();
   }
