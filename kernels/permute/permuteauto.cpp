@@ -294,9 +294,9 @@ bool shortColumnsOverSourceRuns(const Permutation& s, const GeneralTiling& g, in
   return sourceStride * bytes <= kShortColumnBytes;
 }
 
-// Waves of the device's block slots the narrow kernel's chunks fill in its default launch.
-double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes,
-                   const DeviceInfo& device) {
+// The narrow kernel's default launch in shared memory.
+NarrowLaunch defaultNarrowLaunch(const BatchTranspose& t, int bytes,
+                                 std::int64_t sourceOffsetBytes) {
   NarrowLaunch l;
   l.batch = t.batch;
   l.planarSource = t.rows <= t.cols;
@@ -306,6 +306,13 @@ double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffset
   l.vectorBytes = kNarrowVectorBytes;
   l.sourceHead = static_cast<int>(sourceOffsetBytes % kNarrowVectorBytes) / bytes;
   l.block = kNarrowBlock;
+  return l;
+}
+
+// Waves of the device's block slots the narrow kernel's chunks fill in its default launch.
+double narrowWaves(const BatchTranspose& t, int bytes, std::int64_t sourceOffsetBytes,
+                   const DeviceInfo& device) {
+  const NarrowLaunch l = defaultNarrowLaunch(t, bytes, sourceOffsetBytes);
   return static_cast<double>(l.chunks()) * l.block / static_cast<double>(waveThreads(device));
 }
 
@@ -631,11 +638,49 @@ Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetB
 
 }  // namespace
 
-// The kernel above, packed tiles in words where they beat the walk, else general tiles of rows
-// as units of their bytes where those do.
+namespace {
+
+// Byte transposes go through lines (raw rows, gathered columns) where the kernel above would
+// move them worst (H200, 2-D and batches against auto's choice before, forty-sixth pass):
+// - from channels last to 18 planes or more where the narrow kernel would swizzle its vectors
+//   (planes of even widths), from 4 MB: 14 widths of 18 to 46 planes, 4 to 64 MiB, 1.17 to 1.94x
+//   ((1677721, 40): 0.321 -> 0.563 of the copy ceiling); 16 planes lost (0.74x), and odd widths,
+//   which it takes unswizzled, mostly lost (0.56 to 1.10x);
+// - from channels last to 63 planes or fewer where general tiles would take them, from 16 MB:
+//   45 to 62 planes of 64 MiB 1.03 to 1.42x ((1290555, 52): 0.484 -> 0.665), 44 and 60 of 16
+//   MiB 1.00 and 1.08x; 65 planes and more lost (0.68 to 0.96x);
+// - where the tiled kernel would move single bytes, from 3 MB: 1.00 to 3.4x ((466033, 36), 16
+//   MiB: 0.149 -> 0.506; (2049, 2049) 1.16x), but 1 MiB ((1025, 1025)) 0.77x.
+// From channels last, matrices of kMinLineRows rows or more, whose tiles of 128 rows (and the 32
+// above them) they fill: batches of 1200 to 10000 rows moved 1.06 to 1.32x, of 700 rows 0.91x.
+constexpr std::int64_t kMinLinePlanesOverNarrow = 18;
+constexpr std::int64_t kMinLinesOverNarrowBytes = 4'000'000;
+constexpr std::int64_t kMaxLinePlanesOverGeneral = 63;
+constexpr std::int64_t kMinLinesOverGeneralBytes = 16'000'000;
+constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
+constexpr std::int64_t kMinLineRows = 1024;
+
+bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOffsetBytes) {
+  const auto t = asBatchTranspose(s);
+  if (bytes != 1 || !t) return false;
+  const std::int64_t tensorBytes = s.elements();
+  if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
+  if (t->rows <= t->cols || t->rows < kMinLineRows) return false;  // from planes, or short
+  if (kind == Kind::Narrow)
+    return t->cols >= kMinLinePlanesOverNarrow && tensorBytes >= kMinLinesOverNarrowBytes &&
+           defaultNarrowLaunch(*t, bytes, sourceOffsetBytes).swizzlePays();
+  return kind == Kind::General && t->cols <= kMaxLinePlanesOverGeneral &&
+         tensorBytes >= kMinLinesOverGeneralBytes;
+}
+
+}  // namespace
+
+// The kernel above, lines where they pay, packed tiles in words where they beat the walk, else
+// general tiles of rows as units of their bytes where those do.
 Kind autoKind(const Permutation& s, int bytes, std::int64_t sourceOffsetBytes,
               const DeviceInfo& device) {
   const Kind kind = kindBeforeWords(s, bytes, sourceOffsetBytes, device);
+  if (linesPay(s, kind, bytes, sourceOffsetBytes)) return Kind::Lines;
   if (kind != Kind::Movement) return kind;
   if (packedWordsPay(s, bytes, sourceOffsetBytes)) return Kind::Packed;
   return byteRowsPay(s, bytes, sourceOffsetBytes) ? Kind::General : kind;

@@ -22,6 +22,7 @@ enum class Kind {
   General,
   Packed,
   Planes,
+  Lines,
   Auto
 };
 

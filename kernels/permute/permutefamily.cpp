@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "kernels/launchgeometry.h"
 #include "kernels/permute/generaltiled.h"
+#include "kernels/permute/linetranspose.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/packedtranspose.h"
 #include "kernels/permute/permuteauto.h"
@@ -82,6 +83,7 @@ std::string kindName(Kind kind) {
     case Kind::General: return "general";
     case Kind::Packed: return "packed";
     case Kind::Planes: return "planes";
+    case Kind::Lines: return "lines";
     case Kind::Auto: break;
   }
   return "auto";
@@ -122,25 +124,28 @@ std::vector<ParamSpec> params(Kind kind) {
   // reversal, whose destination's innermost dimension is 3 long; the packed one's: a reversal
   // whose sides' innermost dimensions are 49 and 5 long.
   const bool narrow = kind == Kind::Narrow, general = kind == Kind::General,
-             packed = kind == Kind::Packed, planes = kind == Kind::Planes;
+             packed = kind == Kind::Packed, planes = kind == Kind::Planes,
+             lines = kind == Kind::Lines;
   std::vector<ParamSpec> specs{
       listParam("shape", ParamRole::Problem, 1, std::int64_t{1} << 31, permute::kMaxDims,
                 narrow    ? "16,3,512,512"
                 : general ? "3,4096,4096"
                 : packed  ? "5,273913,7,7"
                 : planes  ? "15978,84,100"
+                : lines   ? "1677721,40"
                           : "64,512,512",
                 "elements", "sizes of the source's dimensions, outermost first"),
       listParam("perm", ParamRole::Problem, 0, permute::kMaxDims - 1, permute::kMaxDims,
                 narrow    ? "0,2,3,1"
                 : general ? "2,1,0"
                 : packed  ? "2,3,1,0"
+                : lines   ? "1,0"
                           : "0,2,1",
                 "", "destination dimension i is source dimension perm[i], as x.permute(perm)"),
       choiceParam("dtype", ParamRole::Problem, {"f32", "f16", "bf16", "f64", "u8"},
-                  kind == Kind::TiledPairs                          ? "f16"
-                  : kind == Kind::TiledWide || kind == Kind::Planes ? "u8"
-                                                                    : "f32",
+                  kind == Kind::TiledPairs                     ? "f16"
+                  : kind == Kind::TiledWide || planes || lines ? "u8"
+                                                               : "f32",
                   "", "element type; a permutation moves its bytes unchanged"),
       integerParam("offset", ParamRole::Problem, 0, 15, "0", "elements",
                    "the source starts this many elements into its buffer, as a view into a "
@@ -212,6 +217,12 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "threads",
                                 "threads per block; a block holds one plane in shared memory, so "
                                 "smaller blocks put more planes on an SM at once"));
+  if (lines)
+    specs.push_back(autoChoiceParam(
+        "tile_cols", ParamRole::Launch, {"32", "64", "128"}, "columns",
+        "source columns a tile holds, a thread each (128 rows of them); auto takes the narrowest "
+        "that holds a source row, else 128: a tile wider than the rows leaves its lanes past "
+        "them idle"));
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -832,6 +843,20 @@ PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchPlaneTranspose);
 }
 
+PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, const DeviceInfo& device,
+                              ParamSet& derived) {
+  const BatchTranspose t = *asBatchTranspose(s);
+  permute::LineLaunch l{t.batch, t.rows, t.cols};
+  l.tileCols = p.has("tile_cols") && !p.isAuto("tile_cols")
+                   ? static_cast<int>(p.getInt("tile_cols"))
+                   : permute::lineTileColsFor(t.cols);
+  addGrid(derived, static_cast<int>(l.tiles()), l.tileCols, device);
+  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
+                               std::to_string(t.cols));
+  derived.set("tile_cols_used", std::to_string(l.tileCols));
+  return launcherOf(l, permute::launchLineTranspose);
+}
+
 class PermuteVariant final : public Variant {
  public:
   PermuteVariant(Kind kind, std::string summary, std::string teaches)
@@ -855,6 +880,7 @@ class PermuteVariant final : public Variant {
     if (kind_ == Kind::General) checkGeneral(p, s);
     if (kind_ == Kind::Packed) checkPacked(p, s);
     if (kind_ == Kind::Planes) checkPlanes(p, s);
+    if (kind_ == Kind::Lines) checkLines(p, s);
     if (kind_ == Kind::Movement && !p.isAuto("movement_size")) checkMovement(p, s);
     if (kind_ == Kind::Movement && p.get("walk") == "rows") checkRowWalk(p, s);
   }
@@ -877,6 +903,7 @@ class PermuteVariant final : public Variant {
         : kind == Kind::General ? generalLauncher(p, s, bytes, device, derived)
         : kind == Kind::Packed  ? packedLauncher(p, s, bytes, device, derived)
         : kind == Kind::Planes  ? planesLauncher(p, s, bytes, device, derived)
+        : kind == Kind::Lines   ? linesLauncher(p, s, device, derived)
                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
@@ -1050,6 +1077,19 @@ class PermuteVariant final : public Variant {
       throw paramError("offset", "planes load 16-byte vectors, and a source " + p.get("offset") +
                                      " elements in is not 16-byte aligned; allowed: 0, or use "
                                      "auto");
+  }
+
+  static void checkLines(const ParamSet& p, const Permutation& s) {
+    const auto t = requireTranspose(s, "lines move");
+    if (elementBytes(p) != 1)
+      throw paramError("dtype", "lines gather a column a byte a row; allowed: u8, or use auto");
+    permute::LineLaunch l{t.batch, t.rows, t.cols};
+    l.tileCols = permute::kLineTileCols[0];
+    if (!permute::linesFit(l))
+      throw paramError("shape", "the transpose is " + std::to_string(t.batch) + " x " +
+                                    std::to_string(t.rows) + " x " + std::to_string(t.cols) +
+                                    "; lines take sides of at most 2^30 and at most 2^31 - 1 "
+                                    "tiles of 128 x 32: use auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -1265,6 +1305,18 @@ void registerPermuteFamily(Registry& registry) {
       "lane has a bank of its own (bank_ways says how many words a bank serves). Sweep "
       "block_size: smaller blocks hold more planes an SM at once. Planes must be whole 16-byte "
       "vectors of at most 48 KiB.");
+  add(Kind::Lines, "byte transposes whose rows start anywhere, in raw rows and gathered columns",
+      "Channels last to 40 planes of bytes, (1677721, 40) with (1, 0), starts every source row "
+      "and every destination column somewhere inside a 16-byte word: tiles of cells shift "
+      "each word into place, about a dozen instructions a byte. Here a block copies each of "
+      "128 source rows' covering 16-byte words into shared memory as they are (cp.async), rows "
+      "a pitch apart that keeps every word aligned there, with the 32 rows above the tile. "
+      "Then each lane gathers one column down all the rows, a byte a row: a warp reads 32 "
+      "neighbouring bytes of one row, so no two lanes meet in a bank. The lane shifts its "
+      "column in registers to start on the destination's 32-byte sector at or before the "
+      "tile's first row and stages it, and 8 lanes store each column in whole 16-byte words. "
+      "Compare it with auto on (1677721, 40), (5161845, 52) and (8192, 8192), whose rows start "
+      "on words, and sweep tile_cols on (5161845, 52): lanes past a row's end idle.");
   add(Kind::Auto, "picks the kernel and says which",
       "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB that are "
       "whole 16-byte vectors, from 64 MiB, where its gathers meet 8 words a bank or fewer. "
@@ -1303,7 +1355,10 @@ void registerPermuteFamily(Registry& registry) {
       "more both ways and rows that stay innermost are shorter than 64 bytes; else general tiles "
       "of rows as units of their bytes, from 4 MiB, for rows shorter than 64 bytes that stay "
       "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
-      "5 halves or more. The result's chosen value says which ran.");
+      "5 halves or more. Lines take byte transposes, from channels last to 18 planes or more "
+      "of 1024 rows or more, where the narrow kernel would swizzle its vectors (from 4 MB) or "
+      "general tiles would take 63 planes or fewer (from 16 MB), and wherever the tiled kernel "
+      "would move single bytes, from 3 MB. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -617,6 +617,27 @@ TEST_F(PermuteGpu, PlaneTransposesMatchTheReference) {
   EXPECT_EQ(r.verification.relError, 0.0);
 }
 
+// Lines over tiles wider and narrower than the rows, matrices shorter than a tile and than the
+// rows above one, batches whose matrices start anywhere in words, and sources at odd offsets.
+TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
+  const char* shapes[][3] = {{"1031,389", "1,0", "0"},   {"1677,40", "1,0", "5"},
+                             {"5,3,7", "0,2,1", "0"},    {"7,300,33", "0,2,1", "3"},
+                             {"3,20,129", "0,2,1", "1"}, {"3,2", "1,0", "0"},
+                             {"2,257,3", "0,2,1", "15"}, {"96,2797", "1,0", "7"},
+                             {"4,161,65", "0,2,1", "9"}, {"40,17,31", "0,2,1", "2"}};
+  for (const auto& [shape, perm, offset] : shapes)
+    for (const char* tileCols : {"32", "64", "128", "auto"}) {
+      const RunResult r = run("lines", {{"shape", shape},
+                                        {"perm", perm},
+                                        {"dtype", "u8"},
+                                        {"offset", offset},
+                                        {"tile_cols", tileCols}});
+      const std::string what = std::string(shape) + " offset " + offset + " tile_cols " + tileCols;
+      ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+      EXPECT_EQ(r.verification.relError, 0.0) << what;
+    }
+}
+
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
   const auto stores = [&](const char* shape, const char* perm, const char* dtype) {
     const RunResult r = run("auto", {{"shape", shape}, {"perm", perm}, {"dtype", dtype}});
@@ -658,7 +679,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("64,512,512", "0,2,1", "bf16", "1"), "general");  // cells shifted into place
   EXPECT_EQ(chosen("4097,4097", "1,0", "u8"), "general");
   EXPECT_EQ(chosen("2500,2501", "1,0", "f16"), "general");
-  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "tiled");    // under 8 MiB
+  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");    // not single bytes in tiles
+  EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");    // under 3 MB
   EXPECT_EQ(chosen("200003,52", "1,0", "u8"), "general");  // sides of 48 or more
   EXPECT_EQ(chosen("16,3,512,512", "0,2,3,1"), "narrow");
   EXPECT_EQ(chosen("32,128,16,64", "0,2,1,3"), "movement");
@@ -713,7 +735,7 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // Bytes from 32 MiB on where general tiles' columns would be 2 to 63 bytes long.
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("62,135300,4", "2,1,0", "u8"), "general");  // under 32 MiB
-  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");   // 53-byte rows, columns of 64
+  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "lines");     // 53-byte rows, 53 planes
   // From 64 MiB on, 65 planes or more (to 128 of bytes, 256 of floats, 160 of doubles) to
   // channels last of 1-, 4- or 8-byte elements whose rows are no whole sectors, and 49 to 64 of
   // bytes: packed tiles.

@@ -71,8 +71,27 @@ TEST(PermuteAuto, PlanesTakeBatchesOfBytesAndHalvesInPlanesOf5To13KiB) {
 TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "u8"), "packed");
   EXPECT_EQ(chosen("64,131073,4", "2,1,0", "u8"), "general");   // columns of a cells' group
-  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "general");    // short rows, not columns
+  EXPECT_EQ(chosen("70400,9,53", "2,0,1", "u8"), "lines");      // short rows, not columns
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "f16"), "general");  // bytes only
+}
+
+TEST(PermuteAuto, LinesTakeByteTransposesThatNarrowSwizzlesOrTilesMoveSlowly) {
+  EXPECT_EQ(chosen("1677721,40", "1,0", "u8"), "lines");  // the narrow kernel would swizzle
+  EXPECT_EQ(chosen("3728270,18", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("174762,24", "1,0", "u8"), "lines");    // 4 MiB
+  EXPECT_EQ(chosen("87381,24", "1,0", "u8"), "narrow");    // 2 MiB
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");  // 16 planes
+  EXPECT_EQ(chosen("2033601,33", "1,0", "u8"), "narrow");  // unswizzled
+  EXPECT_EQ(chosen("52,1290555", "1,0", "u8"), "narrow");  // from planes
+  EXPECT_EQ(chosen("1290555,52", "1,0", "u8"), "lines");   // general tiles would take them
+  EXPECT_EQ(chosen("8,161319,52", "0,2,1", "u8"), "lines");
+  EXPECT_EQ(chosen("322638,52", "1,0", "u8"), "lines");        // 16 MiB
+  EXPECT_EQ(chosen("1016800,66", "1,0", "u8"), "general");     // past 63 planes
+  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "general");  // matrices of 96 rows
+  EXPECT_EQ(chosen("466033,36", "1,0", "u8"), "lines");        // the tiled kernel would take them
+  EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");    // 1 MiB
+  EXPECT_NE(chosen("1677721,40", "1,0", "f16"), "lines");  // bytes only
 }
 
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "kernels/h100device.h"
+#include "kernels/permute/linetranspose.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/planetranspose.h"
 #include "kernels/registry.h"
@@ -347,6 +348,26 @@ TEST(PermuteFamily, PlanesTakeBatchesOfWholeVectorPlanesThatFitSharedMemory) {
   EXPECT_TRUE(says(planes("7,84,100", "f16", "8"), "accepted", ""));
   EXPECT_TRUE(says(verdict("planes", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
                    "use movement or auto"));
+}
+
+TEST(PermuteFamily, LinesTakeByteTransposesOfAnyShape) {
+  const auto lines = transposeVerdicts("lines", "0,2,1");
+  EXPECT_TRUE(says(lines("8,161319,52", "u8"), "accepted", ""));
+  EXPECT_TRUE(says(lines("3,1031,389", "u8", "7"), "accepted", ""));
+  EXPECT_TRUE(says(lines("3,1031,389", "f16"), "dtype", "allowed: u8"));
+  EXPECT_TRUE(says(lines("2,1073741825,2", "u8"), "shape", "sides of at most 2^30"));
+  EXPECT_TRUE(says(verdict("lines", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
+                   "use movement or auto"));
+}
+
+TEST(LineTranspose, TakesTheNarrowestTileThatHoldsARow) {
+  EXPECT_EQ(permute::lineTileColsFor(20), 32);
+  EXPECT_EQ(permute::lineTileColsFor(33), 64);
+  EXPECT_EQ(permute::lineTileColsFor(64), 64);
+  EXPECT_EQ(permute::lineTileColsFor(65), 128);
+  EXPECT_EQ(permute::lineTileColsFor(6000), 128);
+  const permute::LineLaunch l{3, 1031, 389, 128};
+  EXPECT_EQ(l.tiles(), 3 * 9 * 4);
 }
 
 // Lanes 8 apart start on different elements of their words: rows of 100 bytes, 4 rows a word,

@@ -1,0 +1,173 @@
+// Byte transposes in raw rows and gathered columns (linetranspose.h).
+#include <climits>
+
+#include "core/error.h"
+#include "kernels/cudacheck.h"
+#include "kernels/permute/linetranspose.h"
+
+namespace kwb::permute {
+namespace {
+
+constexpr int kLoaded = kLineRows + kLineAbove;
+// A lane's staged column: kLoaded / 4 words, shifted by up to 8 words, and one to spread banks.
+constexpr int kStageWords = kLoaded / 4 + 9;
+
+__device__ __forceinline__ void copy16(unsigned sharedAt, const unsigned char* from) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sharedAt), "l"(from));
+#else
+  const uint4 v = *reinterpret_cast<const uint4*>(from);
+  asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(sharedAt), "r"(v.x), "r"(v.y),
+               "r"(v.z), "r"(v.w));
+#endif
+}
+
+__device__ __forceinline__ void copiesDone() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ unsigned long long addressOf(const void* p) {
+  return reinterpret_cast<unsigned long long>(p);
+}
+
+// Block b takes matrix b / tilesPerMatrix, and in it the tile at (tile row, tile column) = (t /
+// tilesAcross, t % tilesAcross) of t = b % tilesPerMatrix. Source matrices are rows x cols bytes,
+// destination ones cols x rows.
+template <int COLS>
+__global__ void __launch_bounds__(COLS)
+    lineTransposeKernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
+                        int rows, int cols, int tilesAcross, int tilesPerMatrix) {
+  // Shared rows: COLS bytes, up to 15 more each side that their covering words bring, and the
+  // rest of a pitch congruent to the row stride mod 16 (at most COLS + 47 bytes).
+  constexpr int kMaxPitch = COLS + 47, kRowLanes = COLS / 16;
+  __shared__ alignas(16) unsigned char tile[16 + kLoaded * kMaxPitch + 32];
+  const long long matrix = static_cast<long long>(rows) * cols;
+  src += blockIdx.x / tilesPerMatrix * matrix;
+  dst += blockIdx.x / tilesPerMatrix * matrix;
+  const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
+  const int x0 = t / tilesAcross * kLineRows, c0 = t % tilesAcross * COLS;
+  const int n = min(COLS, cols - c0);                       // the tile's columns
+  const int pitch = COLS + 32 + ((cols - COLS - 32) & 15);  // == cols mod 16
+
+  // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it, the first lane also the
+  // word past theirs. Row rho lands at tile + 16 + head + rho * pitch + (where it starts in its
+  // word), which keeps each word aligned in shared memory as it is in global. The word holding
+  // the matrix's last byte is read byte by byte where the matrix ends inside it.
+  const unsigned char* first = src + static_cast<long long>(x0 - kLineAbove) * cols + c0;
+  const unsigned char* end = src + matrix;
+  const int head = static_cast<int>(addressOf(first) & 15);
+  const auto load = [&](unsigned char* to, const unsigned char* from) {
+    if (from + 16 <= end) {
+      copy16(static_cast<unsigned>(__cvta_generic_to_shared(to)), from);
+    } else {
+      for (int j = 0; j < 16 && from + j < end; ++j) to[j] = from[j];
+    }
+  };
+  {
+    const int k = static_cast<int>(threadIdx.x) % kRowLanes;
+    const int rho0 = static_cast<int>(threadIdx.x) / kRowLanes;
+#pragma unroll
+    for (int i = 0; i < kLoaded / 16; ++i) {
+      const int rho = rho0 + 16 * i, x = x0 - kLineAbove + rho;
+      if (x < 0 || x >= rows) continue;
+      const unsigned char* row = first + static_cast<long long>(rho) * cols;
+      const int in = static_cast<int>(addressOf(row) & 15);
+      unsigned char* to = tile + 16 + head + rho * pitch - in + 16 * k;
+      if (16 * k < in + n) load(to, row - in + 16 * k);
+      if (k == 0 && COLS < in + n) load(to + COLS, row - in + COLS);
+    }
+    copiesDone();
+  }
+  __syncthreads();
+
+  // Gather: a lane a column, down every loaded row, 4 rows to a word.
+  const unsigned char* column = tile + 16 + head + threadIdx.x;
+  unsigned stream[kLoaded / 4 + 1];
+#pragma unroll
+  for (int w = 0; w < kLoaded / 4; ++w) {
+    const unsigned b0 = column[(4 * w) * pitch], b1 = column[(4 * w + 1) * pitch];
+    const unsigned b2 = column[(4 * w + 2) * pitch], b3 = column[(4 * w + 3) * pitch];
+    stream[w] = __byte_perm(__byte_perm(b0, b1, 0x0040), __byte_perm(b2, b3, 0x0040), 0x5410);
+  }
+  stream[kLoaded / 4] = 0;
+
+  // The column's destination sector at or before row x0 starts `lead` rows before it: the
+  // stream from byte kLineAbove - lead on is the column's, staged shifted to start on a word.
+  const long long dcol = static_cast<long long>(c0 + threadIdx.x) * rows;
+  const int lead = static_cast<int>(addressOf(dst + dcol + x0) & 31);
+  const int skip = kLineAbove - lead, words = skip / 4, bits = skip % 4 * 8;
+  __syncthreads();  // the tile is read: its room stages the columns
+  unsigned* stage =
+      reinterpret_cast<unsigned*>(tile) + threadIdx.x * kStageWords + kLineAbove / 4 - words;
+#pragma unroll
+  for (int i = 0; i < kLoaded / 4; ++i) stage[i] = __funnelshift_r(stream[i], stream[i + 1], bits);
+  __syncwarp();
+
+  // Stores: 8 lanes a column, 16 bytes each, 4 columns at a time; the tile owns the words from
+  // its columns' sector before row x0 up to the next tile's (and, in the last tile, to the end).
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int k = lane % 8, columns = min(32, n - warp * 32);
+  const bool last = x0 + kLineRows >= rows;
+  const unsigned* staged =
+      reinterpret_cast<const unsigned*>(tile) + warp * 32 * kStageWords + kLineAbove / 4;
+  for (int l = lane / 8; l < columns; l += 4) {
+    const long long d = static_cast<long long>(c0 + warp * 32 + l) * rows;
+    const int from = x0 - static_cast<int>(addressOf(dst + d + x0) & 31);
+    for (int word = k; word < kLoaded / 16; word += 8) {
+      if (word >= kLineRows / 16 && !last) break;
+      const int x = from + 16 * word;  // the word's first row
+      const unsigned* s = staged + l * kStageWords + 4 * word;
+      const uint4 v = make_uint4(s[0], s[1], s[2], s[3]);
+      unsigned char* at = dst + d + x;
+      if (x >= 0 && x + 16 <= rows) {
+        *reinterpret_cast<uint4*>(at) = v;
+      } else {  // a column's ends: its own bytes alone
+        const unsigned long long low = static_cast<unsigned long long>(v.y) << 32 | v.x;
+        const unsigned long long high = static_cast<unsigned long long>(v.w) << 32 | v.z;
+        for (int j = max(0, -x); j < min(16, rows - x); ++j)
+          at[j] = static_cast<unsigned char>((j < 8 ? low : high) >> (8 * (j % 8)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int lineTileColsFor(std::int64_t cols) {
+  for (const int c : kLineTileCols)
+    if (cols <= c) return c;
+  return kLineTileCols[2];
+}
+
+bool linesFit(const LineLaunch& l) {
+  // Row offsets x0 + kLineRows and tile indices stay within 32 bits.
+  constexpr std::int64_t kMaxSide = std::int64_t{1} << 30;
+  return l.rows <= kMaxSide && l.cols <= kMaxSide && l.tiles() <= INT_MAX;
+}
+
+void launchLineTranspose(const LineLaunch& l, cudaStream_t stream) {
+  const auto* src = static_cast<const unsigned char*>(l.src);
+  auto* dst = static_cast<unsigned char*>(l.dst);
+  const int grid = static_cast<int>(l.tiles()), rows = static_cast<int>(l.rows);
+  const int cols = static_cast<int>(l.cols), across = static_cast<int>(l.tilesAcross());
+  const int perMatrix = static_cast<int>(l.tilesAcross() * l.tilesDown());
+  switch (l.tileCols) {
+    case 32:
+      lineTransposeKernel<32><<<grid, 32, 0, stream>>>(src, dst, rows, cols, across, perMatrix);
+      break;
+    case 64:
+      lineTransposeKernel<64><<<grid, 64, 0, stream>>>(src, dst, rows, cols, across, perMatrix);
+      break;
+    case 128:
+      lineTransposeKernel<128><<<grid, 128, 0, stream>>>(src, dst, rows, cols, across, perMatrix);
+      break;
+    default:
+      throw Error(ErrorKind::Internal, "line transpose: no kernel for tiles of " +
+                                           std::to_string(l.tileCols) + " columns");
+  }
+  KWB_CHECK_LAUNCH("lineTransposeKernel");
+}
+
+}  // namespace kwb::permute
