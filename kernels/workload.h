@@ -22,6 +22,9 @@ struct BufferSpec {
   // Working memory of the kernels (intermediates, partial sums): zeroed once before the first
   // call, neither an input of the reference nor an output that is checked.
   bool scratch = false;
+  // Of `count`, elements past the problem's data that the family allocates so that its kernels may
+  // read whole words at the end: a kernel file implementing the family may leave them out.
+  std::size_t padding = 0;
 };
 
 // One configured kernel problem, ready to run: what memory it needs, how many bytes it must move,

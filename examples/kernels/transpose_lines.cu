@@ -30,7 +30,7 @@ meaning = "bytes"
 [[buffers]]
 name = "x"
 dtype = "u8"
-count = "ceil_div(shape_0 * shape_1, 8) * 8"
+count = "shape_0 * shape_1"
 
 [[buffers]]
 name = "out"

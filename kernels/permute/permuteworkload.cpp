@@ -19,8 +19,8 @@ std::vector<BufferSpec> PermuteWorkload::buffers() const {
   // words may read the one holding its last element whole.
   const std::size_t perWord = std::max<std::size_t>(1, 8 / sizeOf(dtype_));
   const std::size_t source = count + static_cast<std::size_t>(offset_);
-  return {{"x", dtype_, (source + perWord - 1) / perWord * perWord, false},
-          {"out", dtype_, count, true}};
+  const std::size_t padded = (source + perWord - 1) / perWord * perWord;
+  return {{"x", dtype_, padded, false, false, padded - source}, {"out", dtype_, count, true}};
 }
 
 std::uint64_t PermuteWorkload::bytesMoved() const {

@@ -81,12 +81,15 @@ UserWorkload::UserWorkload(std::shared_ptr<const KernelFile> file, const ParamSe
     const auto same = std::find_if(buffers_.begin(), family,
                                    [&](const BufferSpec& s) { return s.name == b.name; });
     if (same != family) {
-      if (same->dtype != b.dtype || same->count != count ||
-          same->output != (b.role != BufferRole::In))
+      const bool counts = count <= same->count && count + same->padding >= same->count;
+      if (same->dtype != b.dtype || !counts || same->output != (b.role != BufferRole::In))
         throw Error(ErrorKind::Usage,
                     file_->path + ": " + field + ": " + spec.implements + "'s " + b.name + " is " +
                         (same->output ? "an out" : "an in") + " buffer of " +
                         std::to_string(same->count) + " " + std::string(toString(same->dtype)) +
+                        (same->padding > 0 ? " (" + std::to_string(same->count - same->padding) +
+                                                 " without the padding its kernels may read)"
+                                           : "") +
                         " for this problem; the spec says " + std::to_string(count) + " " +
                         std::string(toString(b.dtype)),
                     "buffers");

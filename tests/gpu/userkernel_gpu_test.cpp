@@ -63,6 +63,8 @@ TEST_F(UserKernelGpu, ExamplesPassTheirChecksAcrossTheirParameters) {
   expectPasses(runFile(example("copy_vectorized.cu"), {{"n", "1048579"}}), "copy n=2^20+3");
   expectPasses(runFile(example("saxpy.cu"), {{"n", "100003"}, {"UNROLL", "8"}}), "saxpy");
   expectPasses(runFile(example("transpose_naive.cu"), {{"shape", "1000,777"}}), "naive");
+  // An odd count of f32, whose source the family pads to 8 bytes: the file declares the data.
+  expectPasses(runFile(example("transpose_naive.cu"), {{"shape", "1001,777"}}), "naive, odd");
   for (const char* tile : {"16", "32", "64"})
     for (const char* pad : {"0", "1"})
       expectPasses(runFile(example("transpose_tiled.cu"),
