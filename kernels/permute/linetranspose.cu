@@ -48,13 +48,17 @@ __global__ void __launch_bounds__(COLS)
   dst += blockIdx.x / tilesPerMatrix * matrix;
   const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
   const int x0 = t / tilesAcross * kLineRows, c0 = t % tilesAcross * COLS;
-  const int n = min(COLS, cols - c0);                       // the tile's columns
-  const int pitch = COLS + 32 + ((cols - COLS - 32) & 15);  // == cols mod 16
+  const int n = min(COLS, cols - c0);  // the tile's columns
+  // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch
+  // cols); else each row's covering words, a pitch apart congruent to cols mod 16.
+  const bool whole = tilesAcross == 1;
+  const int pitch = whole ? cols : COLS + 32 + ((cols - COLS - 32) & 15);
 
-  // Loads: kRowLanes lanes a row, each an aligned 16-byte word of it, the first lane also the
-  // word past theirs. Row rho lands at tile + 16 + head + rho * pitch + (where it starts in its
-  // word), which keeps each word aligned in shared memory as it is in global. The word holding
-  // the matrix's last byte is read byte by byte where the matrix ends inside it.
+  // Loads, where rows are not whole: kRowLanes lanes a row, each an aligned 16-byte word of it,
+  // the first lane also the word past theirs. Row rho lands at tile + 16 + head + rho * pitch +
+  // (where it starts in its word), which keeps each word aligned in shared memory as it is in
+  // global. The word holding the matrix's last byte is read byte by byte where the matrix ends
+  // inside it.
   const unsigned char* first = src + static_cast<long long>(x0 - kLineAbove) * cols + c0;
   const unsigned char* end = src + matrix;
   const int head = static_cast<int>(addressOf(first) & 15);
@@ -65,7 +69,19 @@ __global__ void __launch_bounds__(COLS)
       for (int j = 0; j < 16 && from + j < end; ++j) to[j] = from[j];
     }
   };
-  {
+  if (whole) {
+    // The words from the one holding the first row's start to the one past the last row's end,
+    // a word a thread in turn: each read once, where rows' covering words would share theirs.
+    const unsigned char* aligned = first - head;
+    const long long lo = static_cast<long long>(max(x0 - kLineAbove, 0) - (x0 - kLineAbove)) * cols;
+    const long long hi =
+        static_cast<long long>(min(x0 + kLineRows, rows) - (x0 - kLineAbove)) * cols;
+    const int w1 = static_cast<int>((head + hi + 15) / 16);
+    for (int w = static_cast<int>((head + lo) / 16) + static_cast<int>(threadIdx.x); w < w1;
+         w += COLS)
+      load(tile + 16 + 16 * w, aligned + 16 * w);
+    copiesDone();
+  } else {
     const int k = static_cast<int>(threadIdx.x) % kRowLanes;
     const int rho0 = static_cast<int>(threadIdx.x) / kRowLanes;
 #pragma unroll

@@ -641,36 +641,37 @@ Kind kindBeforeWords(const Permutation& s, int bytes, std::int64_t sourceOffsetB
 namespace {
 
 // Byte transposes go through lines (raw rows, gathered columns) where the kernel above would
-// move them worst (H200, 2-D and batches against auto's choice before, forty-sixth pass):
-// - from channels last to 18 planes or more where the narrow kernel would swizzle its vectors
-//   (planes of even widths), from 4 MB: 14 widths of 18 to 46 planes, 4 to 64 MiB, 1.17 to 1.94x
-//   ((1677721, 40): 0.321 -> 0.563 of the copy ceiling); 16 planes lost (0.74x), and odd widths,
-//   which it takes unswizzled, mostly lost (0.56 to 1.10x);
-// - from channels last to 63 planes or fewer where general tiles would take them, from 16 MB:
-//   45 to 62 planes of 64 MiB 1.03 to 1.42x ((1290555, 52): 0.484 -> 0.665), 44 and 60 of 16
-//   MiB 1.00 and 1.08x; 65 planes and more lost (0.68 to 0.96x);
-// - where the tiled kernel would move single bytes, from 3 MB: 1.00 to 3.4x ((466033, 36), 16
-//   MiB: 0.149 -> 0.506; (2049, 2049) 1.16x), but 1 MiB ((1025, 1025)) 0.77x.
-// From channels last, matrices of kMinLineRows rows or more, whose tiles of 128 rows (and the 32
-// above them) they fill: batches of 1200 to 10000 rows moved 1.06 to 1.32x, of 700 rows 0.91x.
-constexpr std::int64_t kMinLinePlanesOverNarrow = 18;
+// move them worst (H200, 2-D and batches against auto's choice before, forty-sixth pass; tiles
+// that hold whole rows, copied as one run):
+// - from channels last to 20 to 63 planes where the narrow kernel would take them, or to 18 or
+//   more where it would swizzle its vectors, from 4 MB: 1.02 to 2.23x on 21 to 47 planes of 64
+//   MiB ((1677721, 40): 0.320 -> 0.708 of the copy ceiling; (2164802, 31) 0.566 -> 0.769),
+//   (3728270, 18) 1.57x, 4 MiB of 24 1.65x; 19 planes 0.98x, 17 0.66x, 16 0.95x, 8 0.42x;
+// - from channels last to 63 planes or fewer where general tiles would take them, from 12 MB:
+//   1.24 to 1.66x on 50 to 60 planes of 32 and 64 MiB ((1290555, 52): 0.488 -> 0.773), batches
+//   of 96 to 2049 rows 1.10 to 1.56x ((14563, 96, 24): 0.394 -> 0.605), 14 MiB 1.10x; 65 to 128
+//   planes went both ways (0.77 to 1.05x);
+// - where the tiled kernel would move single bytes, from 3 MB: 1.12 to 2.41x ((466033, 36), 16
+//   MiB: 0.263 -> 0.633; (2049, 2049) 1.12x), but 1 MiB ((1025, 1025)) 0.77x.
+constexpr std::int64_t kMinLinePlanes = 20;
+constexpr std::int64_t kMinLinePlanesOverSwizzled = 18;
+constexpr std::int64_t kMaxLinePlanes = 63;
 constexpr std::int64_t kMinLinesOverNarrowBytes = 4'000'000;
-constexpr std::int64_t kMaxLinePlanesOverGeneral = 63;
-constexpr std::int64_t kMinLinesOverGeneralBytes = 16'000'000;
+constexpr std::int64_t kMinLinesOverGeneralBytes = 12'000'000;
 constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
-constexpr std::int64_t kMinLineRows = 1024;
 
 bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
   if (bytes != 1 || !t) return false;
   const std::int64_t tensorBytes = s.elements();
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
-  if (t->rows <= t->cols || t->rows < kMinLineRows) return false;  // from planes, or short
+  if (t->rows <= t->cols || t->cols > kMaxLinePlanes) return false;  // from planes, or wide
   if (kind == Kind::Narrow)
-    return t->cols >= kMinLinePlanesOverNarrow && tensorBytes >= kMinLinesOverNarrowBytes &&
-           defaultNarrowLaunch(*t, bytes, sourceOffsetBytes).swizzlePays();
-  return kind == Kind::General && t->cols <= kMaxLinePlanesOverGeneral &&
-         tensorBytes >= kMinLinesOverGeneralBytes;
+    return tensorBytes >= kMinLinesOverNarrowBytes &&
+           (t->cols >= kMinLinePlanes ||
+            (t->cols >= kMinLinePlanesOverSwizzled &&
+             defaultNarrowLaunch(*t, bytes, sourceOffsetBytes).swizzlePays()));
+  return kind == Kind::General && tensorBytes >= kMinLinesOverGeneralBytes;
 }
 
 }  // namespace

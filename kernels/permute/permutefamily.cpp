@@ -1355,10 +1355,10 @@ void registerPermuteFamily(Registry& registry) {
       "more both ways and rows that stay innermost are shorter than 64 bytes; else general tiles "
       "of rows as units of their bytes, from 4 MiB, for rows shorter than 64 bytes that stay "
       "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
-      "5 halves or more. Lines take byte transposes, from channels last to 18 planes or more "
-      "of 1024 rows or more, where the narrow kernel would swizzle its vectors (from 4 MB) or "
-      "general tiles would take 63 planes or fewer (from 16 MB), and wherever the tiled kernel "
-      "would move single bytes, from 3 MB. The result's chosen value says which ran.");
+      "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes (18 "
+      "or more where its vectors would swizzle) from the narrow kernel, from 4 MB, and from "
+      "general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from 3 "
+      "MB. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

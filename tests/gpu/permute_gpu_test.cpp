@@ -701,12 +701,13 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("48,65536", "1,0"), "narrow");
   EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
   // 32 to 47 planes of single elements to channels last: the walk, or the narrow kernel's shifted
-  // vectors where they fill the device; the other way, tiles, or the narrow kernel for bytes and
-  // halves where it fills the device.
+  // vectors where they fill the device; the other way, tiles, or the narrow kernel for halves
+  // where it fills the device (lines for bytes).
   EXPECT_EQ(chosen("5,37,5667", "0,2,1"), "movement");
   EXPECT_EQ(chosen("5,33,406721", "0,2,1", "u8"), "narrow");
   EXPECT_EQ(chosen("5,5667,37", "0,2,1"), "tiled");
-  EXPECT_EQ(chosen("2033103,33", "1,0", "u8"), "narrow");
+  EXPECT_EQ(chosen("2033103,33", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("1398101,48", "1,0"), "tiled");
   EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
   // Channels last to planes: narrow where whole vectors hold 2 elements or more or shifted ones

@@ -75,23 +75,25 @@ TEST(PermuteAuto, PackedTilesTakeByteColumnsOf49To63Bytes) {
   EXPECT_EQ(chosen("62,135301,4", "2,1,0", "f16"), "general");  // bytes only
 }
 
-TEST(PermuteAuto, LinesTakeByteTransposesThatNarrowSwizzlesOrTilesMoveSlowly) {
-  EXPECT_EQ(chosen("1677721,40", "1,0", "u8"), "lines");  // the narrow kernel would swizzle
-  EXPECT_EQ(chosen("3728270,18", "1,0", "u8"), "lines");
-  EXPECT_EQ(chosen("174762,24", "1,0", "u8"), "lines");    // 4 MiB
-  EXPECT_EQ(chosen("87381,24", "1,0", "u8"), "narrow");    // 2 MiB
+TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
+  EXPECT_EQ(chosen("1677721,40", "1,0", "u8"), "lines");  // the narrow kernel would take them
+  EXPECT_EQ(chosen("2033601,33", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("3195660,21", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("3728270,18", "1,0", "u8"), "lines");   // where it would swizzle
+  EXPECT_EQ(chosen("3532045,19", "1,0", "u8"), "narrow");  // unswizzled
   EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");  // 16 planes
-  EXPECT_EQ(chosen("2033601,33", "1,0", "u8"), "narrow");  // unswizzled
+  EXPECT_EQ(chosen("174762,24", "1,0", "u8"), "lines");    // 4 MB
+  EXPECT_EQ(chosen("87381,24", "1,0", "u8"), "narrow");    // 2 MB
   EXPECT_EQ(chosen("52,1290555", "1,0", "u8"), "narrow");  // from planes
   EXPECT_EQ(chosen("1290555,52", "1,0", "u8"), "lines");   // general tiles would take them
   EXPECT_EQ(chosen("8,161319,52", "0,2,1", "u8"), "lines");
-  EXPECT_EQ(chosen("322638,52", "1,0", "u8"), "lines");        // 16 MiB
-  EXPECT_EQ(chosen("1016800,66", "1,0", "u8"), "general");     // past 63 planes
-  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "general");  // matrices of 96 rows
-  EXPECT_EQ(chosen("466033,36", "1,0", "u8"), "lines");        // the tiled kernel would take them
+  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "lines");  // matrices of 96 rows
+  EXPECT_EQ(chosen("1016800,66", "1,0", "u8"), "general");   // past 63 planes
+  EXPECT_EQ(chosen("466033,36", "1,0", "u8"), "lines");      // the tiled kernel would take them
   EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");
-  EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");    // 1 MiB
-  EXPECT_NE(chosen("1677721,40", "1,0", "f16"), "lines");  // bytes only
+  EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");  // 1 MiB
+  EXPECT_EQ(chosen("2097152,32", "1,0", "u8"), "tiled_wide");
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");  // bytes only
 }
 
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
@@ -105,7 +107,7 @@ TEST(PermuteAuto, SparseByteTilesInWordsTakeTheWalkWhereItsSourceSectorsStayClos
   // 71 sectors, from 32 MiB on; packed tiles in words beat the walk there (1.08 to 1.1x).
   EXPECT_EQ(chosen("116508,96,24", "0,2,1", "u8"), "packed");
   EXPECT_EQ(chosen("14564,96,24", "0,2,1", "u8"), "packed");
-  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "general");           // under 32 MiB
+  EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "lines");             // under 32 MiB: lines
   EXPECT_EQ(chosen("47,200,1000,7,4", "2,0,4,1,3", "u8"), "movement");  // 4 bytes apart
   EXPECT_EQ(chosen("5,779,1000,68", "1,3,2,0", "u8"), "general");       // 6.6 million sectors
   EXPECT_EQ(chosen("234,186,96,4,4", "4,1,2,0,3", "u8"), "general");    // tiles filled 0.91
