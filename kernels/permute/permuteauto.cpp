@@ -6,6 +6,7 @@
 
 #include "kernels/launchgeometry.h"
 #include "kernels/permute/generaltiled.h"
+#include "kernels/permute/linetranspose.h"
 #include "kernels/permute/narrowtranspose.h"
 #include "kernels/permute/packedtiling.h"
 #include "kernels/permute/planetranspose.h"
@@ -662,7 +663,9 @@ constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
 
 bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
-  if (bytes != 1 || !t) return false;
+  if (bytes != 1 || !t ||
+      !linesFit(LineLaunch{t->batch, t->rows, t->cols, lineTileColsFor(t->cols)}))
+    return false;
   const std::int64_t tensorBytes = s.elements();
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
   if (t->rows <= t->cols || t->cols > kMaxLinePlanes) return false;  // from planes, or wide

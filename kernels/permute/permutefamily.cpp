@@ -1308,9 +1308,10 @@ void registerPermuteFamily(Registry& registry) {
   add(Kind::Lines, "byte transposes whose rows start anywhere, in raw rows and gathered columns",
       "Channels last to 40 planes of bytes, (1677721, 40) with (1, 0), starts every source row "
       "and every destination column somewhere inside a 16-byte word: tiles of cells shift "
-      "each word into place, about a dozen instructions a byte. Here a block copies each of "
-      "128 source rows' covering 16-byte words into shared memory as they are (cp.async), rows "
-      "a pitch apart that keeps every word aligned there, with the 32 rows above the tile. "
+      "each word into place, about a dozen instructions a byte. Here a block copies 128 source "
+      "rows and the 32 above them into shared memory as they are (cp.async): where the tile "
+      "holds whole rows they are one contiguous run, copied in 16-byte words, each once; else "
+      "each row's covering words, rows a pitch apart that keeps every word aligned there. "
       "Then each lane gathers one column down all the rows, a byte a row: a warp reads 32 "
       "neighbouring bytes of one row, so no two lanes meet in a bank. The lane shifts its "
       "column in registers to start on the destination's 32-byte sector at or before the "

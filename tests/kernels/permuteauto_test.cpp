@@ -93,7 +93,8 @@ TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
   EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");
   EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");  // 1 MiB
   EXPECT_EQ(chosen("2097152,32", "1,0", "u8"), "tiled_wide");
-  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");  // bytes only
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");    // bytes only
+  EXPECT_EQ(chosen("1073741825,40", "1,0", "u8"), "narrow");  // past the kernel's 2^30 rows
 }
 
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
