@@ -29,7 +29,7 @@ ODD_CASES = [((8191, 8191), (1, 0)), ((64, 511, 513), (0, 2, 1)), ((3, 4095, 409
              ((5, 273913, 7, 7), (2, 3, 1, 0)), ((24, 287, 2, 2435, 8), (1, 3, 0, 4, 2)),
              ((78, 96, 3, 5974), (1, 0, 3, 2))]
 VARIANTS = ["auto", "naive", "simplified", "movement", "tiled", "tiled_half2", "tiled_wide", "narrow",
-            "general"]
+            "general", "lines"]
 
 
 def text(items):
