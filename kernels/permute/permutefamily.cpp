@@ -1316,8 +1316,10 @@ void registerPermuteFamily(Registry& registry) {
       "neighbouring bytes of one row, so no two lanes meet in a bank. The lane shifts its "
       "column in registers to start on the destination's 32-byte sector at or before the "
       "tile's first row and stages it, and 8 lanes store each column in whole 16-byte words. "
-      "Compare it with auto on (1677721, 40), (5161845, 52) and (8192, 8192), whose rows start "
-      "on words, and sweep tile_cols on (5161845, 52): lanes past a row's end idle.");
+      "Compare it with narrow on (1677721, 40), with general on (5161845, 52), and with auto on "
+      "(8192, 8192), whose rows start on words (aligned cells move them), and sweep tile_cols on "
+      "(5161845, 52): a tile wider than the rows copies them row by row, its lanes past a row's "
+      "end idle.");
   add(Kind::Auto, "picks the kernel and says which",
       "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB that are "
       "whole 16-byte vectors, from 64 MiB, where its gathers meet 8 words a bank or fewer. "
@@ -1356,10 +1358,10 @@ void registerPermuteFamily(Registry& registry) {
       "more both ways and rows that stay innermost are shorter than 64 bytes; else general tiles "
       "of rows as units of their bytes, from 4 MiB, for rows shorter than 64 bytes that stay "
       "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
-      "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes (18 "
-      "or more where its vectors would swizzle) from the narrow kernel, from 4 MB, and from "
-      "general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from 3 "
-      "MB. The result's chosen value says which ran.");
+      "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes that "
+      "the narrow kernel would take (18 or more where it would swizzle its vectors), from 4 MB, "
+      "or general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from "
+      "3 MB. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb
