@@ -8,6 +8,8 @@
 namespace kwb::permute {
 namespace {
 
+// The tile widths a kernel is built for (tile_cols).
+constexpr int kLineTileCols[] = {32, 64, 128};
 constexpr int kLoaded = kLineRows + kLineAbove;
 // A lane's staged column: kLoaded / 4 words, shifted by up to 8 words, and one to spread banks.
 constexpr int kStageWords = kLoaded / 4 + 9;

@@ -15,7 +15,6 @@ namespace kwb::permute {
 // sector and stages it, and 8 lanes store each column in whole 16-byte words.
 inline constexpr int kLineRows = 128;
 inline constexpr int kLineAbove = 32;
-inline constexpr int kLineTileCols[] = {32, 64, 128};
 
 struct LineLaunch {
   std::int64_t batch = 1;

@@ -843,13 +843,19 @@ PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchPlaneTranspose);
 }
 
-PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, const DeviceInfo& device,
-                              ParamSet& derived) {
-  const BatchTranspose t = *asBatchTranspose(s);
+// Lines' launch for a transpose: tile_cols where given, else the narrowest tile that holds a row.
+permute::LineLaunch lineLaunchOf(const ParamSet& p, const BatchTranspose& t) {
   permute::LineLaunch l{t.batch, t.rows, t.cols};
   l.tileCols = p.has("tile_cols") && !p.isAuto("tile_cols")
                    ? static_cast<int>(p.getInt("tile_cols"))
                    : permute::lineTileColsFor(t.cols);
+  return l;
+}
+
+PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, const DeviceInfo& device,
+                              ParamSet& derived) {
+  const BatchTranspose t = *asBatchTranspose(s);
+  const permute::LineLaunch l = lineLaunchOf(p, t);
   addGrid(derived, static_cast<int>(l.tiles()), l.tileCols, device);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
@@ -1083,13 +1089,11 @@ class PermuteVariant final : public Variant {
     const auto t = requireTranspose(s, "lines move");
     if (elementBytes(p) != 1)
       throw paramError("dtype", "lines gather a column a byte a row; allowed: u8, or use auto");
-    permute::LineLaunch l{t.batch, t.rows, t.cols};
-    l.tileCols = permute::kLineTileCols[0];
-    if (!permute::linesFit(l))
+    if (!permute::linesFit(lineLaunchOf(p, t)))
       throw paramError("shape", "the transpose is " + std::to_string(t.batch) + " x " +
                                     std::to_string(t.rows) + " x " + std::to_string(t.cols) +
                                     "; lines take sides of at most 2^30 and at most 2^31 - 1 "
-                                    "tiles of 128 x 32: use auto");
+                                    "tiles of 128 rows by tile_cols: use auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
