@@ -31,7 +31,7 @@ import tempfile
 TARGETS_MIB = [4, 16, 64, 128, 256]
 DTYPES = {"u8": 1, "f16": 2, "f32": 4, "f64": 8}
 KERNELS = ["general", "movement", "packed", "tiled", "tiled_half2", "tiled_wide", "narrow",
-           "planes"]
+           "planes", "lines"]
 LARGE_MIB = 64  # the bound's tensors: those drawn for 64 MiB and more (the last size rounds down)
 
 

@@ -644,10 +644,12 @@ namespace {
 // Byte transposes go through lines (raw rows, gathered columns) where the kernel above would
 // move them worst (H200, 2-D and batches against auto's choice before, forty-sixth pass; tiles
 // that hold whole rows, copied as one run):
-// - from channels last to 20 to 63 planes where the narrow kernel would take them, or to 18 or
+// - from channels last to 20 to 63 planes where the narrow kernel would take them, or to 12 or
 //   more where it would swizzle its vectors, from 4 MB: 1.02 to 2.23x on 21 to 47 planes of 64
 //   MiB ((1677721, 40): 0.320 -> 0.708 of the copy ceiling; (2164802, 31) 0.566 -> 0.769),
-//   (3728270, 18) 1.57x, 4 MiB of 24 1.65x; 19 planes 0.98x, 17 0.66x, 16 0.95x, 8 0.42x;
+//   (3728270, 18) 1.57x, 4 MiB of 24 1.65x; in tiles of two segments (forty-seventh pass) 12
+//   and 14 planes 1.20-1.34x at 64 MiB, 1.21-1.26x at 16 MiB; 19 planes 1.02x, 16 1.01x, 15
+//   0.94x, 17 0.70x, 13 0.73x, 11 0.77x, 10 0.96x, 9 0.38x;
 // - from channels last to 63 planes or fewer where general tiles would take them, from 12 MB:
 //   1.24 to 1.66x on 50 to 60 planes of 32 and 64 MiB ((1290555, 52): 0.488 -> 0.773), batches
 //   of 96 to 2049 rows 1.10 to 1.56x ((14563, 96, 24): 0.394 -> 0.605), 14 MiB 1.10x; 65 to 128
@@ -655,7 +657,7 @@ namespace {
 // - where the tiled kernel would move single bytes, from 3 MB: 1.12 to 2.41x ((466033, 36), 16
 //   MiB: 0.263 -> 0.633; (2049, 2049) 1.12x), but 1 MiB ((1025, 1025)) 0.77x.
 constexpr std::int64_t kMinLinePlanes = 20;
-constexpr std::int64_t kMinLinePlanesOverSwizzled = 18;
+constexpr std::int64_t kMinLinePlanesOverSwizzled = 12;
 constexpr std::int64_t kMaxLinePlanes = 63;
 constexpr std::int64_t kMinLinesOverNarrowBytes = 4'000'000;
 constexpr std::int64_t kMinLinesOverGeneralBytes = 12'000'000;
@@ -664,7 +666,8 @@ constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
 bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
   if (bytes != 1 || !t ||
-      !linesFit(LineLaunch{t->batch, t->rows, t->cols, lineTileColsFor(t->cols)}))
+      !linesFit(LineLaunch{t->batch, t->rows, t->cols, lineTileColsFor(t->cols),
+                           lineSegmentsFor(t->batch, t->rows, t->cols, lineTileColsFor(t->cols))}))
     return false;
   const std::int64_t tensorBytes = s.elements();
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;

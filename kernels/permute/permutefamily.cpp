@@ -223,6 +223,15 @@ std::vector<ParamSpec> params(Kind kind) {
         "source columns a tile holds, a thread each (128 rows of them); auto takes the narrowest "
         "that holds a source row, else 128: a tile wider than the rows leaves its lanes past "
         "them idle"));
+  if (lines)
+    specs.push_back(autoChoiceParam(
+        "tile_rows", ParamRole::Launch, {"128", "256", "512"}, "rows",
+        "source rows a tile holds, in segments of 128 with tile_cols threads each; every "
+        "segment also gathers the 32 rows above it, which the tile loads once: taller tiles "
+        "read fewer rows twice, but hold fewer blocks an SM. auto takes 256 where a tile of 64 "
+        "columns or fewer holds whole rows, they fill it within 5 % as well as 128 and 1024 tiles "
+        "or more remain, else 128. 512 takes tile_cols of 64 or "
+        "fewer"));
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -849,6 +858,9 @@ permute::LineLaunch lineLaunchOf(const ParamSet& p, const BatchTranspose& t) {
   l.tileCols = p.has("tile_cols") && !p.isAuto("tile_cols")
                    ? static_cast<int>(p.getInt("tile_cols"))
                    : permute::lineTileColsFor(t.cols);
+  l.segments = p.has("tile_rows") && !p.isAuto("tile_rows")
+                   ? static_cast<int>(p.getInt("tile_rows") / permute::kLineRows)
+                   : permute::lineSegmentsFor(t.batch, t.rows, t.cols, l.tileCols);
   return l;
 }
 
@@ -856,10 +868,12 @@ PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, const Dev
                               ParamSet& derived) {
   const BatchTranspose t = *asBatchTranspose(s);
   const permute::LineLaunch l = lineLaunchOf(p, t);
-  addGrid(derived, static_cast<int>(l.tiles()), l.tileCols, device);
+  addGrid(derived, static_cast<int>(l.tiles()), l.tileCols * l.segments, device);
   derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
                                std::to_string(t.cols));
   derived.set("tile_cols_used", std::to_string(l.tileCols));
+  derived.set("tile_rows_used", std::to_string(l.tileRows()));
+  derived.set("shared_bytes", std::to_string(permute::lineSharedBytes(l)));
   return launcherOf(l, permute::launchLineTranspose);
 }
 
@@ -1089,11 +1103,16 @@ class PermuteVariant final : public Variant {
     const auto t = requireTranspose(s, "lines move");
     if (elementBytes(p) != 1)
       throw paramError("dtype", "lines gather a column a byte a row; allowed: u8, or use auto");
-    if (!permute::linesFit(lineLaunchOf(p, t)))
+    const permute::LineLaunch l = lineLaunchOf(p, t);
+    if (!permute::lineTileBuilt(l.tileCols, l.segments))
+      throw paramError("tile_rows", "tiles of " + std::to_string(l.tileRows()) + " rows take " +
+                                        "tile_cols of 64 or fewer; tiles of 128 columns take " +
+                                        "128 or 256 rows");
+    if (!permute::linesFit(l))
       throw paramError("shape", "the transpose is " + std::to_string(t.batch) + " x " +
                                     std::to_string(t.rows) + " x " + std::to_string(t.cols) +
                                     "; lines take sides of at most 2^30 and at most 2^31 - 1 "
-                                    "tiles of 128 rows by tile_cols: use auto");
+                                    "tiles of tile_rows by tile_cols: use auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {

@@ -3,7 +3,10 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -620,19 +623,26 @@ TEST_F(PermuteGpu, PlaneTransposesMatchTheReference) {
 // Lines over tiles wider and narrower than the rows, matrices shorter than a tile and than the
 // rows above one, batches whose matrices start anywhere in words, and sources at odd offsets.
 TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
-  const char* shapes[][3] = {{"1031,389", "1,0", "0"},   {"1677,40", "1,0", "5"},
-                             {"5,3,7", "0,2,1", "0"},    {"7,300,33", "0,2,1", "3"},
-                             {"3,20,129", "0,2,1", "1"}, {"3,2", "1,0", "0"},
-                             {"2,257,3", "0,2,1", "15"}, {"96,2797", "1,0", "7"},
-                             {"4,161,65", "0,2,1", "9"}, {"40,17,31", "0,2,1", "2"}};
+  const char* shapes[][3] = {
+      {"1031,389", "1,0", "0"},   {"1677,40", "1,0", "5"},    {"5,3,7", "0,2,1", "0"},
+      {"7,300,33", "0,2,1", "3"}, {"3,20,129", "0,2,1", "1"}, {"3,2", "1,0", "0"},
+      {"2,257,3", "0,2,1", "15"}, {"96,2797", "1,0", "7"},    {"4,161,65", "0,2,1", "9"},
+      {"40,17,31", "0,2,1", "2"}, {"3,700,45", "0,2,1", "11"}};
+  // Every tile built: tile_cols by tile_rows (no 512 rows of 128 columns), and auto's.
+  std::vector<std::pair<const char*, const char*>> tiles = {{"auto", "auto"}};
+  for (const char* cols : {"32", "64", "128"})
+    for (const char* rows : {"128", "256", "512"})
+      if (std::string(cols) != "128" || std::string(rows) != "512") tiles.emplace_back(cols, rows);
   for (const auto& [shape, perm, offset] : shapes)
-    for (const char* tileCols : {"32", "64", "128", "auto"}) {
+    for (const auto& [tileCols, tileRows] : tiles) {
       const RunResult r = run("lines", {{"shape", shape},
                                         {"perm", perm},
                                         {"dtype", "u8"},
                                         {"offset", offset},
-                                        {"tile_cols", tileCols}});
-      const std::string what = std::string(shape) + " offset " + offset + " tile_cols " + tileCols;
+                                        {"tile_cols", tileCols},
+                                        {"tile_rows", tileRows}});
+      const std::string what = std::string(shape) + " offset " + offset + " tile_cols " + tileCols +
+                               " tile_rows " + tileRows;
       ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
       EXPECT_EQ(r.verification.relError, 0.0) << what;
     }
@@ -713,7 +723,7 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // Channels last to planes: narrow where whole vectors hold 2 elements or more or shifted ones
   // fill the device.
   EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
-  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");  // where it would swizzle: lines
   EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("3400001,19", "1,0", "u8"), "narrow");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement

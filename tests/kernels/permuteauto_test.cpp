@@ -79,9 +79,13 @@ TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
   EXPECT_EQ(chosen("1677721,40", "1,0", "u8"), "lines");  // the narrow kernel would take them
   EXPECT_EQ(chosen("2033601,33", "1,0", "u8"), "lines");
   EXPECT_EQ(chosen("3195660,21", "1,0", "u8"), "lines");
-  EXPECT_EQ(chosen("3728270,18", "1,0", "u8"), "lines");   // where it would swizzle
+  EXPECT_EQ(chosen("3728270,18", "1,0", "u8"), "lines");  // where it would swizzle
+  EXPECT_EQ(chosen("5592405,12", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("4793490,14", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("6710886,10", "1,0", "u8"), "narrow");  // under 12 planes
   EXPECT_EQ(chosen("3532045,19", "1,0", "u8"), "narrow");  // unswizzled
-  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "narrow");  // 16 planes
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");   // 16 planes: level (1.01x)
+  EXPECT_EQ(chosen("4473924,15", "1,0", "u8"), "narrow");
   EXPECT_EQ(chosen("174762,24", "1,0", "u8"), "lines");    // 4 MB
   EXPECT_EQ(chosen("87381,24", "1,0", "u8"), "narrow");    // 2 MB
   EXPECT_EQ(chosen("52,1290555", "1,0", "u8"), "narrow");  // from planes

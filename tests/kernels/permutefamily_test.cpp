@@ -368,6 +368,34 @@ TEST(LineTranspose, TakesTheNarrowestTileThatHoldsARow) {
   EXPECT_EQ(permute::lineTileColsFor(6000), 128);
   const permute::LineLaunch l{3, 1031, 389, 128};
   EXPECT_EQ(l.tiles(), 3 * 9 * 4);
+  const permute::LineLaunch tall{3, 1031, 389, 64, 4};
+  EXPECT_EQ(tall.tileRows(), 512);
+  EXPECT_EQ(tall.tiles(), 3 * 3 * 7);
+  // Two segments where a tile of 64 columns or fewer holds whole rows, filled as well as one,
+  // in 1024 tiles or more.
+  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721, 40, 64), 2);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721 - 128, 40, 64), 2);  // odd segments
+  EXPECT_EQ(permute::lineSegmentsFor(8388, 200, 40, 64), 2);
+  EXPECT_EQ(permute::lineSegmentsFor(4301, 300, 52, 64), 1);  // 2 tiles of 1 segment fill more
+  EXPECT_EQ(permute::lineSegmentsFor(9000, 128, 40, 64), 1);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 174762, 24, 32), 1);  // 683 tiles
+  EXPECT_EQ(permute::lineSegmentsFor(1, 699050, 100, 128), 1);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 20000, 203, 128), 1);
+}
+
+// Up to 4 segments, 256 threads and 64 KiB of shared memory a block, so that every GPU from sm_75
+// runs them.
+TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
+  for (const int cols : {32, 64, 128})
+    for (const int segments : {1, 2, 4, 8}) {
+      const bool built = permute::lineTileBuilt(cols, segments);
+      EXPECT_EQ(built, cols * segments <= 256 && segments <= 4) << cols << " x " << segments;
+      if (built)
+        EXPECT_LE(permute::lineSharedBytes({1, 1000, 1000, cols, segments}), 64u * 1024)
+            << cols << " x " << segments;
+    }
+  EXPECT_FALSE(permute::lineTileBuilt(64, 3));
+  EXPECT_FALSE(permute::lineTileBuilt(48, 1));
 }
 
 // Lanes 8 apart start on different elements of their words: rows of 100 bytes, 4 rows a word,
