@@ -248,8 +248,8 @@ def main():
             row = {"case": k, "shape": shape, "perm": perm, "dtype": dtype, "bytes": nbytes,
                    "target_mib": target_mib,
                    "chosen": run["derived"].get("chosen", ""),
-                   "simplified": text(run["derived"].get("simplified_shape", "").split(",")) + " / " +
-                                 run["derived"].get("simplified_perm", ""),
+                   # As the bench simplifies it: kernels report their own forms, or none
+                   "simplified": " / ".join(text(x) for x in simplify(shape, perm)),
                    "kwb_gbs": run["bandwidth"] / 1e9, "copy_gbs": copies[nbytes] / 1e9,
                    # None where PyTorch was not run, or its copy read no longer than an empty
                    # event pair
