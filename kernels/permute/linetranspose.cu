@@ -164,11 +164,25 @@ __global__ void __launch_bounds__(COLS* SEG)
       unsigned char* at = dst + d + x;
       if (x >= 0 && x + 16 <= rows) {
         *reinterpret_cast<uint4*>(at) = v;
-      } else {  // a column's ends: its own bytes alone
+      } else {  // a column's ends: its own bytes alone, in the widest aligned pieces
         const unsigned long long low = static_cast<unsigned long long>(v.y) << 32 | v.x;
         const unsigned long long high = static_cast<unsigned long long>(v.w) << 32 | v.z;
-        for (int j = max(0, -x); j < min(16, rows - x); ++j)
-          at[j] = static_cast<unsigned char>((j < 8 ? low : high) >> (8 * (j % 8)));
+        for (int j = max(0, -x), e = min(16, rows - x); j < e;) {
+          const int o = j % 8;
+          const unsigned long long bytes = (j < 8 ? low : high) >> (8 * o);
+          if (o == 0 && j + 8 <= e) {
+            *reinterpret_cast<unsigned long long*>(at + j) = bytes;
+            j += 8;
+          } else if (o % 4 == 0 && j + 4 <= e) {
+            *reinterpret_cast<unsigned*>(at + j) = static_cast<unsigned>(bytes);
+            j += 4;
+          } else if (o % 2 == 0 && j + 2 <= e) {
+            *reinterpret_cast<unsigned short*>(at + j) = static_cast<unsigned short>(bytes);
+            j += 2;
+          } else {
+            at[j++] = static_cast<unsigned char>(bytes);
+          }
+        }
       }
     }
   }
