@@ -60,7 +60,10 @@ TEST(PermuteAuto, PlanesTakeBatchesOfBytesAndHalvesInPlanesOf5To13KiB) {
   EXPECT_EQ(chosen("15978,84,100", "0,2,1", "u8"), "planes");
   EXPECT_EQ(chosen("11184,200,60", "0,2,1", "u8"), "planes");
   EXPECT_EQ(chosen("22369,50,60", "0,2,1", "f16"), "planes");
-  EXPECT_NE(chosen("7000,84,100", "0,2,1", "u8"), "planes");        // under 64 MiB
+  EXPECT_EQ(chosen("8388,200,40", "0,2,1", "u8"), "planes");        // a few KiB short of 64 MiB
+  EXPECT_EQ(chosen("3994,700,24", "0,2,1", "u8"), "planes");        // planes of bytes to 17 KiB
+  EXPECT_NE(chosen("1386,1100,44", "0,2,1", "u8"), "planes");       // of 48400
+  EXPECT_NE(chosen("7000,84,100", "0,2,1", "u8"), "planes");        // under 60 MiB
   EXPECT_NE(chosen("34952,48,80", "0,2,1", "u8"), "planes");        // planes of 3840 bytes
   EXPECT_NE(chosen("7989,84,100", "0,2,1", "f16"), "planes");       // of 16800
   EXPECT_NE(chosen("16384,64,64", "0,2,1", "f16"), "planes");       // 32 words a bank
@@ -105,7 +108,7 @@ TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirT
   // Under 64 MiB, where planes would take them.
   EXPECT_EQ(chosen("7000,84,100", "0,2,1", "u8"), "movement");  // tiles filled 0.51
   EXPECT_EQ(chosen("10000,60,100", "0,2,1", "u8"), "general");  // 0.73
-  EXPECT_EQ(chosen("8729,124,124", "0,2,1", "u8"), "general");  // 0.94
+  EXPECT_EQ(chosen("3000,124,124", "0,2,1", "u8"), "general");  // 0.94
 }
 
 TEST(PermuteAuto, SparseByteTilesInWordsTakeTheWalkWhereItsSourceSectorsStayClose) {
