@@ -1342,10 +1342,13 @@ void registerPermuteFamily(Registry& registry) {
       "Compare it with narrow on (1677721, 40), with general on (5161845, 52), and with auto on "
       "(8192, 8192), whose rows start on words (aligned cells move them), and sweep tile_cols on "
       "(5161845, 52): a tile wider than the rows copies them row by row, its lanes past a row's "
-      "end idle.");
+      "end idle. Sweep tile_rows on (1677721, 40): in a tile of two segments of 128 rows the "
+      "second's 32 rows above are the first's last, loaded once; four segments hold fewer "
+      "blocks an SM.");
   add(Kind::Auto, "picks the kernel and says which",
-      "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB that are "
-      "whole 16-byte vectors, from 64 MiB, where its gathers meet 8 words a bank or fewer. "
+      "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB (bytes to 17 "
+      "KiB) that are whole 16-byte vectors, from 60 MiB, where its gathers meet 8 words a bank or "
+      "fewer. "
       "Tiles for transposes whose sides are at least 32 long (the narrow kernel where one is 64 "
       "or shorter and it moves 16-byte vectors of 2-byte or wider elements, cells of 8-byte rows "
       "for bytes and halves where the sides are whole cells, pairs for even 16-bit ones, cells "
@@ -1382,7 +1385,7 @@ void registerPermuteFamily(Registry& registry) {
       "of rows as units of their bytes, from 4 MiB, for rows shorter than 64 bytes that stay "
       "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
       "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes that "
-      "the narrow kernel would take (18 or more where it would swizzle its vectors), from 4 MB, "
+      "the narrow kernel would take (12 or more where it would swizzle its vectors), from 4 MB, "
       "or general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from "
       "3 MB. The result's chosen value says which ran.");
 }
