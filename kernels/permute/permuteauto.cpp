@@ -519,11 +519,11 @@ namespace {
 // lost (bytes: (48, 80) 0.73x, (28, 28) 0.43x, (12, 100) 0.29x; a plane is too little work
 // between a block's barriers), and so did 16 KiB of halves ((84, 100): 0.91x), gathers meeting
 // 32 words a bank ((64, 64) halves: 0.43x) and 4- and 8-byte elements, which tiles already move
-// at 0.87 to 1.0 of the copy ceiling (0.48x to 1.04x). Bytes take planes up to 17 KiB, from 60
-// MiB (batches that fall a few KiB short of 64 MiB; H200, forty-seventh pass): (8388, 200, 40)
-// 0.848 of the copy ceiling against tiled_wide's 0.682, (9320, 120, 60) 0.741 against lines'
-// 0.667, (4301, 300, 52) 0.837 against 0.564, (3994, 700, 24) 0.788 against 0.500; planes of 47
-// KiB ((1386, 1100, 44)) 0.683 against 0.650 were not taken.
+// at 0.87 to 1.0 of the copy ceiling (0.48x to 1.04x). Batches count from 60 MiB (those drawn
+// for 64 MiB fall a few KiB short), and planes of bytes up to 17 KiB (H200, forty-seventh pass):
+// (8388, 200, 40) 0.848 of the copy ceiling against tiled_wide's 0.682, (9320, 120, 60) 0.741
+// against lines' 0.667, (4301, 300, 52) 0.837 against 0.564, (3994, 700, 24) 0.788 against
+// 0.500; planes of 47 KiB ((1386, 1100, 44)) 0.683 against 0.650 were not taken.
 constexpr std::int64_t kMinAutoPlaneBytes = 5 * 1024;
 constexpr std::int64_t kMaxAutoPlaneBytes = 13 * 1024;
 constexpr std::int64_t kMaxAutoBytePlaneBytes = 17 * 1024;
