@@ -390,9 +390,10 @@ TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
     for (const int segments : {1, 2, 4, 8}) {
       const bool built = permute::lineTileBuilt(cols, segments);
       EXPECT_EQ(built, cols * segments <= 256 && segments <= 4) << cols << " x " << segments;
-      if (built)
+      if (built) {
         EXPECT_LE(permute::lineSharedBytes({1, 1000, 1000, cols, segments}), 64u * 1024)
             << cols << " x " << segments;
+      }
     }
   EXPECT_FALSE(permute::lineTileBuilt(64, 3));
   EXPECT_FALSE(permute::lineTileBuilt(48, 1));
