@@ -17,7 +17,8 @@ For a quicker look where the bound holds: --large-only runs only the cases drawn
 more, --dtypes only those of the element sizes named, --no-torch leaves PyTorch out (its table
 then says so), and --forced F also runs every other kernel that takes a case kwb moves at less
 than F of the ceiling, and lists those where one is faster than auto's choice (a row's "forced"
-keeps each kernel's GB/s).
+keeps each kernel's GB/s); --kernels names the kernels it forces, and --only runs the cases of
+these indices alone (their draws those of the whole seeded run), to look again at a few.
 """
 import argparse
 import json
@@ -99,10 +100,10 @@ def kwb_run(args, db, *params, refused_ok=False):
 
 
 def forced(args, db, case, chosen):
-    """GB/s of every other kernel that takes the case."""
+    """GB/s of every other kernel named that takes the case."""
     shape, perm, dtype = case
     speeds = {}
-    for kernel in KERNELS:
+    for kernel in args.kernels.split(","):
         if kernel == chosen:
             continue
         run = kwb_run(args, db, "permute", kernel, f"shape={text(shape)}", f"perm={text(perm)}",
@@ -187,8 +188,8 @@ def summarize(rows):
     tried = [r for r in rows if r.get("forced") is not None]
     if tried:
         print()
-        print(f"Every other kernel forced on the {len(tried)} cases under --forced; those where one "
-              "is faster than auto's choice by 3 % or more:")
+        print(f"The other kernels forced (--kernels) on the {len(tried)} cases under --forced; those "
+              "where one is faster than auto's choice by 3 % or more:")
         print()
         print("| shape | perm | dtype | auto | GB/s | faster | GB/s | ratio | auto of copy |")
         print("|---|---|---|---|---|---|---|---|---|")
@@ -216,6 +217,9 @@ def main():
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
     parser.add_argument("--forced", type=float, metavar="F",
                         help="also run every other kernel on cases under F of the ceiling")
+    parser.add_argument("--kernels", default=",".join(KERNELS),
+                        help="the kernels --forced runs (comma-separated)")
+    parser.add_argument("--only", help="only the cases of these indices (comma-separated)")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--summarize", nargs="+", help="print the tables of rows kept before")
     args = parser.parse_args()
@@ -227,6 +231,9 @@ def main():
     dtypes = args.dtypes.split(",")
     if unknown := set(dtypes) - set(DTYPES):
         sys.exit(f"--dtypes: unknown {', '.join(sorted(unknown))}")
+    if unknown := set(args.kernels.split(",")) - set(KERNELS):
+        sys.exit(f"--kernels: unknown {', '.join(sorted(unknown))}")
+    only = {int(k) for k in args.only.split(",")} if args.only else None
     rng = random.Random(args.seed)
     cases = [draw(rng) for _ in range(args.cases)]
     last = args.cases if args.count is None else min(args.cases, args.first + args.count)
@@ -236,7 +243,8 @@ def main():
         db = f"{tmp}/bench.sqlite"
         for k in range(args.first, last):
             shape, perm, dtype, target_mib = cases[k]
-            if (args.large_only and target_mib < LARGE_MIB) or dtype not in dtypes:
+            if (args.large_only and target_mib < LARGE_MIB) or dtype not in dtypes or \
+                    (only is not None and k not in only):
                 continue
             nbytes = math.prod(shape) * DTYPES[dtype]
             if nbytes not in copies:
