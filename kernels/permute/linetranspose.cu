@@ -1,5 +1,6 @@
 // Byte transposes in raw rows and gathered columns (linetranspose.h).
 #include <climits>
+#include <iterator>
 
 #include "core/error.h"
 #include "kernels/cudacheck.h"
@@ -238,8 +239,14 @@ int lineSegmentsFor(std::int64_t batch, std::int64_t rows, std::int64_t cols, in
              : 1;
 }
 
+LineLaunch defaultLineLaunch(std::int64_t batch, std::int64_t rows, std::int64_t cols) {
+  LineLaunch l{batch, rows, cols, lineTileColsFor(cols)};
+  l.segments = lineSegmentsFor(batch, rows, cols, l.tileCols);
+  return l;
+}
+
 bool lineTileBuilt(int tileCols, int segments) {
-  for (int i = 0; i < 3; ++i)
+  for (std::size_t i = 0; i < std::size(kLineTileCols); ++i)
     if (tileCols == kLineTileCols[i])
       return segments >= 1 && segments <= kMostSegments[i] && (segments & (segments - 1)) == 0;
   return false;

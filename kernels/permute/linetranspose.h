@@ -48,6 +48,9 @@ int lineTileColsFor(std::int64_t cols);
 inline constexpr std::int64_t kMinTwoSegmentTiles = 1024;
 int lineSegmentsFor(std::int64_t batch, std::int64_t rows, std::int64_t cols, int tileCols);
 
+// A transpose's launch where tile_cols and tile_rows are left to the kernel.
+LineLaunch defaultLineLaunch(std::int64_t batch, std::int64_t rows, std::int64_t cols);
+
 // Whether a kernel is built for tiles of these columns and segments.
 bool lineTileBuilt(int tileCols, int segments);
 

@@ -671,10 +671,7 @@ constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
 
 bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOffsetBytes) {
   const auto t = asBatchTranspose(s);
-  if (bytes != 1 || !t ||
-      !linesFit(LineLaunch{t->batch, t->rows, t->cols, lineTileColsFor(t->cols),
-                           lineSegmentsFor(t->batch, t->rows, t->cols, lineTileColsFor(t->cols))}))
-    return false;
+  if (bytes != 1 || !t || !linesFit(defaultLineLaunch(t->batch, t->rows, t->cols))) return false;
   const std::int64_t tensorBytes = s.elements();
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
   if (t->rows <= t->cols || t->cols > kMaxLinePlanes) return false;  // from planes, or wide

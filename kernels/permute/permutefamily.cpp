@@ -217,13 +217,12 @@ std::vector<ParamSpec> params(Kind kind) {
                                 "threads",
                                 "threads per block; a block holds one plane in shared memory, so "
                                 "smaller blocks put more planes on an SM at once"));
-  if (lines)
+  if (lines) {
     specs.push_back(autoChoiceParam(
         "tile_cols", ParamRole::Launch, {"32", "64", "128"}, "columns",
         "source columns a tile holds, a thread each (128 rows of them); auto takes the narrowest "
         "that holds a source row, else 128: a tile wider than the rows leaves its lanes past "
         "them idle"));
-  if (lines)
     specs.push_back(autoChoiceParam(
         "tile_rows", ParamRole::Launch, {"128", "256", "512"}, "rows",
         "source rows a tile holds, in segments of 128 with tile_cols threads each; every "
@@ -232,6 +231,7 @@ std::vector<ParamSpec> params(Kind kind) {
         "columns or fewer holds whole rows, they fill it within 5 % as well as 128 and 1024 tiles "
         "or more remain, else 128. 512 takes tile_cols of 64 or "
         "fewer"));
+  }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
                                 "threads",
@@ -854,10 +854,9 @@ PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int byte
 
 // Lines' launch for a transpose: tile_cols where given, else the narrowest tile that holds a row.
 permute::LineLaunch lineLaunchOf(const ParamSet& p, const BatchTranspose& t) {
-  permute::LineLaunch l{t.batch, t.rows, t.cols};
-  l.tileCols = p.has("tile_cols") && !p.isAuto("tile_cols")
-                   ? static_cast<int>(p.getInt("tile_cols"))
-                   : permute::lineTileColsFor(t.cols);
+  permute::LineLaunch l = permute::defaultLineLaunch(t.batch, t.rows, t.cols);
+  if (p.has("tile_cols") && !p.isAuto("tile_cols"))
+    l.tileCols = static_cast<int>(p.getInt("tile_cols"));
   l.segments = p.has("tile_rows") && !p.isAuto("tile_rows")
                    ? static_cast<int>(p.getInt("tile_rows") / permute::kLineRows)
                    : permute::lineSegmentsFor(t.batch, t.rows, t.cols, l.tileCols);
