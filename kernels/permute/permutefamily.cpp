@@ -220,17 +220,17 @@ std::vector<ParamSpec> params(Kind kind) {
   if (lines) {
     specs.push_back(autoChoiceParam(
         "tile_cols", ParamRole::Launch, {"32", "64", "128"}, "columns",
-        "source columns a tile holds, a thread each (128 rows of them); auto takes the narrowest "
-        "that holds a source row, else 128: a tile wider than the rows leaves its lanes past "
-        "them idle"));
+        "source columns a tile holds, a thread each (128 rows of bytes, 64 of halves); auto takes "
+        "the narrowest that holds a source row, else the widest (128 for bytes, 64 for halves): "
+        "a tile wider than the rows leaves its lanes past them idle"));
     specs.push_back(autoChoiceParam(
-        "tile_rows", ParamRole::Launch, {"128", "256", "512"}, "rows",
-        "source rows a tile holds, in segments of 128 with tile_cols threads each; every "
-        "segment also gathers the 32 rows above it, which the tile loads once: taller tiles "
-        "read fewer rows twice, but hold fewer blocks an SM. auto takes 256 where a tile of 64 "
-        "columns or fewer holds whole rows, they fill it within 5 % as well as 128 and 1024 tiles "
-        "or more remain, else 128. 512 takes tile_cols of 64 or "
-        "fewer"));
+        "tile_rows", ParamRole::Launch, {"64", "128", "256", "512"}, "rows",
+        "source rows a tile holds, in 1, 2 or 4 segments of 128 bytes of each column (128 rows "
+        "of bytes, 64 of halves) with tile_cols threads each; every segment also gathers the 32 "
+        "bytes above it, which the tile loads once: taller tiles read fewer rows twice, but hold "
+        "fewer blocks an SM. auto takes two segments where a tile of 64 bytes a row or fewer "
+        "holds whole rows, they fill it within 5 % as well as one and 1024 tiles or more remain, "
+        "else one. Four segments take tile rows of 128 bytes or fewer"));
   }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
@@ -852,24 +852,43 @@ PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchPlaneTranspose);
 }
 
-// Lines' launch for a transpose: tile_cols where given, else the narrowest tile that holds a row.
-permute::LineLaunch lineLaunchOf(const ParamSet& p, const BatchTranspose& t) {
-  permute::LineLaunch l = permute::defaultLineLaunch(t.batch, t.rows, t.cols);
-  if (p.has("tile_cols") && !p.isAuto("tile_cols"))
-    l.tileCols = static_cast<int>(p.getInt("tile_cols"));
-  l.segments = p.has("tile_rows") && !p.isAuto("tile_rows")
-                   ? static_cast<int>(p.getInt("tile_rows") / permute::kLineRows)
-                   : permute::lineSegmentsFor(t.batch, t.rows, t.cols, l.tileCols);
+// Lines' launch for a permutation lines take: tile_cols where given, else the narrowest tile
+// that holds a row.
+permute::LineLaunch lineLaunchOf(const ParamSet& p, const Permutation& s, int bytes) {
+  permute::LineLaunch l = *permute::defaultLineLaunch(s, bytes);
+  const bool cols = p.has("tile_cols") && !p.isAuto("tile_cols");
+  if (cols) l.tileCols = static_cast<int>(p.getInt("tile_cols"));
+  // Rows not whole segments ask for none: the check refuses them.
+  if (p.has("tile_rows") && !p.isAuto("tile_rows")) {
+    const std::int64_t rows = p.getInt("tile_rows");
+    l.segments = rows % l.segmentRows() == 0 ? static_cast<int>(rows / l.segmentRows()) : 0;
+  } else if (cols) {
+    l.segments = permute::lineSegmentsFor(l.batch, l.rows, l.cols, l.tileCols, bytes);
+  }
   return l;
 }
 
-PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, const DeviceInfo& device,
-                              ParamSet& derived) {
-  const BatchTranspose t = *asBatchTranspose(s);
-  const permute::LineLaunch l = lineLaunchOf(p, t);
+// "230 x 11080,26 -> 26,11080": a matrix's rows by its columns' dimensions (outermost first),
+// and those dimensions in the destination's order where they are more than one.
+std::string linesText(const Permutation& s, const permute::LineLaunch& l) {
+  const int t = s.perm.back();
+  const std::vector<std::int64_t> columns(s.shape.begin() + t + 1, s.shape.end());
+  std::string text = std::to_string(l.rows) + " x " + listText(columns);
+  if (columns.size() > 1) {
+    std::vector<std::int64_t> placed;
+    for (const int d : s.perm)
+      if (d > t) placed.push_back(s.shape[static_cast<std::size_t>(d)]);
+    text += " -> " + listText(placed);
+  }
+  return text;
+}
+
+PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, int bytes,
+                              const DeviceInfo& device, ParamSet& derived) {
+  const permute::LineLaunch l = lineLaunchOf(p, s, bytes);
   addGrid(derived, static_cast<int>(l.tiles()), l.tileCols * l.segments, device);
-  derived.set("transpose", std::to_string(t.batch) + " x " + std::to_string(t.rows) + " x " +
-                               std::to_string(t.cols));
+  derived.set("matrices", std::to_string(l.batch));
+  derived.set("matrix", linesText(s, l));
   derived.set("tile_cols_used", std::to_string(l.tileCols));
   derived.set("tile_rows_used", std::to_string(l.tileRows()));
   derived.set("shared_bytes", std::to_string(permute::lineSharedBytes(l)));
@@ -922,7 +941,7 @@ class PermuteVariant final : public Variant {
         : kind == Kind::General ? generalLauncher(p, s, bytes, device, derived)
         : kind == Kind::Packed  ? packedLauncher(p, s, bytes, device, derived)
         : kind == Kind::Planes  ? planesLauncher(p, s, bytes, device, derived)
-        : kind == Kind::Lines   ? linesLauncher(p, s, device, derived)
+        : kind == Kind::Lines   ? linesLauncher(p, s, bytes, device, derived)
                                 : stridedLauncher(p, original, s, bytes, kind, device, derived);
     return std::make_unique<permute::PermuteWorkload>(original, dtype, p.getInt("offset"),
                                                       std::move(launch), std::move(derived));
@@ -1099,19 +1118,33 @@ class PermuteVariant final : public Variant {
   }
 
   static void checkLines(const ParamSet& p, const Permutation& s) {
-    const auto t = requireTranspose(s, "lines move");
-    if (elementBytes(p) != 1)
-      throw paramError("dtype", "lines gather a column a byte a row; allowed: u8, or use auto");
-    const permute::LineLaunch l = lineLaunchOf(p, t);
-    if (!permute::lineTileBuilt(l.tileCols, l.segments))
-      throw paramError("tile_rows", "tiles of " + std::to_string(l.tileRows()) + " rows take " +
-                                        "tile_cols of 64 or fewer; tiles of 128 columns take " +
-                                        "128 or 256 rows");
+    if (!innermostMoves(s))
+      throw paramError("perm",
+                       "lines move permutations that move the innermost dimension; this "
+                       "one simplifies to shape " +
+                           listText(s.shape) + ", perm " + listText(s.perm) +
+                           ": use movement or auto");
+    const int bytes = elementBytes(p);
+    if (bytes > 2)
+      throw paramError("dtype",
+                       "lines gather a column an element a row, of bytes or halves; "
+                       "allowed: u8, f16, bf16, or use auto");
+    if (!permute::defaultLineLaunch(s, bytes))
+      throw paramError("shape", "lines take dimensions of at most 2^31 - 1: use auto");
+    const permute::LineLaunch l = lineLaunchOf(p, s, bytes);
+    if (bytes == 2 && l.tileCols > 64)
+      throw paramError("tile_cols", "tiles of halves hold 32 or 64 columns");
+    if (!permute::lineTileBuilt(l.tileCols, l.segments, bytes))
+      throw paramError("tile_rows", p.get("tile_rows") +
+                                        " rows: tiles hold 1, 2 or 4 segments of " +
+                                        std::to_string(l.segmentRows()) + " rows of " +
+                                        (bytes == 1 ? "bytes" : "halves") +
+                                        ", 4 only where a tile row is 128 bytes or fewer");
     if (!permute::linesFit(l))
-      throw paramError("shape", "the transpose is " + std::to_string(t.batch) + " x " +
-                                    std::to_string(t.rows) + " x " + std::to_string(t.cols) +
-                                    "; lines take sides of at most 2^30 and at most 2^31 - 1 "
-                                    "tiles of tile_rows by tile_cols: use auto");
+      throw paramError("shape", "the lines are " + std::to_string(l.batch) + " matrices of " +
+                                    std::to_string(l.rows) + " x " + std::to_string(l.cols) +
+                                    "; lines take sides of at most 2^30 bytes and at most "
+                                    "2^31 - 1 tiles of tile_rows by tile_cols: use auto");
   }
 
   static void checkNarrow(const ParamSet& p, const Permutation& s) {
@@ -1327,7 +1360,9 @@ void registerPermuteFamily(Registry& registry) {
       "lane has a bank of its own (bank_ways says how many words a bank serves). Sweep "
       "block_size: smaller blocks hold more planes an SM at once. Planes must be whole 16-byte "
       "vectors of at most 48 KiB.");
-  add(Kind::Lines, "byte transposes whose rows start anywhere, in raw rows and gathered columns",
+  add(Kind::Lines,
+      "permutations of bytes and halves that move the innermost dimension, in raw rows and "
+      "gathered columns",
       "Channels last to 40 planes of bytes, (1677721, 40) with (1, 0), starts every source row "
       "and every destination column somewhere inside a 16-byte word: tiles of cells shift "
       "each word into place, about a dozen instructions a byte. Here a block copies 128 source "
@@ -1341,9 +1376,15 @@ void registerPermuteFamily(Registry& registry) {
       "Compare it with narrow on (1677721, 40), with general on (5161845, 52), and with auto on "
       "(8192, 8192), whose rows start on words (aligned cells move them), and sweep tile_cols on "
       "(5161845, 52): a tile wider than the rows copies them row by row, its lanes past a row's "
-      "end idle. Sweep tile_rows on (1677721, 40): in a tile of two segments of 128 rows the "
-      "second's 32 rows above are the first's last, loaded once; four segments hold fewer "
-      "blocks an SM.");
+      "end idle. Any permutation that moves the innermost dimension is such a batch of matrices: "
+      "rows the destination's innermost dimension, columns every source dimension inside it, "
+      "each column's rows a run in the destination wherever its dimensions put it; compare it "
+      "with general on (230, 11080, 26) with (2, 1, 0). Halves go the same way, 64 rows a "
+      "segment, an element a row: compare them with packed on (53, 5, 5275, 24) with (1, 0, "
+      "3, 2) in f16, a batch of transposes the destination reorders (auto takes lines there), "
+      "and with auto on (357, 125, 750) with (2, 1, 0), where general tiles win. Sweep "
+      "tile_rows on (1677721, 40): in a tile of two segments of 128 rows the second's 32 rows "
+      "above are the first's last, loaded once; four segments hold fewer blocks an SM.");
   add(Kind::Auto, "picks the kernel and says which",
       "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB (bytes to 17 "
       "KiB) that are whole 16-byte vectors, from 60 MiB, where its gathers meet 8 words a bank or "
@@ -1386,7 +1427,9 @@ void registerPermuteFamily(Registry& registry) {
       "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes that "
       "the narrow kernel would take (12 or more where it would swizzle its vectors), from 4 MB, "
       "or general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from "
-      "3 MB. The result's chosen value says which ran.");
+      "3 MB; and reordered batches of transposes of bytes and halves from channels last to 12 to "
+      "64 planes, from 32 MiB, that packed or general tiles would take. The result's chosen "
+      "value says which ran.");
 }
 
 }  // namespace kwb

@@ -623,29 +623,49 @@ TEST_F(PermuteGpu, PlaneTransposesMatchTheReference) {
 // Lines over tiles wider and narrower than the rows, matrices shorter than a tile and than the
 // rows above one, batches whose matrices start anywhere in words, and sources at odd offsets.
 TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
-  const char* shapes[][3] = {
-      {"1031,389", "1,0", "0"},   {"1677,40", "1,0", "5"},    {"5,3,7", "0,2,1", "0"},
-      {"7,300,33", "0,2,1", "3"}, {"3,20,129", "0,2,1", "1"}, {"3,2", "1,0", "0"},
-      {"2,257,3", "0,2,1", "15"}, {"96,2797", "1,0", "7"},    {"4,161,65", "0,2,1", "9"},
-      {"40,17,31", "0,2,1", "2"}, {"3,700,45", "0,2,1", "11"}};
-  // Every tile built: tile_cols by tile_rows (no 512 rows of 128 columns), and auto's.
-  std::vector<std::pair<const char*, const char*>> tiles = {{"auto", "auto"}};
-  for (const char* cols : {"32", "64", "128"})
-    for (const char* rows : {"128", "256", "512"})
-      if (std::string(cols) != "128" || std::string(rows) != "512") tiles.emplace_back(cols, rows);
-  for (const auto& [shape, perm, offset] : shapes)
-    for (const auto& [tileCols, tileRows] : tiles) {
-      const RunResult r = run("lines", {{"shape", shape},
-                                        {"perm", perm},
-                                        {"dtype", "u8"},
-                                        {"offset", offset},
-                                        {"tile_cols", tileCols},
-                                        {"tile_rows", tileRows}});
-      const std::string what = std::string(shape) + " offset " + offset + " tile_cols " + tileCols +
-                               " tile_rows " + tileRows;
-      ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
-      EXPECT_EQ(r.verification.relError, 0.0) << what;
-    }
+  const char* shapes[][3] = {{"1031,389", "1,0", "0"},
+                             {"1677,40", "1,0", "5"},
+                             {"5,3,7", "0,2,1", "0"},
+                             {"7,300,33", "0,2,1", "3"},
+                             {"3,20,129", "0,2,1", "1"},
+                             {"3,2", "1,0", "0"},
+                             {"2,257,3", "0,2,1", "15"},
+                             {"96,2797", "1,0", "7"},
+                             {"4,161,65", "0,2,1", "9"},
+                             {"40,17,31", "0,2,1", "2"},
+                             {"3,700,45", "0,2,1", "11"},
+                             // Any permutation that moves the innermost dimension: columns over
+                             // several dimensions, batches the destination spreads.
+                             {"23,110,26", "2,1,0", "5"},
+                             {"19,4,30,96", "2,1,3,0", "3"},
+                             {"3,100,7,77", "0,3,2,1", "1"},
+                             {"13,40,15,16", "1,3,2,0", "0"},
+                             {"193,11,67", "2,1,0", "9"},
+                             {"300,5,9", "2,1,0", "0"},
+                             {"2,3,150,4,5", "4,0,3,2,1", "2"},
+                             {"6,5,9,4", "3,1,0,2", "13"}};
+  // Every tile built: tile_cols by tile_rows (1, 2 or 4 segments of 128 bytes of each column, 4
+  // only in tile rows of 128 bytes or fewer), and auto's, of bytes and of halves.
+  using Tiles = std::vector<std::pair<const char*, const char*>>;
+  const Tiles bytes = {{"auto", "auto"}, {"32", "128"},  {"32", "256"},
+                       {"32", "512"},    {"64", "128"},  {"64", "256"},
+                       {"64", "512"},    {"128", "128"}, {"128", "256"}};
+  const Tiles halves = {{"auto", "auto"}, {"32", "64"},  {"32", "128"}, {"32", "256"},
+                        {"64", "64"},     {"64", "128"}, {"64", "256"}};
+  for (const auto& [dtype, tiles] : {std::pair{"u8", bytes}, std::pair{"f16", halves}})
+    for (const auto& [shape, perm, offset] : shapes)
+      for (const auto& [tileCols, tileRows] : tiles) {
+        const RunResult r = run("lines", {{"shape", shape},
+                                          {"perm", perm},
+                                          {"dtype", dtype},
+                                          {"offset", offset},
+                                          {"tile_cols", tileCols},
+                                          {"tile_rows", tileRows}});
+        const std::string what = std::string(dtype) + " " + shape + " offset " + offset +
+                                 " tile_cols " + tileCols + " tile_rows " + tileRows;
+        ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+        EXPECT_EQ(r.verification.relError, 0.0) << what;
+      }
 }
 
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
@@ -726,6 +746,8 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");  // where it would swizzle: lines
   EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "narrow");
   EXPECT_EQ(chosen("3400001,19", "1,0", "u8"), "narrow");
+  // A reordered batch of such transposes, of 32 MiB or more: lines, of halves too.
+  EXPECT_EQ(chosen("53,5,5275,24", "1,0,3,2", "f16"), "lines");
   // Columns of 3 bytes while the destination goes on along the source's rows: the movement
   // kernel; of 5 bytes over a dimension 49 bytes apart in the source: general tiles.
   EXPECT_EQ(chosen("7,9,3,1500", "1,0,3,2", "u8"), "movement");

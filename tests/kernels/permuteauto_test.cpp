@@ -104,6 +104,19 @@ TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
   EXPECT_EQ(chosen("1073741825,40", "1,0", "u8"), "narrow");  // past the kernel's 2^30 rows
 }
 
+TEST(PermuteAuto, LinesTakeReorderedTransposesFromChannelsLastToAFewDozenPlanes) {
+  EXPECT_EQ(chosen("53,5,10551,24", "1,0,3,2", "u8"), "lines");  // packed tiles would take them
+  EXPECT_EQ(chosen("53,5,3956,64", "1,0,3,2", "u8"), "lines");   // general tiles would
+  EXPECT_EQ(chosen("53,5,21103,12", "1,0,3,2", "f16"), "lines");
+  EXPECT_EQ(chosen("7,9,11,2000,40", "2,0,1,4,3", "f16"), "lines");
+  EXPECT_NE(chosen("53,5,15827,8", "1,0,3,2", "f16"), "lines");  // 8 planes
+  EXPECT_NE(chosen("53,5,2637,96", "1,0,3,2", "u8"), "lines");   // 96 planes
+  EXPECT_NE(chosen("53,5,3956,16", "1,0,3,2", "u8"), "lines");   // 16 MiB
+  EXPECT_NE(chosen("53,5,24,10551", "1,0,3,2", "u8"), "lines");  // from planes
+  EXPECT_NE(chosen("53,5,3956,32", "1,0,3,2", "f32"), "lines");  // 4-byte elements
+  EXPECT_NE(chosen("265,10551,24", "0,2,1", "f16"), "lines");    // in order: a batch transpose
+}
+
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
   // Under 64 MiB, where planes would take them.
   EXPECT_EQ(chosen("7000,84,100", "0,2,1", "u8"), "movement");  // tiles filled 0.51

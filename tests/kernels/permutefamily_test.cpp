@@ -350,53 +350,140 @@ TEST(PermuteFamily, PlanesTakeBatchesOfWholeVectorPlanesThatFitSharedMemory) {
                    "use movement or auto"));
 }
 
-TEST(PermuteFamily, LinesTakeByteTransposesOfAnyShape) {
+TEST(PermuteFamily, LinesTakePermutationsOfBytesAndHalvesThatMoveTheInnermostDimension) {
   const auto lines = transposeVerdicts("lines", "0,2,1");
   EXPECT_TRUE(says(lines("8,161319,52", "u8"), "accepted", ""));
   EXPECT_TRUE(says(lines("3,1031,389", "u8", "7"), "accepted", ""));
-  EXPECT_TRUE(says(lines("3,1031,389", "f16"), "dtype", "allowed: u8"));
+  EXPECT_TRUE(says(lines("3,1031,389", "f16"), "accepted", ""));
+  EXPECT_TRUE(says(lines("3,1031,389", "bf16", "3"), "accepted", ""));
+  EXPECT_TRUE(says(lines("3,1031,389", "f32"), "dtype", "allowed: u8, f16, bf16"));
   EXPECT_TRUE(says(lines("2,1073741825,2", "u8"), "shape", "sides of at most 2^30"));
-  EXPECT_TRUE(says(verdict("lines", {{"shape", "3,5,7"}, {"perm", "2,1,0"}}), "perm",
-                   "use movement or auto"));
+  EXPECT_TRUE(says(lines("2,536870913,2", "f16"), "shape", "sides of at most 2^30"));
+  const auto tiles = [](const char* dtype, const char* cols, const char* rows) {
+    return verdict("lines", {{"shape", "3,1031,389"},
+                             {"perm", "0,2,1"},
+                             {"dtype", dtype},
+                             {"tile_cols", cols},
+                             {"tile_rows", rows}});
+  };
+  EXPECT_TRUE(says(tiles("u8", "64", "512"), "accepted", ""));
+  EXPECT_TRUE(says(tiles("u8", "128", "512"), "tile_rows", "4 only where"));
+  EXPECT_TRUE(says(tiles("u8", "64", "64"), "tile_rows", "segments of 128 rows of bytes"));
+  EXPECT_TRUE(says(tiles("f16", "64", "256"), "accepted", ""));
+  EXPECT_TRUE(says(tiles("f16", "32", "64"), "accepted", ""));
+  EXPECT_TRUE(says(tiles("f16", "64", "512"), "tile_rows", "segments of 64 rows of halves"));
+  EXPECT_TRUE(says(tiles("f16", "128", "128"), "tile_cols", "32 or 64 columns"));
+  const auto permuted = [](const char* shape, const char* perm) {
+    return verdict("lines", {{"shape", shape}, {"perm", perm}, {"dtype", "u8"}});
+  };
+  EXPECT_TRUE(says(permuted("230,11080,26", "2,1,0"), "accepted", ""));
+  EXPECT_TRUE(says(permuted("189,24,307,96", "2,1,3,0"), "accepted", ""));
+  EXPECT_TRUE(says(permuted("47,380741,15", "1,0,2"), "perm", "use movement or auto"));
+}
+
+// How lines lay out a permutation, as their results say.
+ParamSet linesDerived(const char* shape, const char* perm) {
+  const RawParams params{{"shape", shape}, {"perm", perm}, {"dtype", "u8"}};
+  const Variant& v = Registry::instance().find("permute", "lines");
+  return v.create(Registry::instance().resolve("permute", "lines", params), h100())->derived();
+}
+
+TEST(PermuteFamily, LinesSayHowTheyLayOutAPermutation) {
+  const ParamSet reversed = linesDerived("230,11080,26", "2,1,0");
+  EXPECT_EQ(reversed.get("matrices"), "1");
+  EXPECT_EQ(reversed.get("matrix"), "230 x 11080,26 -> 26,11080");
+  EXPECT_EQ(reversed.get("tile_cols_used"), "128");
+  EXPECT_EQ(reversed.get("tile_rows_used"), "128");  // rows cut into covering words
+  const ParamSet channels = linesDerived("1677721,40", "1,0");
+  EXPECT_EQ(channels.get("matrix"), "1677721 x 40");
+  EXPECT_EQ(channels.get("tile_cols_used"), "64");
+  EXPECT_EQ(channels.get("tile_rows_used"), "256");  // whole rows in two segments
+  EXPECT_EQ(linesDerived("3,100,7,77", "0,3,2,1").get("matrices"), "3");
+  EXPECT_EQ(linesDerived("3,100,7,77", "0,3,2,1").get("matrix"), "100 x 7,77 -> 77,7");
+}
+
+// Rows the destination's innermost dimension, columns every source dimension inside it, the batch
+// every one outside it; each column's and matrix's destination offsets as the permutation puts
+// them.
+TEST(LineTranspose, TakesAnyPermutationAsABatchOfMatrices) {
+  const permute::Permutation s{{3, 5, 4, 7}, {1, 3, 2, 0}};  // already simple
+  const auto l = permute::lineLaunchFor(s);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->batch, 1);
+  EXPECT_EQ(l->rows, 3);
+  EXPECT_EQ(l->cols, 5 * 4 * 7);
+  const permute::DimensionStrides strides = permute::stridesOf(s);
+  // Source element (a, b, c, d) is row a, column (b, c, d) of the one matrix.
+  for (int b = 0; b < 5; ++b)
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 7; ++d)
+        EXPECT_EQ(permute::lineOffsetOf(l->columns, (b * 4 + c) * 7 + d),
+                  b * strides.dst[1] + c * strides.dst[2] + d * strides.dst[3]);
+  EXPECT_EQ(strides.dst[0], 1);  // rows run along the destination
+  const permute::Permutation batched{{6, 5, 9, 4}, {3, 1, 0, 2}};
+  const auto m = permute::lineLaunchFor(batched);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->batch, 6 * 5);
+  EXPECT_EQ(m->rows, 9);
+  EXPECT_EQ(m->cols, 4);
+  const permute::DimensionStrides bs = permute::stridesOf(batched);
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 5; ++b)
+      EXPECT_EQ(permute::lineOffsetOf(m->matrices, a * 5 + b), a * bs.dst[0] + b * bs.dst[1]);
+  EXPECT_FALSE(permute::lineLaunchFor({{4, 5}, {1, 0}})->matrices.rank);
+  EXPECT_FALSE(permute::lineLaunchFor({{4, 5, 6}, {1, 0, 2}}));  // the innermost stays
 }
 
 TEST(LineTranspose, TakesTheNarrowestTileThatHoldsARow) {
-  EXPECT_EQ(permute::lineTileColsFor(20), 32);
-  EXPECT_EQ(permute::lineTileColsFor(33), 64);
-  EXPECT_EQ(permute::lineTileColsFor(64), 64);
-  EXPECT_EQ(permute::lineTileColsFor(65), 128);
-  EXPECT_EQ(permute::lineTileColsFor(6000), 128);
+  EXPECT_EQ(permute::lineTileColsFor(20, 1), 32);
+  EXPECT_EQ(permute::lineTileColsFor(33, 1), 64);
+  EXPECT_EQ(permute::lineTileColsFor(64, 1), 64);
+  EXPECT_EQ(permute::lineTileColsFor(65, 1), 128);
+  EXPECT_EQ(permute::lineTileColsFor(6000, 1), 128);
+  EXPECT_EQ(permute::lineTileColsFor(20, 2), 32);
+  EXPECT_EQ(permute::lineTileColsFor(65, 2), 64);  // 128 bytes a tile row at most
   const permute::LineLaunch l{3, 1031, 389, 128};
   EXPECT_EQ(l.tiles(), 3 * 9 * 4);
   const permute::LineLaunch tall{3, 1031, 389, 64, 4};
   EXPECT_EQ(tall.tileRows(), 512);
   EXPECT_EQ(tall.tiles(), 3 * 3 * 7);
-  // Two segments where a tile of 64 columns or fewer holds whole rows, filled as well as one,
-  // in 1024 tiles or more.
-  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721, 40, 64), 2);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721 - 128, 40, 64), 2);  // odd segments
-  EXPECT_EQ(permute::lineSegmentsFor(8388, 200, 40, 64), 2);
-  EXPECT_EQ(permute::lineSegmentsFor(4301, 300, 52, 64), 1);  // 2 tiles of 1 segment fill more
-  EXPECT_EQ(permute::lineSegmentsFor(9000, 128, 40, 64), 1);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 174762, 24, 32), 1);  // 683 tiles
-  EXPECT_EQ(permute::lineSegmentsFor(1, 699050, 100, 128), 1);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 20000, 203, 128), 1);
+  permute::LineLaunch halves{3, 1031, 389, 64, 4};
+  halves.elementBytes = 2;
+  EXPECT_EQ(halves.tileRows(), 256);  // segments of 64 rows of halves
+  EXPECT_EQ(halves.tiles(), 3 * 7 * 5);
+  // Two segments where a tile of 64 bytes a row or fewer holds whole rows, filled as well as
+  // one, in 1024 tiles or more.
+  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721, 40, 64, 1), 2);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721 - 128, 40, 64, 1), 2);  // odd segments
+  EXPECT_EQ(permute::lineSegmentsFor(8388, 200, 40, 64, 1), 2);
+  EXPECT_EQ(permute::lineSegmentsFor(4301, 300, 52, 64, 1), 1);  // 2 tiles of 1 fill more
+  EXPECT_EQ(permute::lineSegmentsFor(9000, 128, 40, 64, 1), 1);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 174762, 24, 32, 1), 1);  // 683 tiles
+  EXPECT_EQ(permute::lineSegmentsFor(1, 699050, 100, 128, 1), 1);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 20000, 203, 128, 1), 1);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 838860, 40, 64, 2), 1);  // rows of 128 bytes
+  EXPECT_EQ(permute::lineSegmentsFor(1, 838860, 20, 32, 2), 2);
 }
 
-// Up to 4 segments, 256 threads and 64 KiB of shared memory a block, so that every GPU from sm_75
-// runs them.
+// Up to 4 segments, 256 threads, 128 bytes a tile row and 64 KiB of shared memory a block, so
+// that every GPU from sm_75 runs them.
 TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
-  for (const int cols : {32, 64, 128})
-    for (const int segments : {1, 2, 4, 8}) {
-      const bool built = permute::lineTileBuilt(cols, segments);
-      EXPECT_EQ(built, cols * segments <= 256 && segments <= 4) << cols << " x " << segments;
-      if (built) {
-        EXPECT_LE(permute::lineSharedBytes({1, 1000, 1000, cols, segments}), 64u * 1024)
-            << cols << " x " << segments;
+  for (const int bytes : {1, 2})
+    for (const int cols : {32, 64, 128})
+      for (const int segments : {1, 2, 4, 8}) {
+        const bool built = permute::lineTileBuilt(cols, segments, bytes);
+        EXPECT_EQ(built, cols * segments <= 256 && segments <= 4 && cols * bytes <= 128)
+            << bytes << ": " << cols << " x " << segments;
+        permute::LineLaunch l{1, 1000, 1000, cols, segments};
+        l.elementBytes = bytes;
+        if (built) {
+          EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024)
+              << bytes << ": " << cols << " x " << segments;
+        }
       }
-    }
-  EXPECT_FALSE(permute::lineTileBuilt(64, 3));
-  EXPECT_FALSE(permute::lineTileBuilt(48, 1));
+  EXPECT_FALSE(permute::lineTileBuilt(64, 3, 1));
+  EXPECT_FALSE(permute::lineTileBuilt(48, 1, 1));
+  EXPECT_FALSE(permute::lineTileBuilt(32, 1, 4));
 }
 
 // Lanes 8 apart start on different elements of their words: rows of 100 bytes, 4 rows a word,
