@@ -63,8 +63,8 @@ class Runner {
   // The best bandwidth of the copy variants on a large buffer: the device's practical ceiling.
   CopyCeiling measureCopyCeiling(const std::atomic<bool>* cancel = nullptr);
   // Every ceiling of core/ceilings.h that this device has, each the best of ten timed launches of
-  // its micro-kernel with the SM clock it ran at; DRAM's is the faster of the copy ceiling (measured
-  // here) and a read of a buffer far past L2.
+  // its micro-kernel with the SM clock it ran at; DRAM's is the faster of the copy ceiling
+  // (measured here) and a read of a buffer far past L2.
   std::vector<DeviceCeiling> measureCeilings(const std::atomic<bool>* cancel = nullptr);
   // The SM clock's maximum, MHz; 0 where the device does not say.
   double smClockMaxMhz() const { return smClockMaxMhz_; }
