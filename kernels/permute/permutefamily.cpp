@@ -852,10 +852,13 @@ PermuteLauncher planesLauncher(const ParamSet& p, const Permutation& s, int byte
   return launcherOf(l, permute::launchPlaneTranspose);
 }
 
-// Lines' launch for a permutation lines take: tile_cols where given, else the narrowest tile
-// that holds a row.
-permute::LineLaunch lineLaunchOf(const ParamSet& p, const Permutation& s, int bytes) {
-  permute::LineLaunch l = *permute::defaultLineLaunch(s, bytes);
+// Lines' launch for the permutation: tile_cols where given, else the narrowest tile that holds a
+// row; none where lines take no such permutation or element.
+std::optional<permute::LineLaunch> lineLaunchOf(const ParamSet& p, const Permutation& s,
+                                                int bytes) {
+  auto launch = permute::defaultLineLaunch(s, bytes);
+  if (!launch) return std::nullopt;
+  permute::LineLaunch& l = *launch;
   const bool cols = p.has("tile_cols") && !p.isAuto("tile_cols");
   if (cols) l.tileCols = static_cast<int>(p.getInt("tile_cols"));
   // Rows not whole segments ask for none: the check refuses them.
@@ -865,7 +868,7 @@ permute::LineLaunch lineLaunchOf(const ParamSet& p, const Permutation& s, int by
   } else if (cols) {
     l.segments = permute::lineSegmentsFor(l.batch, l.rows, l.cols, l.tileCols, bytes);
   }
-  return l;
+  return launch;
 }
 
 // "230 x 11080,26 -> 26,11080": a matrix's rows by its columns' dimensions (outermost first),
@@ -885,7 +888,7 @@ std::string linesText(const Permutation& s, const permute::LineLaunch& l) {
 
 PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, int bytes,
                               const DeviceInfo& device, ParamSet& derived) {
-  const permute::LineLaunch l = lineLaunchOf(p, s, bytes);
+  const permute::LineLaunch l = *lineLaunchOf(p, s, bytes);
   addGrid(derived, static_cast<int>(l.tiles()), l.tileCols * l.segments, device);
   derived.set("matrices", std::to_string(l.batch));
   derived.set("matrix", linesText(s, l));
@@ -1129,9 +1132,9 @@ class PermuteVariant final : public Variant {
       throw paramError("dtype",
                        "lines gather a column an element a row, of bytes or halves; "
                        "allowed: u8, f16, bf16, or use auto");
-    if (!permute::defaultLineLaunch(s, bytes))
-      throw paramError("shape", "lines take dimensions of at most 2^31 - 1: use auto");
-    const permute::LineLaunch l = lineLaunchOf(p, s, bytes);
+    const auto launch = lineLaunchOf(p, s, bytes);
+    if (!launch) throw paramError("shape", "lines take dimensions of at most 2^31 - 1: use auto");
+    const permute::LineLaunch& l = *launch;
     if (bytes == 2 && l.tileCols > 64)
       throw paramError("tile_cols", "tiles of halves hold 32 or 64 columns");
     if (!permute::lineTileBuilt(l.tileCols, l.segments, bytes))
