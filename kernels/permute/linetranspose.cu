@@ -86,6 +86,9 @@ __global__ void __launch_bounds__(COLS* SEG)
   dst += lineOffsetOf(matrices, static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
   const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
   const int x0 = t / tilesAcross * kTileRows, c0 = t % tilesAcross * COLS;
+  // Where the thread's column starts in the destination, worked out while the tile loads.
+  const int c = static_cast<int>(threadIdx.x) % COLS;
+  const long long dcol = lineOffsetOf(columns, c0 + c) * E;
   const int n = min(COLS, cols - c0) * E;  // the tile's bytes of a row
   // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch a
   // row); else each row's covering words, a pitch apart congruent to a row mod 16.
@@ -141,7 +144,6 @@ __global__ void __launch_bounds__(COLS* SEG)
   // Gather: a lane a column of its segment, down the segment's rows and those of kLineAboveBytes
   // above them, 4 bytes to a word.
   const int segment = static_cast<int>(threadIdx.x) / COLS, x0s = x0 + segment * kSegmentRows;
-  const int c = static_cast<int>(threadIdx.x) % COLS;
   const unsigned char* column = tile + 16 + head + segment * kSegmentRows * pitch + c * E;
   unsigned stream[kLoadedBytes / 4 + 1];
 #pragma unroll
@@ -161,7 +163,6 @@ __global__ void __launch_bounds__(COLS* SEG)
   // The column's destination sector at or before row x0s starts `lead` bytes before it: the
   // stream from byte kLineAboveBytes - lead on is the column's, staged shifted to start on a
   // word.
-  const long long dcol = lineOffsetOf(columns, c0 + c) * E;
   const int lead = static_cast<int>(addressOf(dst + dcol + x0s * E) & 31);
   const int skip = kLineAboveBytes - lead, words = skip / 4, bits = skip % 4 * 8;
   __syncthreads();  // the tile is read: its room stages the columns

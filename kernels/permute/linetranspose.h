@@ -32,13 +32,16 @@ struct LineAxes {
   long long dst[kMaxDims] = {};
 };
 
-// Where index i of the axes starts in the destination.
+// Where index i of the axes starts in the destination. The outermost axis takes what the others
+// leave undivided: a single axis costs a multiply, not a division.
 KWB_HOST_DEVICE long long lineOffsetOf(const LineAxes& a, int i) {
   long long offset = 0;
   for (int k = 0; k < kMaxDims; ++k)
-    if (k < a.rank) {
+    if (k + 1 < a.rank) {
       offset += static_cast<long long>(i % a.size[k]) * a.dst[k];
       i /= a.size[k];
+    } else if (k + 1 == a.rank) {
+      offset += static_cast<long long>(i) * a.dst[k];
     }
   return offset;
 }
