@@ -481,6 +481,11 @@ TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
               << bytes << ": " << cols << " x " << segments;
         }
       }
+  // A tile that holds whole rows loads them as one run: its lanes' staged columns take the most.
+  permute::LineLaunch whole{1, 1677721, 40, 64, 2};
+  EXPECT_EQ(permute::lineSharedBytes(whole), 2u * 64 * 49 * 4);
+  whole.cols = 1000;
+  EXPECT_EQ(permute::lineSharedBytes(whole), 16u + 288 * (64 + 47) + 32);
   EXPECT_FALSE(permute::lineTileBuilt(64, 3, 1));
   EXPECT_FALSE(permute::lineTileBuilt(48, 1, 1));
   EXPECT_FALSE(permute::lineTileBuilt(32, 1, 4));
