@@ -86,12 +86,12 @@ __global__ void __launch_bounds__(COLS* SEG)
   const int rowBytes = cols * E, runBytes = rows * E;  // a source row, a destination column
   const long long matrix = static_cast<long long>(rows) * rowBytes;
   src += blockIdx.x / tilesPerMatrix * matrix;
-  dst += lineOffsetOf(matrices, static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
+  dst += matrices.offsetOf(static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
   const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
   const int x0 = t / tilesAcross * kTileRows, c0 = t % tilesAcross * COLS;
   // Where the thread's column starts in the destination, worked out while the tile loads.
   const int c = static_cast<int>(threadIdx.x) % COLS;
-  const long long dcol = lineOffsetOf(columns, c0 + c) * E;
+  const long long dcol = columns.offsetOf(c0 + c) * E;
   const int n = min(COLS, cols - c0) * E;  // the tile's bytes of a row
   // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch a
   // row); else each row's covering words, a pitch apart congruent to a row mod 16.
@@ -267,8 +267,8 @@ std::optional<LineLaunch> lineLaunchFor(const Permutation& s) {
   const auto take = [&](LineAxes& axes, std::int64_t& extent, int d) {
     const std::int64_t size = s.shape[static_cast<std::size_t>(d)];
     if (size > INT_MAX) return false;
-    axes.size[axes.rank] = static_cast<int>(size);
-    axes.dst[axes.rank++] = strides.dst[d];
+    axes.size[axes.rank] = DividerOf<std::int32_t>(static_cast<std::uint32_t>(size));
+    axes.stride[axes.rank++] = strides.dst[d];
     extent *= size;
     return true;
   };
