@@ -31,15 +31,18 @@ std::span<const int> mostSegmentsOf(int elementBytes) {
                            : std::span<const int>(kMostHalfSegments);
 }
 
-// Shared rows: a tile row's bytes, up to 15 more each side that their covering words bring, and
-// the rest of a pitch congruent to the row stride mod 16 (at most 47 more bytes); the room then
-// stages each lane's column.
-constexpr std::size_t sharedBytesOf(int elementBytes, int cols, int segments) {
-  const int loadedRows = (segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes;
+// Shared rows: where a tile holds whole rows (of wholeRowBytes), one run of them, with 16 bytes
+// before it, up to 15 of the word holding its start, and as far past its last row as a lane past
+// the rows' end gathers; else a tile row's bytes, up to 15 more each side that their covering
+// words bring, and the rest of a pitch congruent to the row stride mod 16 (at most 47 more bytes).
+// The room then stages each lane's column.
+constexpr std::size_t sharedBytesOf(int elementBytes, int cols, int segments, int wholeRowBytes) {
+  const std::size_t loadedRows =
+      static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
+  const std::size_t tileRowBytes = static_cast<std::size_t>(cols * elementBytes);
   const std::size_t rows =
-      16 +
-      static_cast<std::size_t>(loadedRows) * static_cast<std::size_t>(cols * elementBytes + 47) +
-      32;
+      wholeRowBytes > 0 ? 32 + loadedRows * static_cast<std::size_t>(wholeRowBytes) + tileRowBytes
+                        : 16 + loadedRows * (tileRowBytes + 47) + 32;
   const std::size_t stage = static_cast<std::size_t>(segments * cols * kStageWords) * 4;
   return rows > stage ? rows : stage;
 }
@@ -83,9 +86,12 @@ __global__ void __launch_bounds__(COLS* SEG)
   const int rowBytes = cols * E, runBytes = rows * E;  // a source row, a destination column
   const long long matrix = static_cast<long long>(rows) * rowBytes;
   src += blockIdx.x / tilesPerMatrix * matrix;
-  dst += lineOffsetOf(matrices, static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
+  dst += matrices.offsetOf(static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
   const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
   const int x0 = t / tilesAcross * kTileRows, c0 = t % tilesAcross * COLS;
+  // Where the thread's column starts in the destination, worked out while the tile loads.
+  const int c = static_cast<int>(threadIdx.x) % COLS;
+  const long long dcol = columns.offsetOf(c0 + c) * E;
   const int n = min(COLS, cols - c0) * E;  // the tile's bytes of a row
   // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch a
   // row); else each row's covering words, a pitch apart congruent to a row mod 16.
@@ -141,7 +147,6 @@ __global__ void __launch_bounds__(COLS* SEG)
   // Gather: a lane a column of its segment, down the segment's rows and those of kLineAboveBytes
   // above them, 4 bytes to a word.
   const int segment = static_cast<int>(threadIdx.x) / COLS, x0s = x0 + segment * kSegmentRows;
-  const int c = static_cast<int>(threadIdx.x) % COLS;
   const unsigned char* column = tile + 16 + head + segment * kSegmentRows * pitch + c * E;
   unsigned stream[kLoadedBytes / 4 + 1];
 #pragma unroll
@@ -161,7 +166,6 @@ __global__ void __launch_bounds__(COLS* SEG)
   // The column's destination sector at or before row x0s starts `lead` bytes before it: the
   // stream from byte kLineAboveBytes - lead on is the column's, staged shifted to start on a
   // word.
-  const long long dcol = lineOffsetOf(columns, c0 + c) * E;
   const int lead = static_cast<int>(addressOf(dst + dcol + x0s * E) & 31);
   const int skip = kLineAboveBytes - lead, words = skip / 4, bits = skip % 4 * 8;
   __syncthreads();  // the tile is read: its room stages the columns
@@ -226,10 +230,9 @@ struct LineArgs {
 };
 
 template <int E, int COLS, int SEG>
-void launchWith(const LineArgs& a, cudaStream_t stream) {
+void launchWith(const LineArgs& a, std::size_t shared, cudaStream_t stream) {
   const auto kernel = lineTransposeKernel<E, COLS, SEG>;
-  constexpr std::size_t shared = sharedBytesOf(E, COLS, SEG);
-  if constexpr (shared > kDefaultSharedBytes)
+  if (shared > kDefaultSharedBytes)
     KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(shared)));
   kernel<<<a.grid, COLS * SEG, shared, stream>>>(a.src, a.dst, a.rows, a.cols, a.across,
@@ -238,12 +241,12 @@ void launchWith(const LineArgs& a, cudaStream_t stream) {
 }
 
 template <int E, int COLS>
-void launchSegments(const LineArgs& a, int segments, cudaStream_t stream) {
+void launchSegments(const LineArgs& a, int segments, std::size_t shared, cudaStream_t stream) {
   switch (segments) {
-    case 1: return launchWith<E, COLS, 1>(a, stream);
-    case 2: return launchWith<E, COLS, 2>(a, stream);
+    case 1: return launchWith<E, COLS, 1>(a, shared, stream);
+    case 2: return launchWith<E, COLS, 2>(a, shared, stream);
     case 4:
-      if constexpr (COLS * E <= 128 && COLS <= 64) return launchWith<E, COLS, 4>(a, stream);
+      if constexpr (COLS * E <= 128 && COLS <= 64) return launchWith<E, COLS, 4>(a, shared, stream);
       break;
     default: break;
   }
@@ -264,8 +267,8 @@ std::optional<LineLaunch> lineLaunchFor(const Permutation& s) {
   const auto take = [&](LineAxes& axes, std::int64_t& extent, int d) {
     const std::int64_t size = s.shape[static_cast<std::size_t>(d)];
     if (size > INT_MAX) return false;
-    axes.size[axes.rank] = static_cast<int>(size);
-    axes.dst[axes.rank++] = strides.dst[d];
+    axes.size[axes.rank] = DividerOf<std::int32_t>(static_cast<std::uint32_t>(size));
+    axes.stride[axes.rank++] = strides.dst[d];
     extent *= size;
     return true;
   };
@@ -314,7 +317,8 @@ bool lineTileBuilt(int tileCols, int segments, int elementBytes) {
 }
 
 std::size_t lineSharedBytes(const LineLaunch& l) {
-  return sharedBytesOf(l.elementBytes, l.tileCols, l.segments);
+  const int wholeRowBytes = l.tilesAcross() == 1 ? static_cast<int>(l.cols) * l.elementBytes : 0;
+  return sharedBytesOf(l.elementBytes, l.tileCols, l.segments, wholeRowBytes);
 }
 
 bool linesFit(const LineLaunch& l) {
@@ -335,17 +339,18 @@ void launchLineTranspose(const LineLaunch& l, cudaStream_t stream) {
                    static_cast<int>(l.tilesAcross() * l.tilesDown()),
                    l.columns,
                    l.matrices};
+  const std::size_t shared = lineSharedBytes(l);
   if (l.elementBytes == 1) {
     switch (l.tileCols) {
-      case 32: return launchSegments<1, 32>(a, l.segments, stream);
-      case 64: return launchSegments<1, 64>(a, l.segments, stream);
-      case 128: return launchSegments<1, 128>(a, l.segments, stream);
+      case 32: return launchSegments<1, 32>(a, l.segments, shared, stream);
+      case 64: return launchSegments<1, 64>(a, l.segments, shared, stream);
+      case 128: return launchSegments<1, 128>(a, l.segments, shared, stream);
       default: break;
     }
   } else if (l.elementBytes == 2) {
     switch (l.tileCols) {
-      case 32: return launchSegments<2, 32>(a, l.segments, stream);
-      case 64: return launchSegments<2, 64>(a, l.segments, stream);
+      case 32: return launchSegments<2, 32>(a, l.segments, shared, stream);
+      case 64: return launchSegments<2, 64>(a, l.segments, shared, stream);
       default: break;
     }
   }

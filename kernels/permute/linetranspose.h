@@ -6,8 +6,8 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/hostdevice.h"
 #include "kernels/permute/permuteplan.h"
+#include "kernels/permute/strideddims.h"
 
 namespace kwb::permute {
 
@@ -24,24 +24,9 @@ namespace kwb::permute {
 inline constexpr int kLineSegmentBytes = 128;
 inline constexpr int kLineAboveBytes = 32;
 
-// Dimensions an index runs over, innermost first, each with its stride in the destination: a
-// source column's dimensions, or the batch's.
-struct LineAxes {
-  int rank = 0;
-  int size[kMaxDims] = {};
-  long long dst[kMaxDims] = {};
-};
-
-// Where index i of the axes starts in the destination.
-KWB_HOST_DEVICE long long lineOffsetOf(const LineAxes& a, int i) {
-  long long offset = 0;
-  for (int k = 0; k < kMaxDims; ++k)
-    if (k < a.rank) {
-      offset += static_cast<long long>(i % a.size[k]) * a.dst[k];
-      i /= a.size[k];
-    }
-  return offset;
-}
+// Dimensions a column's or a matrix's index runs over, innermost first, each with its stride in
+// the destination: a source column's dimensions, or the batch's.
+using LineAxes = StridedDims<std::int32_t, kMaxDims, long long>;
 
 // Any permutation of bytes or halves that moves the innermost dimension, as a batch of matrices:
 // rows the destination's innermost dimension, columns every source dimension inside it (so a

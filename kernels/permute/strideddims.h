@@ -29,26 +29,27 @@ KWB_HOST_DEVICE Index quotientOf(Index index, const DividerOf<Index>& by) {
     return by.divide(index);
 }
 
-template <typename Index, int MaxRank>
+// Strides and offsets may be wider than the index: a 32-bit index over a tensor past 2^31.
+template <typename Index, int MaxRank, typename Stride = Index>
 struct StridedDims {
   int rank = 0;
   DividerOf<Index> size[MaxRank];  // each a divisor, and the multiplier that divides by it
-  Index stride[MaxRank] = {};
+  Stride stride[MaxRank] = {};
 
   // For an index below the sizes' product: the outermost digit is what the others leave, so it
   // takes no division.
-  KWB_HOST_DEVICE Index offsetOf(Index index) const { return offsetsOf(index, nullptr).own; }
+  KWB_HOST_DEVICE Stride offsetOf(Index index) const { return offsetsOf(index, nullptr).own; }
 
   // The index's offset under these strides and under `otherStrides` (the same sizes laid out
   // elsewhere), from one chain of divisions.
   struct Offsets {
-    Index own, other;
+    Stride own, other;
   };
-  KWB_HOST_DEVICE Offsets offsetsOf(Index index, const Index* otherStrides) const {
+  KWB_HOST_DEVICE Offsets offsetsOf(Index index, const Stride* otherStrides) const {
     Offsets o{0, 0};
     for (int k = 0; k < rank; ++k) {
       const Index q = k + 1 < rank ? quotientOf(index, size[k]) : Index{0};
-      const Index digit = index - q * static_cast<Index>(size[k].divisor);
+      const Stride digit = index - q * static_cast<Index>(size[k].divisor);
       o.own += digit * stride[k];
       if (otherStrides) o.other += digit * otherStrides[k];
       index = q;

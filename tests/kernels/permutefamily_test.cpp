@@ -417,7 +417,7 @@ TEST(LineTranspose, TakesAnyPermutationAsABatchOfMatrices) {
   for (int b = 0; b < 5; ++b)
     for (int c = 0; c < 4; ++c)
       for (int d = 0; d < 7; ++d)
-        EXPECT_EQ(permute::lineOffsetOf(l->columns, (b * 4 + c) * 7 + d),
+        EXPECT_EQ(l->columns.offsetOf((b * 4 + c) * 7 + d),
                   b * strides.dst[1] + c * strides.dst[2] + d * strides.dst[3]);
   EXPECT_EQ(strides.dst[0], 1);  // rows run along the destination
   const permute::Permutation batched{{6, 5, 9, 4}, {3, 1, 0, 2}};
@@ -429,7 +429,7 @@ TEST(LineTranspose, TakesAnyPermutationAsABatchOfMatrices) {
   const permute::DimensionStrides bs = permute::stridesOf(batched);
   for (int a = 0; a < 6; ++a)
     for (int b = 0; b < 5; ++b)
-      EXPECT_EQ(permute::lineOffsetOf(m->matrices, a * 5 + b), a * bs.dst[0] + b * bs.dst[1]);
+      EXPECT_EQ(m->matrices.offsetOf(a * 5 + b), a * bs.dst[0] + b * bs.dst[1]);
   EXPECT_FALSE(permute::lineLaunchFor({{4, 5}, {1, 0}})->matrices.rank);
   EXPECT_FALSE(permute::lineLaunchFor({{4, 5, 6}, {1, 0, 2}}));  // the innermost stays
 }
@@ -481,6 +481,11 @@ TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
               << bytes << ": " << cols << " x " << segments;
         }
       }
+  // A tile that holds whole rows loads them as one run: its lanes' staged columns take the most.
+  permute::LineLaunch whole{1, 1677721, 40, 64, 2};
+  EXPECT_EQ(permute::lineSharedBytes(whole), 2u * 64 * 49 * 4);
+  whole.cols = 1000;
+  EXPECT_EQ(permute::lineSharedBytes(whole), 16u + 288 * (64 + 47) + 32);
   EXPECT_FALSE(permute::lineTileBuilt(64, 3, 1));
   EXPECT_FALSE(permute::lineTileBuilt(48, 1, 1));
   EXPECT_FALSE(permute::lineTileBuilt(32, 1, 4));
