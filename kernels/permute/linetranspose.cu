@@ -1,4 +1,5 @@
 // Permutations of bytes and halves in raw rows and gathered columns (linetranspose.h).
+#include <algorithm>
 #include <climits>
 #include <span>
 
@@ -31,19 +32,28 @@ std::span<const int> mostSegmentsOf(int elementBytes) {
                            : std::span<const int>(kMostHalfSegments);
 }
 
-// Shared rows: where a tile holds whole rows (of wholeRowBytes), one run of them, with 16 bytes
-// before it, up to 15 of the word holding its start, and as far past its last row as a lane past
-// the rows' end gathers; else a tile row's bytes, up to 15 more each side that their covering
-// words bring, and the rest of a pitch congruent to the row stride mod 16 (at most 47 more bytes).
-// The room then stages each lane's column.
-constexpr std::size_t sharedBytesOf(int elementBytes, int cols, int segments, int wholeRowBytes) {
+// Shared rows, where a tile cuts rows: a tile row's bytes, up to 15 more each side that their
+// covering words bring, and the rest of a pitch congruent to the row stride mod 16 (at most 47
+// more bytes), with 16 before the first and 32 past the last. The room then stages each lane's
+// column.
+constexpr std::size_t tileSharedBytes(int elementBytes, int cols, int segments) {
   const std::size_t loadedRows =
       static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
-  const std::size_t tileRowBytes = static_cast<std::size_t>(cols * elementBytes);
   const std::size_t rows =
-      wholeRowBytes > 0 ? 32 + loadedRows * static_cast<std::size_t>(wholeRowBytes) + tileRowBytes
-                        : 16 + loadedRows * (tileRowBytes + 47) + 32;
+      16 + loadedRows * (static_cast<std::size_t>(cols * elementBytes) + 47) + 32;
   const std::size_t stage = static_cast<std::size_t>(segments * cols * kStageWords) * 4;
+  return rows > stage ? rows : stage;
+}
+
+// Shared rows, where a tile holds whole rows of rowBytes (the threads' columns packed or not): one
+// run of them, with 16 bytes before
+// it, up to 15 of the word holding its start and up to 30 past its end that the last word
+// copied brings. The room then stages each thread's column.
+std::size_t rowsSharedBytes(int elementBytes, std::int64_t rowBytes, int segments, int threads) {
+  const auto loadedRows =
+      static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
+  const std::size_t rows = 48 + loadedRows * static_cast<std::size_t>(rowBytes);
+  const std::size_t stage = static_cast<std::size_t>(threads * kStageWords) * 4;
   return rows > stage ? rows : stage;
 }
 
@@ -67,88 +77,11 @@ __device__ __forceinline__ unsigned long long addressOf(const void* p) {
   return reinterpret_cast<unsigned long long>(p);
 }
 
-// Block b takes matrix b / tilesPerMatrix, and in it the tile at (tile row, tile column) = (t /
-// tilesAcross, t % tilesAcross) of t = b % tilesPerMatrix. Source matrices are rows x cols
-// elements of E bytes, one after another; in the destination each lies where `matrices` puts it,
-// and each of its columns' rows run from where `columns` puts the column. Thread (s, c) =
-// (threadIdx.x / COLS, threadIdx.x % COLS) gathers column c of segment s. Offsets along a column
-// and a row are in bytes, as the sectors it aligns to are.
-template <int E, int COLS, int SEG>
-__global__ void __launch_bounds__(COLS* SEG)
-    lineTransposeKernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
-                        int rows, int cols, int tilesAcross, int tilesPerMatrix,
-                        const LineAxes columns, const LineAxes matrices) {
-  constexpr int kSegmentRows = kLineSegmentBytes / E, kAboveRows = kLineAboveBytes / E;
-  constexpr int kThreads = COLS * SEG, kTileRows = SEG * kSegmentRows;
-  constexpr int kLoadedRows = kTileRows + kAboveRows, kRowBytes = COLS * E;
-  constexpr int kRowLanes = kRowBytes / 16;
-  extern __shared__ __align__(16) unsigned char tile[];
-  const int rowBytes = cols * E, runBytes = rows * E;  // a source row, a destination column
-  const long long matrix = static_cast<long long>(rows) * rowBytes;
-  src += blockIdx.x / tilesPerMatrix * matrix;
-  dst += matrices.offsetOf(static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
-  const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
-  const int x0 = t / tilesAcross * kTileRows, c0 = t % tilesAcross * COLS;
-  // Where the thread's column starts in the destination, worked out while the tile loads.
-  const int c = static_cast<int>(threadIdx.x) % COLS;
-  const long long dcol = columns.offsetOf(c0 + c) * E;
-  const int n = min(COLS, cols - c0) * E;  // the tile's bytes of a row
-  // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch a
-  // row); else each row's covering words, a pitch apart congruent to a row mod 16.
-  const bool whole = tilesAcross == 1;
-  const int pitch = whole ? rowBytes : kRowBytes + 32 + ((rowBytes - kRowBytes - 32) & 15);
-
-  // Loads, where rows are not whole: kRowLanes lanes a row, each an aligned 16-byte word of it,
-  // the first lane also the word past theirs. Row rho lands at tile + 16 + head + rho * pitch +
-  // (where it starts in its word), which keeps each word aligned in shared memory as it is in
-  // global. The word holding the matrix's last byte is read byte by byte where the matrix ends
-  // inside it.
-  const unsigned char* first =
-      src + static_cast<long long>(x0 - kAboveRows) * rowBytes + static_cast<long long>(c0) * E;
-  const unsigned char* end = src + matrix;
-  const int head = static_cast<int>(addressOf(first) & 15);
-  const auto load = [&](unsigned char* to, const unsigned char* from) {
-    if (from + 16 <= end) {
-      copy16(static_cast<unsigned>(__cvta_generic_to_shared(to)), from);
-    } else {
-      for (int j = 0; j < 16 && from + j < end; ++j) to[j] = from[j];
-    }
-  };
-  if (whole) {
-    // The words from the one holding the first row's start to the one past the last row's end,
-    // a word a thread in turn: each read once, where rows' covering words would share theirs.
-    const unsigned char* aligned = first - head;
-    const long long lo =
-        static_cast<long long>(max(x0 - kAboveRows, 0) - (x0 - kAboveRows)) * rowBytes;
-    const long long hi =
-        static_cast<long long>(min(x0 + kTileRows, rows) - (x0 - kAboveRows)) * rowBytes;
-    const int w1 = static_cast<int>((head + hi + 15) / 16);
-    for (int w = static_cast<int>((head + lo) / 16) + static_cast<int>(threadIdx.x); w < w1;
-         w += kThreads)
-      load(tile + 16 + 16 * w, aligned + 16 * w);
-  } else {
-    constexpr int kRowsAPass = kThreads / kRowLanes;
-    const int k = static_cast<int>(threadIdx.x) % kRowLanes;
-    const int rho0 = static_cast<int>(threadIdx.x) / kRowLanes;
-#pragma unroll
-    for (int i = 0; i < (kLoadedRows + kRowsAPass - 1) / kRowsAPass; ++i) {
-      const int rho = rho0 + kRowsAPass * i, x = x0 - kAboveRows + rho;
-      if (rho >= kLoadedRows || x < 0 || x >= rows) continue;
-      const unsigned char* row = first + static_cast<long long>(rho) * rowBytes;
-      const int in = static_cast<int>(addressOf(row) & 15);
-      unsigned char* to = tile + 16 + head + rho * pitch - in + 16 * k;
-      if (16 * k < in + n) load(to, row - in + 16 * k);
-      if (k == 0 && kRowBytes < in + n) load(to + kRowBytes, row - in + kRowBytes);
-    }
-  }
-  copiesDone();
-  __syncthreads();
-
-  // Gather: a lane a column of its segment, down the segment's rows and those of kLineAboveBytes
-  // above them, 4 bytes to a word.
-  const int segment = static_cast<int>(threadIdx.x) / COLS, x0s = x0 + segment * kSegmentRows;
-  const unsigned char* column = tile + 16 + head + segment * kSegmentRows * pitch + c * E;
-  unsigned stream[kLoadedBytes / 4 + 1];
+// A lane's column as a stream of words, gathered down its segment's rows and those of
+// kLineAboveBytes above them from `column`, rows `pitch` bytes apart: 4 bytes to a word.
+template <int E>
+__device__ __forceinline__ void gatherColumn(const unsigned char* column, int pitch,
+                                             unsigned (&stream)[kLoadedBytes / 4 + 1]) {
 #pragma unroll
   for (int w = 0; w < kLoadedBytes / 4; ++w) {
     if constexpr (E == 1) {
@@ -162,34 +95,38 @@ __global__ void __launch_bounds__(COLS* SEG)
     }
   }
   stream[kLoadedBytes / 4] = 0;
+}
 
-  // The column's destination sector at or before row x0s starts `lead` bytes before it: the
-  // stream from byte kLineAboveBytes - lead on is the column's, staged shifted to start on a
-  // word.
-  const int lead = static_cast<int>(addressOf(dst + dcol + x0s * E) & 31);
+// Stages a gathered column in its slot of the block's room. The column's destination sector at
+// or before its segment's first row starts `lead` bytes before that row: the stream from byte
+// kLineAboveBytes - lead on is the column's, staged shifted to start on a word.
+__device__ __forceinline__ void stageColumn(const unsigned (&stream)[kLoadedBytes / 4 + 1],
+                                            unsigned* room, int slot, int lead) {
   const int skip = kLineAboveBytes - lead, words = skip / 4, bits = skip % 4 * 8;
-  __syncthreads();  // the tile is read: its room stages the columns
-  unsigned* stage =
-      reinterpret_cast<unsigned*>(tile) + threadIdx.x * kStageWords + kLineAboveBytes / 4 - words;
+  unsigned* stage = room + slot * kStageWords + kLineAboveBytes / 4 - words;
 #pragma unroll
   for (int i = 0; i < kLoadedBytes / 4; ++i)
     stage[i] = __funnelshift_r(stream[i], stream[i + 1], bits);
-  __syncwarp();
+}
 
-  // Stores: 8 lanes a column, 16 bytes each, 4 columns at a time; a segment owns the words from
-  // its columns' sector before row x0s up to the next segment's (and, in the last, to the end).
-  // A warp stores the columns its lanes staged, all of one segment: column l's is lane l's.
-  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-  const int c1 = warp * 32 % COLS;  // the warp's first column in its segment
-  const int k = lane % 8, stored = x0s < rows ? min(32, n / E - c1) : 0;
-  const bool last = x0s + kSegmentRows >= rows;
-  const unsigned* staged =
-      reinterpret_cast<const unsigned*>(tile) + warp * 32 * kStageWords + kLineAboveBytes / 4;
-  for (int first = 0; first < stored; first += 4) {
+// Stores the columns a warp's first `lanes` lanes staged: 8 lanes a column, 16 bytes each, 4
+// columns at a time. Lane l's column starts at dcol in the destination, its segment at row x0s
+// (none where x0s is past the rows), and is staged at `staged` + l * kStageWords. A segment owns
+// the words from its columns' sector before row x0s up to the next segment's (and, in the last,
+// to the end). MIXED: the warp's lanes may be of different segments.
+template <int E, bool MIXED>
+__device__ __forceinline__ void storeColumns(unsigned char* dst, const unsigned* staged,
+                                             long long dcol, int x0s, int lanes, int rows) {
+  constexpr int kSegmentRows = kLineSegmentBytes / E;
+  const int runBytes = rows * E;  // a destination column
+  const int lane = static_cast<int>(threadIdx.x) % 32, k = lane % 8;
+  for (int first = 0; first < lanes; first += 4) {
     const int l = first + lane / 8;
     const long long d = __shfl_sync(0xffffffffu, dcol, l);
-    if (l >= stored) continue;
-    const int from = x0s * E - static_cast<int>(addressOf(dst + d + x0s * E) & 31);
+    const int xs = MIXED ? __shfl_sync(0xffffffffu, x0s, l) : x0s;
+    if (l >= lanes || xs >= rows) continue;
+    const bool last = xs + kSegmentRows >= rows;
+    const int from = xs * E - static_cast<int>(addressOf(dst + d + xs * E) & 31);
     for (int word = k; word < kLoadedBytes / 16; word += 8) {
       if (word >= kLineSegmentBytes / 16 && !last) break;
       const int x = from + 16 * word;  // the word's first byte in the column
@@ -222,6 +159,154 @@ __global__ void __launch_bounds__(COLS* SEG)
   }
 }
 
+// Copies 16 bytes at `from` to `to` in shared memory, byte by byte where `end` (the matrix's end)
+// falls inside them.
+__device__ __forceinline__ void loadWord(unsigned char* to, const unsigned char* from,
+                                         const unsigned char* end) {
+  if (from + 16 <= end) {
+    copy16(static_cast<unsigned>(__cvta_generic_to_shared(to)), from);
+  } else {
+    for (int j = 0; j < 16 && from + j < end; ++j) to[j] = from[j];
+  }
+}
+
+// Loads a tile of whole rows, tileRows of them from row x0 and the rows of kLineAboveBytes above,
+// as the one contiguous run they are: the 16-byte words from the one holding the first row's
+// start (`aligned`, `head` bytes before it) to the one past the last row's end, a word a thread in
+// turn of `threads`, each read once. Word w lands at tile + 16 + 16 w.
+template <int E>
+__device__ __forceinline__ void loadRun(unsigned char* tile, const unsigned char* aligned, int head,
+                                        int x0, int tileRows, int rows, int rowBytes,
+                                        const unsigned char* end, int threads) {
+  constexpr int kAboveRows = kLineAboveBytes / E;
+  const long long lo =
+      static_cast<long long>(max(x0 - kAboveRows, 0) - (x0 - kAboveRows)) * rowBytes;
+  const long long hi =
+      static_cast<long long>(min(x0 + tileRows, rows) - (x0 - kAboveRows)) * rowBytes;
+  const int w1 = static_cast<int>((head + hi + 15) / 16);
+  for (int w = static_cast<int>((head + lo) / 16) + static_cast<int>(threadIdx.x); w < w1;
+       w += threads)
+    loadWord(tile + 16 + 16 * w, aligned + 16 * w, end);
+}
+
+// Tiles of COLS lanes a segment. Block b takes matrix b / tilesPerMatrix, and in it the tile at
+// (tile row, tile column) = (t / tilesAcross, t % tilesAcross) of t = b % tilesPerMatrix. Source
+// matrices are rows x cols elements of E bytes, one after another; in the destination each lies
+// where `matrices` puts it, and each of its columns' rows run from where `columns` puts the column.
+// Thread (s, c) = (threadIdx.x / COLS, threadIdx.x % COLS) gathers column c of segment s. Offsets
+// along a column and a row are in bytes, as the sectors it aligns to are.
+template <int E, int COLS, int SEG>
+__global__ void __launch_bounds__(COLS* SEG)
+    lineTilesKernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
+                    int rows, int cols, int tilesAcross, int tilesPerMatrix, const LineAxes columns,
+                    const LineAxes matrices) {
+  constexpr int kSegmentRows = kLineSegmentBytes / E, kAboveRows = kLineAboveBytes / E;
+  constexpr int kThreads = COLS * SEG, kTileRows = SEG * kSegmentRows;
+  constexpr int kLoadedRows = kTileRows + kAboveRows, kRowBytes = COLS * E;
+  constexpr int kRowLanes = kRowBytes / 16;
+  extern __shared__ __align__(16) unsigned char tile[];
+  const int rowBytes = cols * E;  // a source row
+  const long long matrix = static_cast<long long>(rows) * rowBytes;
+  src += blockIdx.x / tilesPerMatrix * matrix;
+  dst += matrices.offsetOf(static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
+  const int t = static_cast<int>(blockIdx.x % tilesPerMatrix);
+  const int x0 = t / tilesAcross * kTileRows, c0 = t % tilesAcross * COLS;
+  // Where the thread's column starts in the destination, worked out while the tile loads.
+  const int c = static_cast<int>(threadIdx.x) % COLS;
+  const long long dcol = columns.offsetOf(c0 + c) * E;
+  const int n = min(COLS, cols - c0) * E;  // the tile's bytes of a row
+  // Where a tile holds whole rows its rows are one contiguous run, copied as it lies (pitch a
+  // row); else each row's covering words, a pitch apart congruent to a row mod 16.
+  const bool whole = tilesAcross == 1;
+  const int pitch = whole ? rowBytes : kRowBytes + 32 + ((rowBytes - kRowBytes - 32) & 15);
+
+  // Loads, where rows are not whole: kRowLanes lanes a row, each an aligned 16-byte word of it,
+  // the first lane also the word past theirs. Row rho lands at tile + 16 + head + rho * pitch +
+  // (where it starts in its word), which keeps each word aligned in shared memory as it is in
+  // global.
+  const unsigned char* first =
+      src + static_cast<long long>(x0 - kAboveRows) * rowBytes + static_cast<long long>(c0) * E;
+  const unsigned char* end = src + matrix;
+  const int head = static_cast<int>(addressOf(first) & 15);
+  if (whole) {
+    loadRun<E>(tile, first - head, head, x0, kTileRows, rows, rowBytes, end, kThreads);
+  } else {
+    constexpr int kRowsAPass = kThreads / kRowLanes;
+    const int k = static_cast<int>(threadIdx.x) % kRowLanes;
+    const int rho0 = static_cast<int>(threadIdx.x) / kRowLanes;
+#pragma unroll
+    for (int i = 0; i < (kLoadedRows + kRowsAPass - 1) / kRowsAPass; ++i) {
+      const int rho = rho0 + kRowsAPass * i, x = x0 - kAboveRows + rho;
+      if (rho >= kLoadedRows || x < 0 || x >= rows) continue;
+      const unsigned char* row = first + static_cast<long long>(rho) * rowBytes;
+      const int in = static_cast<int>(addressOf(row) & 15);
+      unsigned char* to = tile + 16 + head + rho * pitch - in + 16 * k;
+      if (16 * k < in + n) loadWord(to, row - in + 16 * k, end);
+      if (k == 0 && kRowBytes < in + n) loadWord(to + kRowBytes, row - in + kRowBytes, end);
+    }
+  }
+  copiesDone();
+  __syncthreads();
+
+  const int segment = static_cast<int>(threadIdx.x) / COLS, x0s = x0 + segment * kSegmentRows;
+  unsigned stream[kLoadedBytes / 4 + 1];
+  gatherColumn<E>(tile + 16 + head + segment * kSegmentRows * pitch + c * E, pitch, stream);
+  const int lead = static_cast<int>(addressOf(dst + dcol + x0s * E) & 31);
+  __syncthreads();  // the tile is read: its room stages the columns
+  unsigned* room = reinterpret_cast<unsigned*>(tile);
+  stageColumn(stream, room, static_cast<int>(threadIdx.x), lead);
+  __syncwarp();
+
+  // A warp stores the columns its lanes staged, all of one segment.
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int c1 = warp * 32 % COLS;  // the warp's first column in its segment
+  storeColumns<E, false>(dst, room + warp * 32 * kStageWords + kLineAboveBytes / 4, dcol, x0s,
+                         min(32, n / E - c1), rows);
+}
+
+// Tiles that hold whole rows, a lane a column of each segment: thread t gathers column t % cols of
+// segment t / cols, so that no lane idles but those past the last segment's last column. Block b
+// takes matrix b / tilesPerMatrix, and in it tile b % tilesPerMatrix.
+template <int E>
+__global__ void __launch_bounds__(kMaxLineRowThreads)
+    lineRowsKernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst, int rows,
+                   int cols, int segments, int tilesPerMatrix, const LineAxes columns,
+                   const LineAxes matrices) {
+  constexpr int kSegmentRows = kLineSegmentBytes / E, kAboveRows = kLineAboveBytes / E;
+  extern __shared__ __align__(16) unsigned char tile[];
+  const int rowBytes = cols * E, tileRows = segments * kSegmentRows;
+  const long long matrix = static_cast<long long>(rows) * rowBytes;
+  src += blockIdx.x / tilesPerMatrix * matrix;
+  dst += matrices.offsetOf(static_cast<int>(blockIdx.x / tilesPerMatrix)) * E;
+  const int x0 = static_cast<int>(blockIdx.x % tilesPerMatrix) * tileRows;
+  const int t = static_cast<int>(threadIdx.x), lanes = cols * segments;
+  const int segment = t / cols, c = t - segment * cols;
+  const bool gathers = t < lanes;
+  // Where the thread's column starts in the destination, worked out while the tile loads.
+  const long long dcol = columns.offsetOf(c) * E;
+
+  const unsigned char* first = src + static_cast<long long>(x0 - kAboveRows) * rowBytes;
+  const int head = static_cast<int>(addressOf(first) & 15);
+  loadRun<E>(tile, first - head, head, x0, tileRows, rows, rowBytes, src + matrix,
+             static_cast<int>(blockDim.x));
+  copiesDone();
+  __syncthreads();
+
+  const int x0s = gathers ? x0 + segment * kSegmentRows : rows;
+  unsigned stream[kLoadedBytes / 4 + 1];
+  if (gathers)
+    gatherColumn<E>(tile + 16 + head + segment * kSegmentRows * rowBytes + c * E, rowBytes, stream);
+  const int lead = static_cast<int>(addressOf(dst + dcol + x0s * E) & 31);
+  __syncthreads();  // the tile is read: its room stages the columns
+  unsigned* room = reinterpret_cast<unsigned*>(tile);
+  if (gathers) stageColumn(stream, room, t, lead);
+  __syncwarp();
+
+  const int warp = t / 32;
+  storeColumns<E, true>(dst, room + warp * 32 * kStageWords + kLineAboveBytes / 4, dcol, x0s,
+                        min(32, lanes - warp * 32), rows);
+}
+
 struct LineArgs {
   const unsigned char* src;
   unsigned char* dst;
@@ -229,30 +314,46 @@ struct LineArgs {
   LineAxes columns, matrices;
 };
 
-template <int E, int COLS, int SEG>
-void launchWith(const LineArgs& a, std::size_t shared, cudaStream_t stream) {
-  const auto kernel = lineTransposeKernel<E, COLS, SEG>;
+template <typename Kernel>
+void allowShared(Kernel kernel, std::size_t shared) {
   if (shared > kDefaultSharedBytes)
     KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(shared)));
+}
+
+template <int E, int COLS, int SEG>
+void launchTiles(const LineArgs& a, std::size_t shared, cudaStream_t stream) {
+  const auto kernel = lineTilesKernel<E, COLS, SEG>;
+  allowShared(kernel, shared);
   kernel<<<a.grid, COLS * SEG, shared, stream>>>(a.src, a.dst, a.rows, a.cols, a.across,
                                                  a.perMatrix, a.columns, a.matrices);
-  KWB_CHECK_LAUNCH("lineTransposeKernel");
+  KWB_CHECK_LAUNCH("lineTilesKernel");
 }
 
 template <int E, int COLS>
 void launchSegments(const LineArgs& a, int segments, std::size_t shared, cudaStream_t stream) {
   switch (segments) {
-    case 1: return launchWith<E, COLS, 1>(a, shared, stream);
-    case 2: return launchWith<E, COLS, 2>(a, shared, stream);
+    case 1: return launchTiles<E, COLS, 1>(a, shared, stream);
+    case 2: return launchTiles<E, COLS, 2>(a, shared, stream);
     case 4:
-      if constexpr (COLS * E <= 128 && COLS <= 64) return launchWith<E, COLS, 4>(a, shared, stream);
+      if constexpr (COLS * E <= 128 && COLS <= 64)
+        return launchTiles<E, COLS, 4>(a, shared, stream);
       break;
     default: break;
   }
   throw Error(ErrorKind::Internal, "line transpose: no kernel for tiles of " +
                                        std::to_string(COLS) + " columns in " +
                                        std::to_string(segments) + " segments");
+}
+
+template <int E>
+void launchRows(const LineArgs& a, int segments, int threads, std::size_t shared,
+                cudaStream_t stream) {
+  const auto kernel = lineRowsKernel<E>;
+  allowShared(kernel, shared);
+  kernel<<<a.grid, threads, shared, stream>>>(a.src, a.dst, a.rows, a.cols, segments, a.perMatrix,
+                                              a.columns, a.matrices);
+  KWB_CHECK_LAUNCH("lineRowsKernel");
 }
 
 }  // namespace
@@ -288,13 +389,40 @@ int lineTileColsFor(std::int64_t cols, int elementBytes) {
 
 int lineSegmentsFor(std::int64_t batch, std::int64_t rows, std::int64_t cols, int tileCols,
                     int elementBytes) {
-  // Rows padded to whole tiles of one and of two segments: two where they pad 5 % more or less.
-  const std::int64_t segmentRows = kLineSegmentBytes / elementBytes;
-  const std::int64_t one = (rows + segmentRows - 1) / segmentRows, two = (one + 1) / 2 * 2;
-  return cols <= tileCols && tileCols * elementBytes <= 64 && one > 1 && 20 * two <= 21 * one &&
-                 batch * two / 2 >= kMinTwoSegmentTiles
-             ? 2
-             : 1;
+  LineLaunch l{batch, rows, cols, tileCols};
+  l.elementBytes = elementBytes;
+  if (!l.packedRows()) {
+    // Rows padded to whole tiles of one and of two segments: two where they pad 5 % more or less.
+    const std::int64_t one = (rows + l.segmentRows() - 1) / l.segmentRows(),
+                       two = (one + 1) / 2 * 2;
+    return l.wholeRows() && tileCols * elementBytes <= 64 && one > 1 && 20 * two <= 21 * one &&
+                   batch * two / 2 >= kMinTwoSegmentTiles
+               ? 2
+               : 1;
+  }
+  // Segments of fewer than 32 lanes share a warp, and meet in banks the more of them it holds.
+  const std::int64_t mostThreads = l.segmentLanes() < 32 ? 32 : kMaxLineRowFillThreads;
+  int best = 1;
+  double bestFill = 0;
+  std::int64_t bestThreads = 0;
+  const auto distance = [](std::int64_t threads) {
+    return threads > kLineRowThreads ? threads - kLineRowThreads : kLineRowThreads - threads;
+  };
+  for (l.segments = 1; l.segments <= kMostLineRowSegments && l.threads() <= mostThreads;
+       ++l.segments) {
+    if (l.segments > 1 && l.tiles() < kMinLineRowTiles) break;
+    const std::int64_t threads = l.threads();
+    const double fill = static_cast<double>(cols * l.segments) / static_cast<double>(threads) *
+                        static_cast<double>(rows) /
+                        static_cast<double>(l.tilesDown() * l.tileRows());
+    if (fill > bestFill * 1.03 ||
+        (fill >= bestFill * 0.97 && distance(threads) < distance(bestThreads))) {
+      best = l.segments;
+      bestFill = std::max(fill, bestFill);
+      bestThreads = threads;
+    }
+  }
+  return best;
 }
 
 std::optional<LineLaunch> defaultLineLaunch(const Permutation& s, int elementBytes) {
@@ -306,19 +434,23 @@ std::optional<LineLaunch> defaultLineLaunch(const Permutation& s, int elementByt
   return l;
 }
 
-bool lineTileBuilt(int tileCols, int segments, int elementBytes) {
-  if (elementBytes != 1 && elementBytes != 2) return false;
-  const std::span<const int> widths = tileColsOf(elementBytes);
+bool lineTileBuilt(const LineLaunch& l) {
+  if (l.elementBytes != 1 && l.elementBytes != 2) return false;
+  if (l.packedRows())
+    return l.segments >= 1 && l.segments <= kMostLineRowSegments &&
+           l.cols * l.segments <= kMaxLineRowThreads;
+  const std::span<const int> widths = tileColsOf(l.elementBytes);
   for (std::size_t i = 0; i < widths.size(); ++i)
-    if (tileCols == widths[i])
-      return segments >= 1 && segments <= mostSegmentsOf(elementBytes)[i] &&
-             (segments & (segments - 1)) == 0;
+    if (l.tileCols == widths[i])
+      return l.segments >= 1 && l.segments <= mostSegmentsOf(l.elementBytes)[i] &&
+             (l.segments & (l.segments - 1)) == 0;
   return false;
 }
 
 std::size_t lineSharedBytes(const LineLaunch& l) {
-  const int wholeRowBytes = l.tilesAcross() == 1 ? static_cast<int>(l.cols) * l.elementBytes : 0;
-  return sharedBytesOf(l.elementBytes, l.tileCols, l.segments, wholeRowBytes);
+  return l.wholeRows() ? rowsSharedBytes(l.elementBytes, l.cols * l.elementBytes, l.segments,
+                                         static_cast<int>(l.threads()))
+                       : tileSharedBytes(l.elementBytes, l.tileCols, l.segments);
 }
 
 bool linesFit(const LineLaunch& l) {
@@ -340,7 +472,11 @@ void launchLineTranspose(const LineLaunch& l, cudaStream_t stream) {
                    l.columns,
                    l.matrices};
   const std::size_t shared = lineSharedBytes(l);
-  if (l.elementBytes == 1) {
+  if (l.packedRows()) {
+    const int threads = static_cast<int>(l.threads());
+    if (l.elementBytes == 1) return launchRows<1>(a, l.segments, threads, shared, stream);
+    if (l.elementBytes == 2) return launchRows<2>(a, l.segments, threads, shared, stream);
+  } else if (l.elementBytes == 1) {
     switch (l.tileCols) {
       case 32: return launchSegments<1, 32>(a, l.segments, shared, stream);
       case 64: return launchSegments<1, 64>(a, l.segments, shared, stream);

@@ -661,13 +661,26 @@ namespace {
 //   of 96 to 2049 rows 1.10 to 1.56x ((14563, 96, 24): 0.394 -> 0.605), 14 MiB 1.10x; 65 to 128
 //   planes went both ways (0.77 to 1.05x);
 // - where the tiled kernel would move single bytes, from 3 MB: 1.12 to 2.41x ((466033, 36), 16
-//   MiB: 0.263 -> 0.633; (2049, 2049) 1.12x), but 1 MiB ((1025, 1025)) 0.77x.
+//   MiB: 0.263 -> 0.633; (2049, 2049) 1.12x), but 1 MiB ((1025, 1025)) 0.77x;
+// - from channels last to 64 to 80 planes where general tiles would take them, from 64 MB, once
+//   tiles packed their lanes (forty-ninth pass, 64 MiB): (932067, 72) 1.11x (0.717 -> 0.794),
+//   (838860, 80) 1.02x; 96 planes level.
 constexpr std::int64_t kMinLinePlanes = 20;
 constexpr std::int64_t kMinLinePlanesOverSwizzled = 12;
 constexpr std::int64_t kMaxLinePlanes = 63;
 constexpr std::int64_t kMinLinesOverNarrowBytes = 4'000'000;
 constexpr std::int64_t kMinLinesOverGeneralBytes = 12'000'000;
 constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
+constexpr std::int64_t kMaxWideLinePlanes = 80;
+constexpr std::int64_t kMinWideLinesBytes = 64'000'000;
+
+// 2-D transposes of halves from channels last to 12 to 40 planes go through lines where the
+// narrow kernel would take them, from 64 MB (H200, forty-ninth pass, 64 MiB, tiles that pack
+// their lanes): 12 planes 1.15x, 24 1.46x, 36 1.61x, 40 1.62x ((838860, 40): 0.564 -> 0.911 of
+// the copy ceiling). Batches and smaller tensors were not measured and keep the narrow kernel.
+constexpr std::int64_t kMinHalfLinePlanes = 12;
+constexpr std::int64_t kMaxHalfLinePlanes = 40;
+constexpr std::int64_t kMinHalfLinesBytes = 64'000'000;
 
 // So do reordered batches of transposes (the batch's dimensions permuted) of bytes or halves from
 // channels last to 12 to 64 planes, from 32 MiB, where packed or general tiles would take them
@@ -691,10 +704,18 @@ bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOff
   if (!l || !linesFit(*l)) return false;
   if (reorderedLinesPay(s, kind, bytes)) return true;
   const auto t = asBatchTranspose(s);
-  if (bytes != 1 || !t) return false;
-  const std::int64_t tensorBytes = s.elements();
+  if (!t) return false;
+  const std::int64_t tensorBytes = s.elements() * bytes;
+  if (bytes == 2)
+    return kind == Kind::Narrow && t->batch == 1 && t->rows > t->cols &&
+           t->cols >= kMinHalfLinePlanes && t->cols <= kMaxHalfLinePlanes &&
+           tensorBytes >= kMinHalfLinesBytes;
+  if (bytes != 1) return false;
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
-  if (t->rows <= t->cols || t->cols > kMaxLinePlanes) return false;  // from planes, or wide
+  if (t->rows <= t->cols) return false;  // from planes
+  if (kind == Kind::General && t->cols <= kMaxWideLinePlanes && tensorBytes >= kMinWideLinesBytes)
+    return true;
+  if (t->cols > kMaxLinePlanes) return false;
   if (kind == Kind::Narrow)
     return tensorBytes >= kMinLinesOverNarrowBytes &&
            (t->cols >= kMinLinePlanes ||

@@ -221,16 +221,23 @@ std::vector<ParamSpec> params(Kind kind) {
     specs.push_back(autoChoiceParam(
         "tile_cols", ParamRole::Launch, {"32", "64", "128"}, "columns",
         "source columns a tile holds, a thread each (128 rows of bytes, 64 of halves); auto takes "
-        "the narrowest that holds a source row, else the widest (128 for bytes, 64 for halves): "
-        "a tile wider than the rows leaves its lanes past them idle"));
-    specs.push_back(autoChoiceParam(
-        "tile_rows", ParamRole::Launch, {"64", "128", "256", "512"}, "rows",
-        "source rows a tile holds, in 1, 2 or 4 segments of 128 bytes of each column (128 rows "
-        "of bytes, 64 of halves) with tile_cols threads each; every segment also gathers the 32 "
-        "bytes above it, which the tile loads once: taller tiles read fewer rows twice, but hold "
-        "fewer blocks an SM. auto takes two segments where a tile of 64 bytes a row or fewer "
-        "holds whole rows, they fill it within 5 % as well as one and 1024 tiles or more remain, "
-        "else one. Four segments take tile rows of 128 bytes or fewer"));
+        "the narrowest that holds a source row, else the widest (128 for bytes, 64 for halves). "
+        "A tile wider than the rows holds them whole; where its lanes past them would be more "
+        "than a quarter of its lanes (but for 17 to 31 columns) it packs its lanes instead, a "
+        "thread a column of each segment: 40 columns in 4 segments take 160 threads, none idle"));
+    ParamSpec rows = integerParam(
+        "tile_rows", ParamRole::Launch, 64, 4096, "auto", "rows",
+        "source rows a tile holds, in segments of 128 bytes of each column (128 rows of bytes, 64 "
+        "of halves); every segment also gathers the 32 bytes above it, which the tile loads once. "
+        "Packed tiles take 1 to 32 segments of at most 256 threads together; auto takes the "
+        "segments that leave the fewest lanes and rows idle in up to 160 threads (a warp where a "
+        "segment is under 17 columns) and 1024 tiles, nearest 128 threads. Other tiles take 1, 2 "
+        "or 4 segments (4 where a tile row is 128 bytes or fewer); auto takes two where a tile "
+        "of 64 bytes a row or fewer holds whole rows, they fill it within 5 % as well as one "
+        "and 1024 tiles or more remain, else one",
+        64);
+    rows.allowsAuto = true;
+    specs.push_back(rows);
   }
   if (kind == Kind::Narrow) {
     specs.push_back(choiceParam("block_size", ParamRole::Launch, {"64", "128", "256", "512"}, "256",
@@ -889,10 +896,10 @@ std::string linesText(const Permutation& s, const permute::LineLaunch& l) {
 PermuteLauncher linesLauncher(const ParamSet& p, const Permutation& s, int bytes,
                               const DeviceInfo& device, ParamSet& derived) {
   const permute::LineLaunch l = *lineLaunchOf(p, s, bytes);
-  addGrid(derived, static_cast<int>(l.tiles()), l.tileCols * l.segments, device);
+  addGrid(derived, static_cast<int>(l.tiles()), static_cast<int>(l.threads()), device);
   derived.set("matrices", std::to_string(l.batch));
   derived.set("matrix", linesText(s, l));
-  derived.set("tile_cols_used", std::to_string(l.tileCols));
+  derived.set("tile_cols_used", std::to_string(l.segmentLanes()));
   derived.set("tile_rows_used", std::to_string(l.tileRows()));
   derived.set("shared_bytes", std::to_string(permute::lineSharedBytes(l)));
   return launcherOf(l, permute::launchLineTranspose);
@@ -1137,12 +1144,18 @@ class PermuteVariant final : public Variant {
     const permute::LineLaunch& l = *launch;
     if (bytes == 2 && l.tileCols > 64)
       throw paramError("tile_cols", "tiles of halves hold 32 or 64 columns");
-    if (!permute::lineTileBuilt(l.tileCols, l.segments, bytes))
-      throw paramError("tile_rows", p.get("tile_rows") +
-                                        " rows: tiles hold 1, 2 or 4 segments of " +
-                                        std::to_string(l.segmentRows()) + " rows of " +
-                                        (bytes == 1 ? "bytes" : "halves") +
-                                        ", 4 only where a tile row is 128 bytes or fewer");
+    if (!permute::lineTileBuilt(l)) {
+      const std::string unit =
+          std::to_string(l.segmentRows()) + " rows of " + (bytes == 1 ? "bytes" : "halves");
+      throw paramError("tile_rows",
+                       l.packedRows()
+                           ? p.get("tile_rows") + " rows: packed tiles hold 1 to 32 segments of " +
+                                 unit + ", a thread a column of each, at most 256 threads (here " +
+                                 std::to_string(l.cols) + " columns)"
+                           : p.get("tile_rows") + " rows: tiles of " + std::to_string(l.tileCols) +
+                                 " lanes a segment hold 1, 2 or 4 " + "segments of " + unit +
+                                 ", 4 only where a tile row is 128 bytes or fewer");
+    }
     if (!permute::linesFit(l))
       throw paramError("shape", "the lines are " + std::to_string(l.batch) + " matrices of " +
                                     std::to_string(l.rows) + " x " + std::to_string(l.cols) +
@@ -1378,16 +1391,19 @@ void registerPermuteFamily(Registry& registry) {
       "tile's first row and stages it, and 8 lanes store each column in whole 16-byte words. "
       "Compare it with narrow on (1677721, 40), with general on (5161845, 52), and with auto on "
       "(8192, 8192), whose rows start on words (aligned cells move them), and sweep tile_cols on "
-      "(5161845, 52): a tile wider than the rows copies them row by row, its lanes past a row's "
-      "end idle. Any permutation that moves the innermost dimension is such a batch of matrices: "
+      "(5161845, 52): 32 cuts rows into covering words; 64 holds whole rows, 12 of its lanes a "
+      "segment idle; 128 would idle more than a quarter, so it packs its lanes instead, a thread "
+      "a column of each segment, segments sharing warps. Any permutation that moves the innermost "
+      "dimension is such a batch of matrices: "
       "rows the destination's innermost dimension, columns every source dimension inside it, "
       "each column's rows a run in the destination wherever its dimensions put it; compare it "
       "with general on (230, 11080, 26) with (2, 1, 0). Halves go the same way, 64 rows a "
       "segment, an element a row: compare them with packed on (53, 5, 5275, 24) with (1, 0, "
       "3, 2) in f16, a batch of transposes the destination reorders (auto takes lines there), "
       "and with auto on (357, 125, 750) with (2, 1, 0), where general tiles win. Sweep "
-      "tile_rows on (1677721, 40): in a tile of two segments of 128 rows the second's 32 rows "
-      "above are the first's last, loaded once; four segments hold fewer blocks an SM.");
+      "tile_rows on (1677721, 40), whose tiles pack 40 lanes a segment: a tile's segments share "
+      "the rows above the second and after, loaded once, and fill its warps (4 segments: 160 "
+      "threads, none idle), but taller tiles hold fewer blocks an SM.");
   add(Kind::Auto, "picks the kernel and says which",
       "The planes kernel for batches of planes of bytes and halves of 5 to 13 KiB (bytes to 17 "
       "KiB) that are whole 16-byte vectors, from 60 MiB, where its gathers meet 8 words a bank or "
@@ -1429,10 +1445,11 @@ void registerPermuteFamily(Registry& registry) {
       "innermost where the walk would move them a byte at a time, or a half at a time in rows of "
       "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes that "
       "the narrow kernel would take (12 or more where it would swizzle its vectors), from 4 MB, "
-      "or general tiles, from 12 MB, and wherever the tiled kernel would move single bytes, from "
-      "3 MB; and reordered batches of transposes of bytes and halves from channels last to 12 to "
-      "64 planes, from 32 MiB, that packed or general tiles would take. The result's chosen "
-      "value says which ran.");
+      "or general tiles, from 12 MB (to 80 planes from 64 MB), and wherever the tiled kernel "
+      "would move single bytes, from 3 MB; 2-D transposes of halves from channels last to 12 "
+      "to 40 planes that the narrow kernel would take, from 64 MB; and reordered batches of "
+      "transposes of bytes and halves from channels last to 12 to 64 planes, from 32 MiB, that "
+      "packed or general tiles would take. The result's chosen value says which ran.");
 }
 
 }  // namespace kwb

@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/paramspec.h"
 #include "gpu/familygpu.h"
+#include "kernels/permute/linetranspose.h"
+#include "kernels/permute/permuteplan.h"
 #include "kernels/registry.h"
 #include "measure/runner.h"
 
@@ -644,28 +647,48 @@ TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
                              {"300,5,9", "2,1,0", "0"},
                              {"2,3,150,4,5", "4,0,3,2,1", "2"},
                              {"6,5,9,4", "3,1,0,2", "13"}};
-  // Every tile built: tile_cols by tile_rows (1, 2 or 4 segments of 128 bytes of each column, 4
-  // only in tile rows of 128 bytes or fewer), and auto's, of bytes and of halves.
+  // Tiles that cut rows: tile_cols by tile_rows (1, 2 or 4 segments of 128 bytes of each
+  // column, 4 only in tile rows of 128 bytes or fewer), and auto's, of bytes and of halves. Where
+  // a tile is as wide as the rows or wider it holds them whole, in the segments tile_rows gives.
   using Tiles = std::vector<std::pair<const char*, const char*>>;
   const Tiles bytes = {{"auto", "auto"}, {"32", "128"},  {"32", "256"},
                        {"32", "512"},    {"64", "128"},  {"64", "256"},
                        {"64", "512"},    {"128", "128"}, {"128", "256"}};
   const Tiles halves = {{"auto", "auto"}, {"32", "64"},  {"32", "128"}, {"32", "256"},
                         {"64", "64"},     {"64", "128"}, {"64", "256"}};
+  const auto check = [&](const char* dtype, const char* shape, const char* perm, const char* offset,
+                         const char* tileCols, const std::string& tileRows) {
+    const RunResult r = run("lines", {{"shape", shape},
+                                      {"perm", perm},
+                                      {"dtype", dtype},
+                                      {"offset", offset},
+                                      {"tile_cols", tileCols},
+                                      {"tile_rows", tileRows}});
+    const std::string what = std::string(dtype) + " " + shape + " offset " + offset +
+                             " tile_cols " + tileCols + " tile_rows " + tileRows;
+    ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
+    EXPECT_EQ(r.verification.relError, 0.0) << what;
+  };
   for (const auto& [dtype, tiles] : {std::pair{"u8", bytes}, std::pair{"f16", halves}})
     for (const auto& [shape, perm, offset] : shapes)
-      for (const auto& [tileCols, tileRows] : tiles) {
-        const RunResult r = run("lines", {{"shape", shape},
-                                          {"perm", perm},
-                                          {"dtype", dtype},
-                                          {"offset", offset},
-                                          {"tile_cols", tileCols},
-                                          {"tile_rows", tileRows}});
-        const std::string what = std::string(dtype) + " " + shape + " offset " + offset +
-                                 " tile_cols " + tileCols + " tile_rows " + tileRows;
-        ASSERT_EQ(r.status, RunStatus::Ok) << what << ": " << r.error;
-        EXPECT_EQ(r.verification.relError, 0.0) << what;
-      }
+      for (const auto& [tileCols, tileRows] : tiles)
+        check(dtype, shape, perm, offset, tileCols, tileRows);
+  // Packed tiles in 1 to 32 segments, as many as 256 threads take: a segment's lanes then share
+  // warps with the next's.
+  for (const auto& [dtype, elementBytes] : {std::pair{"u8", 1}, std::pair{"f16", 2}})
+    for (const auto& [shape, perm, offset] : shapes) {
+      std::vector<int> order;
+      for (const std::int64_t d : listItems(perm)) order.push_back(static_cast<int>(d));
+      auto l = permute::lineLaunchFor(permute::simplify({listItems(shape), order}));
+      ASSERT_TRUE(l) << shape;
+      l->tileCols = 128 / elementBytes;
+      l->elementBytes = elementBytes;
+      if (!l->packedRows()) continue;
+      for (const int segments : {1, 3, 5, 8, 13, 32})
+        if (l->cols * segments <= permute::kMaxLineRowThreads)
+          check(dtype, shape, perm, offset, elementBytes == 1 ? "128" : "64",
+                std::to_string(segments * permute::kLineSegmentBytes / elementBytes));
+    }
 }
 
 TEST_F(PermuteGpu, AutoAlignsStoresWhereDestinationRowsStraddleSectors) {
@@ -731,20 +754,20 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("48,65536", "1,0"), "narrow");
   EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
   // 32 to 47 planes of single elements to channels last: the walk, or the narrow kernel's shifted
-  // vectors where they fill the device; the other way, tiles, or the narrow kernel for halves
-  // where it fills the device (lines for bytes).
+  // vectors where they fill the device; the other way, tiles, or lines for bytes, and for halves
+  // from 64 MB.
   EXPECT_EQ(chosen("5,37,5667", "0,2,1"), "movement");
   EXPECT_EQ(chosen("5,33,406721", "0,2,1", "u8"), "narrow");
   EXPECT_EQ(chosen("5,5667,37", "0,2,1"), "tiled");
   EXPECT_EQ(chosen("2033103,33", "1,0", "u8"), "lines");
-  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "lines");
   EXPECT_EQ(chosen("1398101,48", "1,0"), "tiled");
   EXPECT_EQ(chosen("48,65536", "1,0", "u8"), "tiled_wide");
   // Channels last to planes: narrow where whole vectors hold 2 elements or more or shifted ones
   // fill the device.
   EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
-  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");  // where it would swizzle: lines
-  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "narrow");
+  EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");   // where it would swizzle: lines
+  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "lines");  // halves from 64 MB
   EXPECT_EQ(chosen("3400001,19", "1,0", "u8"), "narrow");
   // A reordered batch of such transposes, of 32 MiB or more: lines, of halves too.
   EXPECT_EQ(chosen("53,5,5275,24", "1,0,3,2", "f16"), "lines");

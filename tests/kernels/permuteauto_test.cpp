@@ -95,12 +95,17 @@ TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
   EXPECT_EQ(chosen("1290555,52", "1,0", "u8"), "lines");   // general tiles would take them
   EXPECT_EQ(chosen("8,161319,52", "0,2,1", "u8"), "lines");
   EXPECT_EQ(chosen("14563,96,24", "0,2,1", "u8"), "lines");  // matrices of 96 rows
-  EXPECT_EQ(chosen("1016800,66", "1,0", "u8"), "general");   // past 63 planes
-  EXPECT_EQ(chosen("466033,36", "1,0", "u8"), "lines");      // the tiled kernel would take them
+  EXPECT_EQ(chosen("508400,66", "1,0", "u8"), "general");    // past 63 planes under 64 MB
+  EXPECT_EQ(chosen("1016800,66", "1,0", "u8"), "lines");
+  EXPECT_EQ(chosen("466033,36", "1,0", "u8"), "lines");  // the tiled kernel would take them
   EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");
   EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");  // 1 MiB
   EXPECT_EQ(chosen("2097152,32", "1,0", "u8"), "tiled_wide");
-  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "narrow");    // bytes only
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "lines");     // halves from 64 MB
+  EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");      // 5 MiB
+  EXPECT_EQ(chosen("1677721,41", "1,0", "f16"), "narrow");    // past 40 planes of halves
+  EXPECT_EQ(chosen("932067,72", "1,0", "u8"), "lines");       // 64 MiB, general tiles'
+  EXPECT_EQ(chosen("699050,96", "1,0", "u8"), "general");     // past 80 planes
   EXPECT_EQ(chosen("1073741825,40", "1,0", "u8"), "narrow");  // past the kernel's 2^30 rows
 }
 

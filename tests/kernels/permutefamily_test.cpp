@@ -396,8 +396,12 @@ TEST(PermuteFamily, LinesSayHowTheyLayOutAPermutation) {
   EXPECT_EQ(reversed.get("tile_rows_used"), "128");  // rows cut into covering words
   const ParamSet channels = linesDerived("1677721,40", "1,0");
   EXPECT_EQ(channels.get("matrix"), "1677721 x 40");
-  EXPECT_EQ(channels.get("tile_cols_used"), "64");
-  EXPECT_EQ(channels.get("tile_rows_used"), "256");  // whole rows in two segments
+  EXPECT_EQ(channels.get("tile_cols_used"), "40");   // lanes packed, a column of each segment
+  EXPECT_EQ(channels.get("tile_rows_used"), "512");  // in four segments: 160 threads
+  EXPECT_EQ(channels.get("block"), "160");
+  const ParamSet padded = linesDerived("2796202,24", "1,0");
+  EXPECT_EQ(padded.get("tile_cols_used"), "32");  // 17 to 31 columns keep a warp a segment
+  EXPECT_EQ(padded.get("tile_rows_used"), "256");
   EXPECT_EQ(linesDerived("3,100,7,77", "0,3,2,1").get("matrices"), "3");
   EXPECT_EQ(linesDerived("3,100,7,77", "0,3,2,1").get("matrix"), "100 x 7,77 -> 77,7");
 }
@@ -451,44 +455,86 @@ TEST(LineTranspose, TakesTheNarrowestTileThatHoldsARow) {
   halves.elementBytes = 2;
   EXPECT_EQ(halves.tileRows(), 256);  // segments of 64 rows of halves
   EXPECT_EQ(halves.tiles(), 3 * 7 * 5);
-  // Two segments where a tile of 64 bytes a row or fewer holds whole rows, filled as well as
-  // one, in 1024 tiles or more.
-  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721, 40, 64, 1), 2);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721 - 128, 40, 64, 1), 2);  // odd segments
-  EXPECT_EQ(permute::lineSegmentsFor(8388, 200, 40, 64, 1), 2);
-  EXPECT_EQ(permute::lineSegmentsFor(4301, 300, 52, 64, 1), 1);  // 2 tiles of 1 fill more
-  EXPECT_EQ(permute::lineSegmentsFor(9000, 128, 40, 64, 1), 1);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 174762, 24, 32, 1), 1);  // 683 tiles
+  // Tiles whose lanes past the rows would be more than a quarter pack them, but for 17 to 31
+  // columns.
+  const auto packed = [](std::int64_t cols, int tileCols, int bytes = 1) {
+    permute::LineLaunch l{1, 1000, cols, tileCols};
+    l.elementBytes = bytes;
+    return l.packedRows();
+  };
+  EXPECT_TRUE(packed(40, 64));
+  EXPECT_TRUE(packed(47, 64));
+  EXPECT_FALSE(packed(48, 64));
+  EXPECT_FALSE(packed(24, 32));
+  EXPECT_FALSE(packed(31, 128));
+  EXPECT_TRUE(packed(16, 32));
+  EXPECT_TRUE(packed(72, 128));
+  EXPECT_FALSE(packed(200, 128));  // rows cut
+  EXPECT_TRUE(packed(40, 64, 2));
+  // Packed: the segments that fill most lanes and rows in up to 160 threads (a warp under 17
+  // columns) and 1024 tiles, nearest 128 threads; else two where a tile of 64 bytes a row or
+  // fewer holds whole rows, filled as well as one, in 1024 tiles or more.
+  EXPECT_EQ(permute::lineSegmentsFor(1, 1677721, 40, 64, 1), 4);  // 160 lanes of 160
+  EXPECT_EQ(permute::lineSegmentsFor(1, 2033601, 33, 64, 1), 4);  // 132 of 160
+  EXPECT_EQ(permute::lineSegmentsFor(1, 466033, 36, 64, 1), 3);   // 4 leave 911 tiles
+  EXPECT_EQ(permute::lineSegmentsFor(8388, 200, 40, 64, 1), 2);   // rows 200 of 256
+  EXPECT_EQ(permute::lineSegmentsFor(9000, 128, 40, 64, 1), 1);   // rows 128 of 128
+  EXPECT_EQ(permute::lineSegmentsFor(1, 9586980, 7, 32, 1), 4);   // a warp: 28 lanes
+  EXPECT_EQ(permute::lineSegmentsFor(1, 4194304, 16, 32, 1), 2);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 932067, 72, 128, 1), 2);  // 144 of 160
+  EXPECT_EQ(permute::lineSegmentsFor(1, 838860, 40, 64, 2), 4);
+  EXPECT_EQ(permute::lineSegmentsFor(1, 2796202, 24, 32, 1), 2);  // a warp a segment
+  EXPECT_EQ(permute::lineSegmentsFor(4301, 300, 52, 64, 1), 1);   // 2 tiles of 1 fill more
+  EXPECT_EQ(permute::lineSegmentsFor(1, 174762, 24, 32, 1), 1);   // 683 tiles
   EXPECT_EQ(permute::lineSegmentsFor(1, 699050, 100, 128, 1), 1);
   EXPECT_EQ(permute::lineSegmentsFor(1, 20000, 203, 128, 1), 1);
-  EXPECT_EQ(permute::lineSegmentsFor(1, 838860, 40, 64, 2), 1);  // rows of 128 bytes
+  EXPECT_EQ(permute::lineSegmentsFor(1, 524288, 64, 64, 2), 1);  // rows of 128 bytes
   EXPECT_EQ(permute::lineSegmentsFor(1, 838860, 20, 32, 2), 2);
 }
 
 // Up to 4 segments, 256 threads, 128 bytes a tile row and 64 KiB of shared memory a block, so
-// that every GPU from sm_75 runs them.
+// that every GPU from sm_75 runs them; packed tiles up to 32 segments and 256 threads.
 TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
   for (const int bytes : {1, 2})
     for (const int cols : {32, 64, 128})
       for (const int segments : {1, 2, 4, 8}) {
-        const bool built = permute::lineTileBuilt(cols, segments, bytes);
+        permute::LineLaunch l{1, 1000, 1000, cols, segments};  // rows cut
+        l.elementBytes = bytes;
+        const bool built = permute::lineTileBuilt(l);
         EXPECT_EQ(built, cols * segments <= 256 && segments <= 4 && cols * bytes <= 128)
             << bytes << ": " << cols << " x " << segments;
-        permute::LineLaunch l{1, 1000, 1000, cols, segments};
-        l.elementBytes = bytes;
         if (built) {
           EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024)
               << bytes << ": " << cols << " x " << segments;
         }
       }
+  for (const int bytes : {1, 2})
+    for (int segments = 1; segments <= 33; ++segments) {
+      permute::LineLaunch l{1, 100000, 7, 32, segments};
+      l.elementBytes = bytes;
+      EXPECT_EQ(permute::lineTileBuilt(l), segments <= 32) << segments;
+      EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024) << segments;
+      l.cols = 40;
+      l.tileCols = 64;
+      EXPECT_EQ(permute::lineTileBuilt(l), segments <= 6) << segments;  // 240 threads
+      if (segments <= 6) EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024) << segments;
+    }
   // A tile that holds whole rows loads them as one run: its lanes' staged columns take the most.
-  permute::LineLaunch whole{1, 1677721, 40, 64, 2};
-  EXPECT_EQ(permute::lineSharedBytes(whole), 2u * 64 * 49 * 4);
+  permute::LineLaunch whole{1, 1677721, 24, 32, 2};
+  EXPECT_EQ(permute::lineSharedBytes(whole), 2u * 32 * 49 * 4);
+  whole.cols = 40;  // packed: 80 lanes in 96 threads
+  whole.tileCols = 64;
+  EXPECT_EQ(permute::lineSharedBytes(whole), 96u * 49 * 4);
   whole.cols = 1000;
   EXPECT_EQ(permute::lineSharedBytes(whole), 16u + 288 * (64 + 47) + 32);
-  EXPECT_FALSE(permute::lineTileBuilt(64, 3, 1));
-  EXPECT_FALSE(permute::lineTileBuilt(48, 1, 1));
-  EXPECT_FALSE(permute::lineTileBuilt(32, 1, 4));
+  const auto built = [](int tileCols, int segments, int bytes) {
+    permute::LineLaunch l{1, 1000, 1000, tileCols, segments};
+    l.elementBytes = bytes;
+    return permute::lineTileBuilt(l);
+  };
+  EXPECT_FALSE(built(64, 3, 1));
+  EXPECT_FALSE(built(48, 1, 1));
+  EXPECT_FALSE(built(32, 1, 4));
 }
 
 // Lanes 8 apart start on different elements of their words: rows of 100 bytes, 4 rows a word,
