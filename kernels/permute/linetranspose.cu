@@ -45,14 +45,16 @@ constexpr std::size_t tileSharedBytes(int elementBytes, int cols, int segments) 
   return rows > stage ? rows : stage;
 }
 
-// Shared rows, where a tile holds whole rows of rowBytes (the threads' columns packed or not): one
-// run of them, with 16 bytes before
-// it, up to 15 of the word holding its start and up to 30 past its end that the last word
-// copied brings. The room then stages each thread's column.
-std::size_t rowsSharedBytes(int elementBytes, std::int64_t rowBytes, int segments, int threads) {
+// Shared rows, where a tile holds whole rows of rowBytes: one run of them, with 16 bytes before
+// it, up to 15 of the word holding its start, up to 30 past its end that the last word copied
+// brings, and as far past its last row as a segment's last lane gathers (laneBytes, its lanes'
+// bytes of a row, past the row's start). The room then stages each thread's column.
+std::size_t rowsSharedBytes(int elementBytes, std::int64_t rowBytes, std::int64_t laneBytes,
+                            int segments, int threads) {
   const auto loadedRows =
       static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
-  const std::size_t rows = 48 + loadedRows * static_cast<std::size_t>(rowBytes);
+  const std::size_t rows = 48 + (loadedRows - 1) * static_cast<std::size_t>(rowBytes) +
+                           static_cast<std::size_t>(std::max(rowBytes, laneBytes));
   const std::size_t stage = static_cast<std::size_t>(threads * kStageWords) * 4;
   return rows > stage ? rows : stage;
 }
@@ -448,7 +450,8 @@ bool lineTileBuilt(const LineLaunch& l) {
 }
 
 std::size_t lineSharedBytes(const LineLaunch& l) {
-  return l.wholeRows() ? rowsSharedBytes(l.elementBytes, l.cols * l.elementBytes, l.segments,
+  return l.wholeRows() ? rowsSharedBytes(l.elementBytes, l.cols * l.elementBytes,
+                                         l.segmentLanes() * l.elementBytes, l.segments,
                                          static_cast<int>(l.threads()))
                        : tileSharedBytes(l.elementBytes, l.tileCols, l.segments);
 }

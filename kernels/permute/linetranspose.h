@@ -21,9 +21,9 @@ namespace kwb::permute {
 // warp reads neighbouring elements of a row: no bank conflicts), shifts it in registers to start
 // on its destination sector and stages it, and 8 lanes store each column in whole 16-byte words.
 // A tile of several segments loads the rows above only once: each segment's are the last of the
-// one before, already in shared memory. Where the tile holds whole rows its threads are its
-// columns times its segments, whatever the columns: (1677721, 40) in 4 segments takes 160
-// threads, none idle; tiles that cut rows take tileCols lanes a segment.
+// one before, already in shared memory. A tile takes tileCols lanes a segment, but one that holds
+// whole rows and would idle more than a quarter of them packs its lanes instead, its threads its
+// columns times its segments: (1677721, 40) in 4 segments takes 160 threads, none idle.
 inline constexpr int kLineSegmentBytes = 128;
 inline constexpr int kLineAboveBytes = 32;
 

@@ -623,8 +623,9 @@ TEST_F(PermuteGpu, PlaneTransposesMatchTheReference) {
   EXPECT_EQ(r.verification.relError, 0.0);
 }
 
-// Lines over tiles wider and narrower than the rows, matrices shorter than a tile and than the
-// rows above one, batches whose matrices start anywhere in words, and sources at odd offsets.
+// Lines over tiles wider and narrower than the rows (lanes past them idle, or packed), matrices
+// shorter than a tile and than the rows above one, batches whose matrices start anywhere in words,
+// and sources at odd offsets.
 TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
   const char* shapes[][3] = {{"1031,389", "1,0", "0"},
                              {"1677,40", "1,0", "5"},
@@ -637,6 +638,7 @@ TEST_F(PermuteGpu, LineTransposesMatchTheReference) {
                              {"4,161,65", "0,2,1", "9"},
                              {"40,17,31", "0,2,1", "2"},
                              {"3,700,45", "0,2,1", "11"},
+                             {"3,300,100", "0,2,1", "4"},
                              // Any permutation that moves the innermost dimension: columns over
                              // several dimensions, batches the destination spreads.
                              {"23,110,26", "2,1,0", "5"},
