@@ -458,9 +458,9 @@ TEST(LineTranspose, TakesTheNarrowestTileThatHoldsARow) {
   // Tiles whose lanes past the rows would be more than a quarter pack them, but for 17 to 31
   // columns.
   const auto packed = [](std::int64_t cols, int tileCols, int bytes = 1) {
-    permute::LineLaunch l{1, 1000, cols, tileCols};
-    l.elementBytes = bytes;
-    return l.packedRows();
+    permute::LineLaunch launch{1, 1000, cols, tileCols};
+    launch.elementBytes = bytes;
+    return launch.packedRows();
   };
   EXPECT_TRUE(packed(40, 64));
   EXPECT_TRUE(packed(47, 64));
@@ -517,7 +517,9 @@ TEST(LineTranspose, BuildsTilesOfUpTo256ThreadsIn64KiB) {
       l.cols = 40;
       l.tileCols = 64;
       EXPECT_EQ(permute::lineTileBuilt(l), segments <= 6) << segments;  // 240 threads
-      if (segments <= 6) EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024) << segments;
+      if (segments <= 6) {
+        EXPECT_LE(permute::lineSharedBytes(l), 64u * 1024) << segments;
+      }
     }
   // A tile that holds whole rows loads them as one run: its lanes' staged columns take the most.
   permute::LineLaunch whole{1, 1677721, 24, 32, 2};
