@@ -674,13 +674,33 @@ constexpr std::int64_t kMinLinesOverTiledBytes = 3'000'000;
 constexpr std::int64_t kMaxWideLinePlanes = 80;
 constexpr std::int64_t kMinWideLinesBytes = 64'000'000;
 
-// 2-D transposes of halves from channels last to 12 to 40 planes go through lines where the
-// narrow kernel would take them, from 64 MB (H200, forty-ninth pass, 64 MiB, tiles that pack
-// their lanes): 12 planes 1.15x, 24 1.46x, 36 1.61x, 40 1.62x ((838860, 40): 0.564 -> 0.911 of
-// the copy ceiling). Batches and smaller tensors were not measured and keep the narrow kernel.
+// Transposes of halves, and batches of them, from channels last go through lines (H200,
+// forty-ninth pass, tiles that pack their lanes):
+// - to 12 to 40 planes where the narrow kernel would take them with planes that start inside its
+//   vectors, from 16 MB: 12 planes 1.14x, 16 1.32x, 24 1.45x (16 MiB 1.39x, 32 MiB 1.54x, batches
+//   of 4 and 64 1.46-1.49x, of 1000 1.37x), 33 1.08x, 36 1.60x, 40 1.60x (32 MiB 1.51x, batches
+//   of 16 and 256 1.59-1.61x) ((838860, 40): 0.568 -> 0.907 of the copy ceiling); where its
+//   planes start on vectors it kept them: (1048576, 16) 0.94x, (559240, 60) 0.98x, (524288, 64)
+//   0.94x, (4194304, 8) 0.81x;
+// - to 40 to 52 planes where tiles would take them, from 8 MB: 40 planes at 8 and 16 MiB 1.86x
+//   and 2.61x over the tiled kernel, 48 planes 1.58x over pairs, 52 1.43x over general tiles
+//   (64 MiB).
 constexpr std::int64_t kMinHalfLinePlanes = 12;
-constexpr std::int64_t kMaxHalfLinePlanes = 40;
-constexpr std::int64_t kMinHalfLinesBytes = 64'000'000;
+constexpr std::int64_t kMaxHalfLinePlanesOverNarrow = 40;
+constexpr std::int64_t kMaxHalfLinePlanes = 52;
+constexpr std::int64_t kMinHalfLinesOverNarrowBytes = 16'000'000;
+constexpr std::int64_t kMinHalfLinesOverTilesBytes = 8'000'000;
+
+bool halfLinesPay(const BatchTranspose& t, Kind kind, std::int64_t tensorBytes,
+                  std::int64_t sourceOffsetBytes) {
+  if (t.rows <= t.cols || t.cols < kMinHalfLinePlanes || t.cols > kMaxHalfLinePlanes) return false;
+  if (kind == Kind::Narrow)
+    return t.cols <= kMaxHalfLinePlanesOverNarrow && tensorBytes >= kMinHalfLinesOverNarrowBytes &&
+           defaultNarrowLaunch(t, 2, sourceOffsetBytes).planesShifted();
+  const bool tiles = kind == Kind::Tiled || kind == Kind::TiledPairs || kind == Kind::General;
+  return tiles && t.cols >= kMaxHalfLinePlanesOverNarrow &&
+         tensorBytes >= kMinHalfLinesOverTilesBytes;
+}
 
 // So do reordered batches of transposes (the batch's dimensions permuted) of bytes or halves from
 // channels last to 12 to 64 planes, from 32 MiB, where packed or general tiles would take them
@@ -706,10 +726,7 @@ bool linesPay(const Permutation& s, Kind kind, int bytes, std::int64_t sourceOff
   const auto t = asBatchTranspose(s);
   if (!t) return false;
   const std::int64_t tensorBytes = s.elements() * bytes;
-  if (bytes == 2)
-    return kind == Kind::Narrow && t->batch == 1 && t->rows > t->cols &&
-           t->cols >= kMinHalfLinePlanes && t->cols <= kMaxHalfLinePlanes &&
-           tensorBytes >= kMinHalfLinesBytes;
+  if (bytes == 2) return halfLinesPay(*t, kind, tensorBytes, sourceOffsetBytes);
   if (bytes != 1) return false;
   if (kind == Kind::Tiled) return tensorBytes >= kMinLinesOverTiledBytes;
   if (t->rows <= t->cols) return false;  // from planes

@@ -1446,8 +1446,9 @@ void registerPermuteFamily(Registry& registry) {
       "5 halves or more. Lines take byte transposes from channels last to 20 to 63 planes that "
       "the narrow kernel would take (12 or more where it would swizzle its vectors), from 4 MB, "
       "or general tiles, from 12 MB (to 80 planes from 64 MB), and wherever the tiled kernel "
-      "would move single bytes, from 3 MB; 2-D transposes of halves from channels last to 12 "
-      "to 40 planes that the narrow kernel would take, from 64 MB; and reordered batches of "
+      "would move single bytes, from 3 MB; transposes of halves from channels last to 12 to 40 "
+      "planes that the narrow kernel would take with planes starting inside its vectors, from "
+      "16 MB, or to 40 to 52 planes that tiles would take, from 8 MB; and reordered batches of "
       "transposes of bytes and halves from channels last to 12 to 64 planes, from 32 MiB, that "
       "packed or general tiles would take. The result's chosen value says which ran.");
 }

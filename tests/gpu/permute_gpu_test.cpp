@@ -757,7 +757,7 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");
   // 32 to 47 planes of single elements to channels last: the walk, or the narrow kernel's shifted
   // vectors where they fill the device; the other way, tiles, or lines for bytes, and for halves
-  // from 64 MB.
+  // whose planes start inside the narrow kernel's vectors.
   EXPECT_EQ(chosen("5,37,5667", "0,2,1"), "movement");
   EXPECT_EQ(chosen("5,33,406721", "0,2,1", "u8"), "narrow");
   EXPECT_EQ(chosen("5,5667,37", "0,2,1"), "tiled");
@@ -769,7 +769,7 @@ TEST_F(PermuteGpu, AutoSaysWhatItChose) {
   // fill the device.
   EXPECT_EQ(chosen("1973790,17", "1,0", "f64"), "narrow");
   EXPECT_EQ(chosen("4194304,16", "1,0", "u8"), "lines");   // where it would swizzle: lines
-  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "lines");  // halves from 64 MB
+  EXPECT_EQ(chosen("2097154,16", "1,0", "f16"), "lines");  // planes start inside vectors
   EXPECT_EQ(chosen("3400001,19", "1,0", "u8"), "narrow");
   // A reordered batch of such transposes, of 32 MiB or more: lines, of halves too.
   EXPECT_EQ(chosen("53,5,5275,24", "1,0,3,2", "f16"), "lines");

@@ -101,9 +101,15 @@ TEST(PermuteAuto, LinesTakeByteTransposesFromChannelsLastToAFewDozenPlanes) {
   EXPECT_EQ(chosen("2049,2049", "1,0", "u8"), "lines");
   EXPECT_EQ(chosen("1025,1025", "1,0", "u8"), "tiled");  // 1 MiB
   EXPECT_EQ(chosen("2097152,32", "1,0", "u8"), "tiled_wide");
-  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "lines");     // halves from 64 MB
-  EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");      // 5 MiB
-  EXPECT_EQ(chosen("1677721,41", "1,0", "f16"), "narrow");    // past 40 planes of halves
+  // Halves where the narrow kernel's planes start inside its vectors, or tiles would take them.
+  EXPECT_EQ(chosen("2033103,33", "1,0", "f16"), "lines");
+  EXPECT_EQ(chosen("16,52428,40", "0,2,1", "f16"), "lines");  // batches too
+  EXPECT_EQ(chosen("1048576,16", "1,0", "f16"), "narrow");    // planes start on vectors
+  EXPECT_EQ(chosen("65536,40", "1,0", "f16"), "narrow");      // 5 MB
+  EXPECT_EQ(chosen("1677721,41", "1,0", "f16"), "narrow");    // past 40 planes for narrow
+  EXPECT_EQ(chosen("104857,40", "1,0", "f16"), "lines");      // 8 MiB, the tiled kernel's
+  EXPECT_EQ(chosen("645277,52", "1,0", "f16"), "lines");      // general tiles'
+  EXPECT_NE(chosen("612,1024,53", "0,2,1", "f16"), "lines");  // past 52 planes
   EXPECT_EQ(chosen("932067,72", "1,0", "u8"), "lines");       // 64 MiB, general tiles'
   EXPECT_EQ(chosen("699050,96", "1,0", "u8"), "general");     // past 80 planes
   EXPECT_EQ(chosen("1073741825,40", "1,0", "u8"), "narrow");  // past the kernel's 2^30 rows
@@ -119,7 +125,7 @@ TEST(PermuteAuto, LinesTakeReorderedTransposesFromChannelsLastToAFewDozenPlanes)
   EXPECT_NE(chosen("53,5,3956,16", "1,0,3,2", "u8"), "lines");   // 16 MiB
   EXPECT_NE(chosen("53,5,24,10551", "1,0,3,2", "u8"), "lines");  // from planes
   EXPECT_NE(chosen("53,5,3956,32", "1,0,3,2", "f32"), "lines");  // 4-byte elements
-  EXPECT_NE(chosen("265,10551,24", "0,2,1", "f16"), "lines");    // in order: a batch transpose
+  EXPECT_EQ(chosen("265,10551,24", "0,2,1", "f16"), "lines");    // in order: as a batch transpose
 }
 
 TEST(PermuteAuto, SmallByteMatricesInWordsTakeTheWalkWhereTheyFillLittleOfTheirTiles) {
