@@ -687,6 +687,7 @@ constexpr std::int64_t kMinWideLinesBytes = 64'000'000;
 //   (64 MiB).
 constexpr std::int64_t kMinHalfLinePlanes = 12;
 constexpr std::int64_t kMaxHalfLinePlanesOverNarrow = 40;
+constexpr std::int64_t kMinHalfLinePlanesOverTiles = 40;
 constexpr std::int64_t kMaxHalfLinePlanes = 52;
 constexpr std::int64_t kMinHalfLinesOverNarrowBytes = 16'000'000;
 constexpr std::int64_t kMinHalfLinesOverTilesBytes = 8'000'000;
@@ -698,7 +699,7 @@ bool halfLinesPay(const BatchTranspose& t, Kind kind, std::int64_t tensorBytes,
     return t.cols <= kMaxHalfLinePlanesOverNarrow && tensorBytes >= kMinHalfLinesOverNarrowBytes &&
            defaultNarrowLaunch(t, 2, sourceOffsetBytes).planesShifted();
   const bool tiles = kind == Kind::Tiled || kind == Kind::TiledPairs || kind == Kind::General;
-  return tiles && t.cols >= kMaxHalfLinePlanesOverNarrow &&
+  return tiles && t.cols >= kMinHalfLinePlanesOverTiles &&
          tensorBytes >= kMinHalfLinesOverTilesBytes;
 }
 

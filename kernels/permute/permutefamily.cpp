@@ -1153,7 +1153,7 @@ class PermuteVariant final : public Variant {
                                  unit + ", a thread a column of each, at most 256 threads (here " +
                                  std::to_string(l.cols) + " columns)"
                            : p.get("tile_rows") + " rows: tiles of " + std::to_string(l.tileCols) +
-                                 " lanes a segment hold 1, 2 or 4 " + "segments of " + unit +
+                                 " lanes a segment hold 1, 2 or 4 segments of " + unit +
                                  ", 4 only where a tile row is 128 bytes or fewer");
     }
     if (!permute::linesFit(l))
