@@ -32,31 +32,38 @@ std::span<const int> mostSegmentsOf(int elementBytes) {
                            : std::span<const int>(kMostHalfSegments);
 }
 
+// Rows a tile of these segments loads: theirs and those of kLineAboveBytes above them.
+constexpr std::size_t loadedRowsOf(int elementBytes, int segments) {
+  return static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
+}
+
+// A block's shared memory: its loaded rows, whose room then stages each thread's column.
+constexpr std::size_t withStage(std::size_t rows, std::int64_t threads) {
+  const auto stage = static_cast<std::size_t>(threads * kStageWords) * 4;
+  return rows > stage ? rows : stage;
+}
+
 // Shared rows, where a tile cuts rows: a tile row's bytes, up to 15 more each side that their
 // covering words bring, and the rest of a pitch congruent to the row stride mod 16 (at most 47
-// more bytes), with 16 before the first and 32 past the last. The room then stages each lane's
-// column.
+// more bytes), with 16 before the first and 32 past the last.
 constexpr std::size_t tileSharedBytes(int elementBytes, int cols, int segments) {
-  const std::size_t loadedRows =
-      static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
-  const std::size_t rows =
-      16 + loadedRows * (static_cast<std::size_t>(cols * elementBytes) + 47) + 32;
-  const std::size_t stage = static_cast<std::size_t>(segments * cols * kStageWords) * 4;
-  return rows > stage ? rows : stage;
+  return withStage(16 +
+                       loadedRowsOf(elementBytes, segments) *
+                           (static_cast<std::size_t>(cols * elementBytes) + 47) +
+                       32,
+                   std::int64_t{segments} * cols);
 }
 
 // Shared rows, where a tile holds whole rows of rowBytes: one run of them, with 16 bytes before
 // it, up to 15 of the word holding its start, up to 30 past its end that the last word copied
 // brings, and as far past its last row as a segment's last lane gathers (laneBytes, its lanes'
-// bytes of a row, past the row's start). The room then stages each thread's column.
+// bytes of a row, past the row's start).
 std::size_t rowsSharedBytes(int elementBytes, std::int64_t rowBytes, std::int64_t laneBytes,
-                            int segments, int threads) {
-  const auto loadedRows =
-      static_cast<std::size_t>((segments * kLineSegmentBytes + kLineAboveBytes) / elementBytes);
-  const std::size_t rows = 48 + (loadedRows - 1) * static_cast<std::size_t>(rowBytes) +
-                           static_cast<std::size_t>(std::max(rowBytes, laneBytes));
-  const std::size_t stage = static_cast<std::size_t>(threads * kStageWords) * 4;
-  return rows > stage ? rows : stage;
+                            int segments, std::int64_t threads) {
+  return withStage(
+      48 + (loadedRowsOf(elementBytes, segments) - 1) * static_cast<std::size_t>(rowBytes) +
+          static_cast<std::size_t>(std::max(rowBytes, laneBytes)),
+      threads);
 }
 
 __device__ __forceinline__ void copy16(unsigned sharedAt, const unsigned char* from) {
@@ -451,8 +458,7 @@ bool lineTileBuilt(const LineLaunch& l) {
 
 std::size_t lineSharedBytes(const LineLaunch& l) {
   return l.wholeRows() ? rowsSharedBytes(l.elementBytes, l.cols * l.elementBytes,
-                                         l.segmentLanes() * l.elementBytes, l.segments,
-                                         static_cast<int>(l.threads()))
+                                         l.segmentLanes() * l.elementBytes, l.segments, l.threads())
                        : tileSharedBytes(l.elementBytes, l.tileCols, l.segments);
 }
 
